@@ -1,0 +1,52 @@
+import { z } from 'zod/v4';
+
+/** Limits the spec states; the sandbox enforces the same numbers. */
+export const LIMITS = {
+  libraryMinChars: 200,
+  libraryMaxChars: 300_000,
+  uploadMaxBytes: 10 * 1024 * 1024,
+  autoTopUpMinThreshold: 100_000,
+  libraryDocumentsSandbox: 25,
+  libraryDocumentsLive: 500,
+} as const;
+
+/** Token prices the spec fixes; discovery, generation and mapping prices come from /billing. */
+export const FIXED_PRICES = {
+  ingestLibraryDocument: 400_000,
+  refreshLibraryDocument: 400_000,
+  searchLibrary: 5_000,
+} as const;
+
+export const PACK_CODES = ['pack10', 'pack25', 'pack50', 'pack100', 'pack200', 'pack500'] as const;
+export type PackCode = (typeof PACK_CODES)[number];
+
+/** Section 2.8: price in US dollars and tokens credited, bonus included. */
+export const PACKS: Record<PackCode, { priceUsd: number; tokens: number; bonusPercent: number }> = {
+  pack10: { priceUsd: 10, tokens: 3_300_000, bonusPercent: 0 },
+  pack25: { priceUsd: 25, tokens: 8_300_000, bonusPercent: 0 },
+  pack50: { priceUsd: 50, tokens: 16_700_000, bonusPercent: 0 },
+  pack100: { priceUsd: 100, tokens: 33_300_000, bonusPercent: 0 },
+  pack200: { priceUsd: 200, tokens: 70_000_000, bonusPercent: 5 },
+  pack500: { priceUsd: 500, tokens: 183_300_000, bonusPercent: 10 },
+};
+
+export const FORMATS = ['json', 'md', 'pdf', 'docx'] as const;
+export type DownloadFormat = (typeof FORMATS)[number];
+
+export const CADENCES = ['none', 'monthly', 'quarterly'] as const;
+export type Cadence = (typeof CADENCES)[number];
+
+export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const KEY_MODES = ['sandbox', 'live'] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Library ids and framework slugs travel in paths: keep them to URL-safe characters. */
+export const PATH_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
+/** ISO 8601 date-time with seconds optional, fraction optional, and a zone (Z or ±hh:mm). */
+export const ISO_DATETIME_PATTERN =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+export const nonEmptyString = z.string().trim().min(1);

@@ -1,0 +1,219 @@
+/**
+ * Request schemas: the input of each operation in the `call` convention (path parameters as
+ * top-level keys, the rest becoming the query for GET/DELETE and the body for POST/PUT).
+ * The client validates with them before sending, the sandbox validates with them on arrival,
+ * and the OpenAPI description is generated from them.
+ */
+import { z } from 'zod/v4';
+import {
+  CADENCES,
+  FORMATS,
+  ISO_DATETIME_PATTERN,
+  LIMITS,
+  PACK_CODES,
+  PATH_ID_PATTERN,
+  UUID_PATTERN,
+  nonEmptyString,
+} from './common.js';
+
+export const emptyInput = z.strictObject({});
+
+const tagsInput = z
+  .union([z.array(nonEmptyString), z.string()])
+  .transform((value) =>
+    (Array.isArray(value) ? value : value.split(',')).map((tag) => tag.trim()).filter(Boolean),
+  )
+  .meta({ description: 'Tags, as an array or a comma-separated string.' });
+
+export const jobIdParam = z
+  .string()
+  .regex(UUID_PATTERN, 'must be a UUID such as 3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a');
+export const libraryIdParam = z
+  .string()
+  .regex(PATH_ID_PATTERN, 'must be a library document id as returned by ingest or the listing');
+export const slugParam = z
+  .string()
+  .regex(PATH_ID_PATTERN, 'must be a framework slug such as nist-csf-2 (see suggestFrameworks)');
+
+export const suggestFrameworksInput = z
+  .object({
+    query: nonEmptyString.optional(),
+    jurisdiction: nonEmptyString.optional(),
+    domain: nonEmptyString.optional(),
+    regulator: nonEmptyString.optional(),
+    description: nonEmptyString.optional(),
+  })
+  .superRefine((input, ctx) => {
+    // The spec leaves open whether other fields alone are enough: only refuse a request with none.
+    const anyCriterion = Object.values(input).some((v) => v !== undefined);
+    if (!anyCriterion) {
+      ctx.addIssue({ code: 'custom', path: ['query'], message: 'query is required', params: { code: 'missing_query' } });
+    }
+  });
+
+export const organisationInput = z.strictObject({
+  name: nonEmptyString.optional(),
+  sector: nonEmptyString.optional(),
+  country: nonEmptyString.optional(),
+});
+
+/** Both naming variants of section 2.4; the wire body always uses `framework` and `type`. */
+export const generateDocumentInput = z
+  .object({
+    framework: nonEmptyString.optional(),
+    standard: nonEmptyString.optional(),
+    name: nonEmptyString.optional(),
+    type: nonEmptyString.optional(),
+    documentType: nonEmptyString.optional(),
+    jurisdiction: nonEmptyString.optional(),
+    company: nonEmptyString.optional(),
+    sector: nonEmptyString.optional(),
+    context: z.string().optional(),
+    organisation: organisationInput.optional(),
+    humanize: z.boolean().optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (!input.framework && !input.standard && !input.name) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['framework'],
+        message: 'framework is required (aliases: standard, name)',
+        params: { code: 'missing_framework' },
+      });
+    }
+  })
+  .transform(({ framework, standard, name, type, documentType, ...rest }) => ({
+    framework: (framework ?? standard ?? name) as string,
+    ...(type ?? documentType ? { type: type ?? documentType } : {}),
+    ...rest,
+  }));
+
+/**
+ * A file to upload for mapping: bytes or a Blob (for example `fs.openAsBlob(path)`), with a
+ * filename whose extension tells the kind. Checked by `checkUpload` before sending.
+ */
+export interface UploadFile {
+  data: Uint8Array | ArrayBuffer | Blob;
+  filename: string;
+  contentType?: string;
+}
+
+const uploadFile = z.custom<UploadFile>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as UploadFile).filename === 'string' &&
+    ((value as UploadFile).data instanceof Uint8Array ||
+      (value as UploadFile).data instanceof ArrayBuffer ||
+      (typeof Blob !== 'undefined' && (value as UploadFile).data instanceof Blob)),
+  { message: 'file must be { data: Uint8Array | ArrayBuffer | Blob, filename: string }' },
+);
+
+export const mapDocumentInput = z
+  .object({
+    framework: nonEmptyString.optional(),
+    content: z.string().optional(),
+    title: nonEmptyString.optional(),
+    file: uploadFile.optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (!input.framework) {
+      ctx.addIssue({ code: 'custom', path: ['framework'], message: 'framework is required', params: { code: 'missing_framework' } });
+    }
+    if (input.file === undefined && !input.content?.trim()) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['content'],
+        message: 'give either content (text) or file (an upload)',
+        params: { code: 'missing_content' },
+      });
+    }
+    if (input.file !== undefined && input.content !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['file'],
+        message: 'give content or file, not both',
+        params: { code: 'invalid_request' },
+      });
+    }
+  });
+
+export const getJobInput = z.strictObject({ jobId: jobIdParam });
+
+export const downloadDocumentInput = z.strictObject({
+  jobId: jobIdParam,
+  format: z.enum(FORMATS).optional(),
+});
+
+const libraryContent = z
+  .string()
+  .min(LIMITS.libraryMinChars, `must be at least ${LIMITS.libraryMinChars} characters`)
+  .max(LIMITS.libraryMaxChars, `must be at most ${LIMITS.libraryMaxChars} characters`);
+
+export const ingestLibraryDocumentInput = z.strictObject({
+  title: nonEmptyString.max(500),
+  content: libraryContent,
+  category: nonEmptyString.optional(),
+  tags: tagsInput.optional(),
+  filename: nonEmptyString.max(1024).optional(),
+});
+
+export const refreshLibraryDocumentInput = z.strictObject({
+  id: libraryIdParam,
+  content: libraryContent,
+});
+
+export const listLibraryInput = z.strictObject({
+  cursor: nonEmptyString.optional(),
+  page: z.int().min(1).optional(),
+  limit: z.int().min(1).optional(),
+  category: nonEmptyString.optional(),
+  tag: nonEmptyString.optional(),
+});
+
+export const getLibraryDocumentInput = z.strictObject({
+  id: libraryIdParam,
+  include: z.literal('content').optional(),
+});
+
+export const deleteLibraryDocumentInput = z.strictObject({ id: libraryIdParam });
+
+export const searchLibraryInput = z.strictObject({
+  query: nonEmptyString,
+  category: nonEmptyString.optional(),
+  tags: tagsInput.optional(),
+  // The spec leaves the maximum open: the service enforces it.
+  limit: z.int().min(1).optional(),
+});
+
+export const getFrameworkInput = z.strictObject({ slug: slugParam });
+
+export const createCheckoutInput = z.strictObject({ pack: z.enum(PACK_CODES) });
+
+export const setAutoTopUpInput = z
+  .object({
+    enabled: z.boolean(),
+    thresholdTokens: z
+      .int()
+      .min(LIMITS.autoTopUpMinThreshold, `must be at least ${LIMITS.autoTopUpMinThreshold.toLocaleString('en-US')} tokens`)
+      .optional(),
+    pack: z.enum(PACK_CODES).optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (!input.enabled) return;
+    if (input.thresholdTokens === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['thresholdTokens'], message: 'thresholdTokens is required when enabled is true', params: { code: 'invalid_threshold' } });
+    }
+    if (input.pack === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['pack'], message: 'pack is required when enabled is true', params: { code: 'invalid_pack' } });
+    }
+  });
+
+export const setCalendarInput = z.strictObject({
+  cadence: z.enum(CADENCES),
+  firstReviewAt: z
+    .string()
+    .regex(ISO_DATETIME_PATTERN, 'must be an ISO 8601 timestamp such as 2026-12-01T09:00:00Z')
+    .refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real date')
+    .optional(),
+});

@@ -1,0 +1,335 @@
+/**
+ * Response shapes. The spec leaves many of them "not shown": these are the normalised models the
+ * client returns (its adapters map documented names and plausible alternatives onto them) and the
+ * concrete shapes the sandbox serves and documents in its OpenAPI description. Objects are loose:
+ * fields beyond these are kept.
+ */
+import { z } from 'zod/v4';
+import { CADENCES, FORMATS, JOB_STATUSES, KEY_MODES, PACK_CODES } from './common.js';
+
+const isoTime = z.string().meta({ format: 'date-time' });
+
+export const errorEnvelope = z.object({
+  error: z.looseObject({
+    code: z.string(),
+    message: z.string(),
+    hint: z.string(),
+    requestId: z.string(),
+  }),
+});
+
+export const serviceCard = z.looseObject({
+  name: z.string(),
+  version: z.string(),
+  description: z.string().optional(),
+  endpoints: z.array(
+    z.looseObject({ method: z.string(), path: z.string(), operationId: z.string(), public: z.boolean() }),
+  ),
+});
+
+export const openApiDocument = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+
+export const pingResult = z.looseObject({
+  ok: z.boolean(),
+  client: z.string(),
+  mode: z.enum(KEY_MODES),
+  time: isoTime.optional(),
+});
+
+export const documentTypeInfo = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  description: z.string().optional(),
+});
+
+export const frameworkSummary = z.looseObject({
+  slug: z.string(),
+  name: z.string(),
+  verified: z.boolean(),
+});
+
+export const capabilities = z.looseObject({
+  mode: z.enum(KEY_MODES),
+  documentTypes: z.array(documentTypeInfo),
+  formats: z.array(z.enum(FORMATS)),
+  limits: z.looseObject({
+    requestsPerMinute: z.number(),
+    generationsPerDay: z.number(),
+    generationsPer30Days: z.number(),
+    concurrentGenerations: z.number(),
+    libraryDocuments: z.number(),
+    libraryMinChars: z.number(),
+    libraryMaxChars: z.number(),
+    uploadMaxBytes: z.number(),
+    uploadKinds: z.array(z.string()),
+    searchDefaultLimit: z.number(),
+    searchMaxLimit: z.number(),
+    autoTopUpMinThreshold: z.number(),
+  }),
+  /** Tokens per call for each priced operation id (live keys; sandbox keys are not charged). */
+  prices: z.record(z.string(), z.number()),
+  verifiedFrameworks: z.array(frameworkSummary),
+});
+
+export const frameworkCandidate = z.looseObject({
+  rank: z.number(),
+  slug: z.string().optional(),
+  name: z.string(),
+  regulator: z.string(),
+  jurisdiction: z.string(),
+  sector: z.string(),
+  sourceUrl: z.string(),
+  /** 0..1 */
+  confidence: z.number(),
+  reasoning: z.string(),
+  verified: z.boolean().optional(),
+});
+
+export const suggestResult = z.looseObject({
+  mode: z.enum(KEY_MODES),
+  candidates: z.array(frameworkCandidate),
+  warnings: z.array(z.string()).optional(),
+});
+
+export const frameworkUpdate = z.looseObject({
+  date: z.string().meta({ format: 'date' }),
+  title: z.string(),
+  summary: z.string().optional(),
+  url: z.string().optional(),
+});
+
+export const frameworkControl = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  group: z.string().optional(),
+});
+
+export const frameworkDetails = z.looseObject({
+  slug: z.string(),
+  name: z.string(),
+  regulator: z.string(),
+  jurisdiction: z.string(),
+  sector: z.string(),
+  sourceUrl: z.string(),
+  verified: z.boolean(),
+  version: z.string().optional(),
+  description: z.string().optional(),
+  controls: z.array(frameworkControl).optional(),
+  updates: z.array(frameworkUpdate),
+});
+
+export const jobKind = z.enum(['generation', 'mapping', 'library_ingest', 'library_refresh']);
+
+/** The 202 answer of every job-creating operation. */
+export const jobAccepted = z.looseObject({
+  jobId: z.string(),
+  status: z.enum(JOB_STATUSES),
+  poll: z.string(),
+  document: z.string().optional(),
+  estimatedSeconds: z.number(),
+  kind: jobKind.optional(),
+  documentId: z.string().optional(),
+  version: z.number().optional(),
+});
+
+export const jobFailure = z.looseObject({ code: z.string(), message: z.string() });
+
+export const jobStatus = z.looseObject({
+  jobId: z.string(),
+  status: z.enum(JOB_STATUSES),
+  kind: jobKind.optional(),
+  createdAt: isoTime.optional(),
+  updatedAt: isoTime.optional(),
+  /** 0..1 where the service reports it. */
+  progress: z.number().optional(),
+  estimatedSeconds: z.number().optional(),
+  documentId: z.string().optional(),
+  /** Present when status is `failed`. */
+  error: jobFailure.optional(),
+});
+
+export const generatedDocument = z.looseObject({
+  jobId: z.string(),
+  title: z.string(),
+  type: z.string(),
+  framework: z.string(),
+  mode: z.enum(KEY_MODES),
+  watermark: z.string().optional(),
+  sections: z.array(z.looseObject({ heading: z.string(), body: z.string() })),
+  generatedAt: isoTime.optional(),
+});
+
+export const evidenceQuote = z.looseObject({
+  quote: z.string(),
+  /** Where the quote stands: the source file (from a combined policy set's headers), line, section. */
+  location: z.looseObject({
+    source: z.string().optional(),
+    line: z.number().optional(),
+    section: z.string().optional(),
+  }),
+});
+
+export const controlStatus = z.enum(['covered', 'partial', 'missing']);
+
+export const controlResult = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  status: controlStatus,
+  score: z.number().optional(),
+  evidence: z.array(evidenceQuote),
+});
+
+export const gap = z.looseObject({
+  controlId: z.string(),
+  title: z.string(),
+  status: z.enum(['partial', 'missing']),
+  missing: z.string(),
+  recommendation: z.string(),
+});
+
+export const mappingReport = z.looseObject({
+  jobId: z.string().optional(),
+  framework: z.looseObject({ slug: z.string().optional(), name: z.string(), version: z.string().optional() }),
+  title: z.string().optional(),
+  /** Percent, 0..100. */
+  coverage: z.number(),
+  summary: z
+    .looseObject({ controls: z.number(), covered: z.number(), partial: z.number(), missing: z.number() })
+    .optional(),
+  controls: z.array(controlResult),
+  gaps: z.array(gap),
+  mode: z.enum(KEY_MODES).optional(),
+  generatedAt: isoTime.optional(),
+});
+
+export const libraryDocument = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  filename: z.string().nullable().optional(),
+  category: z.string().nullable().optional(),
+  tags: z.array(z.string()),
+  version: z.number(),
+  /** Characters of content. */
+  size: z.number().optional(),
+  /** `sha256:<hex>` of the stored content. */
+  contentHash: z.string().optional(),
+  summary: z.string().optional(),
+  status: z.string().optional(),
+  createdAt: isoTime.optional(),
+  updatedAt: isoTime.optional(),
+  /** Only with `include=content`. */
+  content: z.string().optional(),
+});
+
+export const libraryListing = z.looseObject({
+  documents: z.array(libraryDocument),
+  storage: z
+    .looseObject({ documents: z.number(), maxDocuments: z.number(), bytes: z.number() })
+    .optional(),
+  nextCursor: z.string().nullable().optional(),
+});
+
+export const libraryDeleted = z.looseObject({ id: z.string(), deleted: z.boolean() });
+
+export const searchHit = z.looseObject({
+  documentId: z.string(),
+  title: z.string(),
+  filename: z.string().nullable().optional(),
+  category: z.string().nullable().optional(),
+  tags: z.array(z.string()).optional(),
+  score: z.number(),
+  /** Text around the matches, with matched terms wrapped in <mark>…</mark>. */
+  snippets: z.array(z.string()),
+});
+
+export const searchResult = z.looseObject({
+  query: z.string().optional(),
+  results: z.array(searchHit),
+  total: z.number().optional(),
+  limit: z.number().optional(),
+});
+
+const usedOfLimit = z.looseObject({ used: z.number(), limit: z.number() });
+
+export const usage = z.looseObject({
+  mode: z.enum(KEY_MODES).optional(),
+  requests: z.looseObject({ perMinute: usedOfLimit }).optional(),
+  generations: z.looseObject({ day: usedOfLimit, thirtyDays: usedOfLimit }).optional(),
+  library: z.looseObject({ documents: usedOfLimit, bytes: z.number() }).optional(),
+});
+
+export const pack = z.looseObject({
+  code: z.enum(PACK_CODES),
+  priceUsd: z.number(),
+  tokens: z.number(),
+  bonusPercent: z.number().optional(),
+});
+
+export const ledgerEntry = z.looseObject({
+  id: z.string(),
+  at: isoTime,
+  operation: z.string(),
+  /** Negative for a charge, positive for a credit or refund. */
+  tokens: z.number(),
+  balanceAfter: z.number().optional(),
+  reference: z.string().optional(),
+  description: z.string().optional(),
+});
+
+export const autoTopUp = z.looseObject({
+  enabled: z.boolean(),
+  thresholdTokens: z.number().optional(),
+  pack: z.enum(PACK_CODES).optional(),
+});
+
+export const meter = z.looseObject({
+  plan: z.enum(['platform', 'api']),
+  dailyFloorTokens: z.number(),
+  monthlyUsdEquivalent: z.number(),
+  dailyRateTokens: z.number().optional(),
+  storageBytes: z.number().optional(),
+  estimatedDaysRemaining: z.number().nullable().optional(),
+});
+
+export const billing = z.looseObject({
+  mode: z.enum(KEY_MODES).optional(),
+  balanceTokens: z.number(),
+  status: z.enum(['active', 'read_only']).optional(),
+  prices: z.record(z.string(), z.number()),
+  packs: z.array(pack),
+  ledger: z.array(ledgerEntry),
+  meter,
+  autoTopUp: autoTopUp.optional(),
+});
+
+export const checkout = z.looseObject({
+  url: z.string(),
+  sessionId: z.string(),
+  pack: z.looseObject({ code: z.enum(PACK_CODES) }),
+});
+
+export const calendar = z.looseObject({
+  cadence: z.enum(CADENCES),
+  firstReviewAt: isoTime.nullable().optional(),
+  nextReviewAt: isoTime.nullable().optional(),
+});
+
+/** A downloaded pdf or docx (or any non-JSON, non-text answer). */
+export interface BinaryDownload {
+  kind: 'binary';
+  data: Uint8Array;
+  contentType: string;
+  filename: string;
+}
+
+/** A downloaded markdown document. */
+export interface TextDownload {
+  kind: 'text';
+  text: string;
+  contentType: string;
+  filename: string;
+}

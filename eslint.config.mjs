@@ -1,0 +1,23 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'actions/*/dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The API core is shared with the n8n node: no process, timers or file system there.
+    files: ['api/**/*.ts'],
+    ignores: ['api/node/**'],
+    rules: {
+      'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'setImmediate', 'fetch'],
+      'no-restricted-imports': ['error', { patterns: ['node:*', 'fs', 'path', 'undici', '../review/*', '../cli/*', '../sandbox/*'] }],
+    },
+  },
+);

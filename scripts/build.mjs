@@ -1,0 +1,28 @@
+// Builds every bundle we ship: the API module (ESM + CJS + types), the CLI, the n8n package and the
+// GitHub Actions (one self-contained bundle per action, committed). Each bundle inlines its
+// dependencies: the package has no runtime `dependencies`.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+
+const common = { bundle: true, platform: 'node', target: 'node24', sourcemap: false, legalComments: 'none', logLevel: 'warning' };
+
+/** name → esbuild options; an entry whose source does not exist yet is skipped with a note. */
+const bundles = [
+  { name: 'api (esm)', entryPoints: ['api/node/index.ts'], outfile: 'dist/api/index.mjs', format: 'esm' },
+  { name: 'api (cjs)', entryPoints: ['api/node/index.ts'], outfile: 'dist/api/index.cjs', format: 'cjs' },
+  { name: 'cli', entryPoints: ['cli/main.ts'], outfile: 'dist/cli/compliance.cjs', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
+];
+
+const only = process.argv.slice(2);
+rmSync('dist', { recursive: true, force: true });
+for (const { name, ...options } of bundles) {
+  if (only.length && !only.some((o) => name.startsWith(o))) continue;
+  if (!options.entryPoints.every((p) => existsSync(p))) {
+    console.log(`build: skipped ${name} (no ${options.entryPoints.join(', ')})`);
+    continue;
+  }
+  await build({ ...common, ...options });
+}
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
+console.log('build: done');
