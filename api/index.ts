@@ -9,3 +9,4 @@ export * as requestSchemas from './schemas/requests.js';
 export * as responseSchemas from './schemas/responses.js';
 export type { UploadFile } from './schemas/requests.js';
 export type { BinaryDownload, TextDownload } from './schemas/responses.js';
+export type * from './clientTypes.js';

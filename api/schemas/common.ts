@@ -50,3 +50,12 @@ export const ISO_DATETIME_PATTERN =
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 export const nonEmptyString = z.string().trim().min(1);
+
+/**
+ * A combined policy set (one mapping upload built from several repo files) marks where each file
+ * starts with a line `=== FILE: <repo path> ===`, so the mapping report can cite the source file.
+ */
+export const SOURCE_FILE_HEADER_PATTERN = /^=== FILE: (.+?) ===$/;
+export function sourceFileHeader(path: string): string {
+  return `=== FILE: ${path.replace(/[\r\n]/g, ' ')} ===`;
+}

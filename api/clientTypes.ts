@@ -1,0 +1,78 @@
+/**
+ * The client's public surface as types: one method per operation id, `call`, job waiting and the
+ * submit-wait-download helpers. `review/` is written against this interface, so it works with the
+ * Node client, an n8n-backed client or a test double alike.
+ */
+import type { z } from 'zod/v4';
+import type { OperationId, OperationInput, Operations } from './operations.js';
+import type { BinaryDownload, TextDownload, jobStatus, mappingReport, generatedDocument } from './schemas/responses.js';
+import type { DownloadFormat } from './schemas/common.js';
+
+export type JobStatusModel = z.output<typeof jobStatus>;
+export type MappingReportModel = z.output<typeof mappingReport>;
+export type GeneratedDocumentModel = z.output<typeof generatedDocument>;
+
+/** A parsed JSON download (format `json`): a generated document or a mapping report. */
+export interface JsonDownload {
+  kind: 'json';
+  data: Record<string, unknown>;
+  contentType: string;
+  filename: string;
+}
+
+export type Download = JsonDownload | TextDownload | BinaryDownload;
+
+/** The normalised result of each operation. */
+export type OperationOutput<Id extends OperationId> = Id extends 'downloadDocument'
+  ? Download
+  : z.output<Operations[Id]['output']>;
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's per-attempt timeout. */
+  timeoutMs?: number;
+}
+
+/** Methods whose input has no required field can be called without arguments. */
+type MethodArgs<Id extends OperationId> =
+  Record<string, never> extends OperationInput<Id>
+    ? [input?: OperationInput<Id>, options?: CallOptions]
+    : [input: OperationInput<Id>, options?: CallOptions];
+
+export type OperationMethods = {
+  [Id in OperationId]: (...args: MethodArgs<Id>) => Promise<OperationOutput<Id>>;
+};
+
+export interface WaitOptions {
+  /** Overall limit for the wait; a `timeout` ComplianceError carries the last status. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Called after every poll. */
+  onProgress?: (job: JobStatusModel) => void;
+  /** From the 202 answer; shapes the polling schedule. */
+  estimatedSeconds?: number;
+}
+
+export interface RateLimitState {
+  limit: number | undefined;
+  remaining: number | undefined;
+  /** Epoch ms of the last response that reported the headers. */
+  observedAt: number | undefined;
+}
+
+export interface ComplianceApi extends OperationMethods {
+  call<Id extends OperationId>(operationId: Id, input?: OperationInput<Id>, options?: CallOptions): Promise<OperationOutput<Id>>;
+  /** Polls until `completed` (resolves) or `failed` (rejects with ComplianceJobError). */
+  waitForJob(jobId: string, options?: WaitOptions): Promise<JobStatusModel>;
+  /** Submit, wait and download a generated document in one call. */
+  generateAndDownload(
+    input: OperationInput<'generateDocument'>,
+    options?: WaitOptions & { format?: DownloadFormat },
+  ): Promise<{ job: JobStatusModel; download: Download }>;
+  /** Submit, wait and download a mapping report (json parsed into the normalised model). */
+  mapAndDownload(
+    input: OperationInput<'mapDocument'>,
+    options?: WaitOptions,
+  ): Promise<{ job: JobStatusModel; report: MappingReportModel }>;
+  readonly rateLimit: RateLimitState;
+}
