@@ -12,8 +12,8 @@ export default tseslint.config(
     },
   },
   {
-    // The API core is shared with the n8n node: no process, timers or file system there.
-    files: ['api/**/*.ts'],
+    // The API core and the review loop run inside n8n too: no process, timers or file system there.
+    files: ['api/**/*.ts', 'review/**/*.ts'],
     ignores: ['api/node/**'],
     rules: {
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'setImmediate', 'fetch'],

@@ -1,0 +1,263 @@
+/**
+ * `compliance.yml`: the repo's review configuration. Validated with zod; every problem is reported
+ * with the line and the key (`compliance.yml:12 frameworks[0].threshold: …`) and unknown keys are
+ * errors, so a typo never passes silently.
+ */
+import { z } from 'zod/v4';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+import { CADENCES, FORMATS } from '../api/schemas/common.js';
+import { ConfigError, type ConfigIssue } from './errors.js';
+import { globToRegExp, isGlob, normaliseRepoPath } from './glob.js';
+
+export const CONFIG_FILE_NAME = 'compliance.yml';
+
+const text = z.string({ error: 'must be a text' }).trim().min(1, { error: 'must not be empty' });
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+export const isoDate = z
+  .string({ error: 'must be a date written YYYY-MM-DD (quote it if your editor converts it)' })
+  .regex(DATE_PATTERN, { error: 'must be a date written YYYY-MM-DD' })
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+  }, { error: 'is not a real calendar date' });
+
+const glob = text.transform(normaliseRepoPath).superRefine((pattern, ctx) => {
+  try {
+    globToRegExp(pattern);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
+
+/** A list, also accepted as a single value for convenience (`tags: security`). */
+function listOf<T extends z.ZodType>(item: T) {
+  return z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(item, { error: 'must be a list' }));
+}
+
+const tag = text.refine((value) => !value.toLowerCase().startsWith('repo:'), {
+  error: 'tags starting with "repo:" are reserved: sync adds the repository tag itself',
+});
+
+const documentGroup = z.strictObject({
+  /** Referenced from frameworks[].documents. */
+  name: text.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'must be a simple name (letters, digits, ".", "_", "-")' }).optional(),
+  paths: listOf(glob).pipe(z.array(z.string()).min(1, { error: 'must list at least one glob' })),
+  category: text.optional(),
+  tags: listOf(tag).default([]),
+});
+
+export const MAPPING_MODES = ['combined', 'per-document'] as const;
+export type MappingMode = (typeof MAPPING_MODES)[number];
+
+const thresholdMessage = 'must be a number between 0 and 100';
+const frameworkEntry = z.strictObject({
+  /** A verified framework's slug (e.g. nist-csf-2) or its name. */
+  framework: text,
+  threshold: z.number({ error: thresholdMessage }).min(0, { error: thresholdMessage }).max(100, { error: thresholdMessage }),
+  /** Group names or globs; default: every configured document. */
+  documents: listOf(text).pipe(z.array(z.string()).min(1, { error: 'must list at least one group or glob' })).optional(),
+  mode: z.enum(MAPPING_MODES, { error: `must be one of: ${MAPPING_MODES.join(', ')}` }).default('combined'),
+});
+
+const waiver = z.strictObject({
+  framework: text,
+  control: text,
+  reason: text,
+  owner: text,
+  /** Last day the waiver holds. */
+  expires: isoDate,
+});
+
+const gapIssues = z.strictObject({
+  labels: listOf(text).default(['compliance-gap']),
+  assignees: listOf(text.transform((login) => login.replace(/^@/, ''))).default([]),
+  titlePrefix: z.string({ error: 'must be a text' }).default('[compliance]'),
+  closeResolved: z.boolean({ error: 'must be true or false' }).default(true),
+  maxNewPerRun: z.int({ error: 'must be a whole number of at least 0' }).min(0, { error: 'must be a whole number of at least 0' }).default(10),
+});
+
+const FORMAT_EXTENSION = /\.(md|json|pdf|docx)$/i;
+const generateEntry = z.strictObject({
+  type: text,
+  framework: text,
+  organisation: z.strictObject({ name: text.optional(), sector: text.optional(), country: text.optional() }).optional(),
+  jurisdiction: text.optional(),
+  context: text.optional(),
+  humanize: z.boolean({ error: 'must be true or false' }).optional(),
+  /** Repo path without extension: each format adds its own (`.md`, `.pdf`, …). */
+  output: text
+    .transform(normaliseRepoPath)
+    .refine((path) => !FORMAT_EXTENSION.test(path), { error: 'give the path without an extension: each format adds its own' })
+    .refine((path) => !path.split('/').includes('..'), { error: 'must stay inside the repository' }),
+  formats: listOf(z.enum(FORMATS, { error: `must be one of: ${FORMATS.join(', ')}` }))
+    .pipe(z.array(z.enum(FORMATS)).min(1, { error: 'must list at least one format' }))
+    .default(['md']),
+});
+
+export const configSchema = z
+  .strictObject({
+    /** owner/name: the `repo:` tag that marks the documents sync created. The caller may pass it instead. */
+    repository: text.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: 'must be owner/name' }).optional(),
+    documents: z.array(documentGroup, { error: 'must be a list of document groups' }).min(1, { error: 'must list at least one document group' }),
+    frameworks: z.array(frameworkEntry, { error: 'must be a list' }).default([]),
+    waivers: z.array(waiver, { error: 'must be a list' }).default([]),
+    gapIssues: gapIssues.prefault({}),
+    generate: z.array(generateEntry, { error: 'must be a list' }).default([]),
+    review: z.strictObject({ cadence: z.enum(CADENCES, { error: `must be one of: ${CADENCES.join(', ')}` }).default('none') }).prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    const names = new Map<string, number>();
+    config.documents.forEach((group, index) => {
+      if (group.name === undefined) return;
+      if (names.has(group.name)) {
+        ctx.addIssue({ code: 'custom', path: ['documents', index, 'name'], message: `duplicate group name "${group.name}"` });
+      }
+      names.set(group.name, index);
+    });
+    config.frameworks.forEach((entry, index) => {
+      entry.documents?.forEach((ref, refIndex) => {
+        // A bare word is a group reference; a path or glob is matched against the files later.
+        if (!names.has(ref) && !isGlob(ref) && !ref.includes('/') && !ref.includes('.')) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['frameworks', index, 'documents', refIndex],
+            message: `no document group named "${ref}"${names.size ? ` (groups: ${[...names.keys()].join(', ')})` : ''}`,
+          });
+        }
+      });
+    });
+    const waived = new Set<string>();
+    config.waivers.forEach((entry, index) => {
+      const key = `${entry.framework.toLowerCase()}\u0000${entry.control.toLowerCase()}`;
+      if (waived.has(key)) {
+        ctx.addIssue({ code: 'custom', path: ['waivers', index, 'control'], message: `a waiver for ${entry.framework} ${entry.control} is already listed` });
+      }
+      waived.add(key);
+    });
+    const outputs = new Set<string>();
+    config.generate.forEach((entry, index) => {
+      if (outputs.has(entry.output)) {
+        ctx.addIssue({ code: 'custom', path: ['generate', index, 'output'], message: `another entry already writes ${entry.output}` });
+      }
+      outputs.add(entry.output);
+    });
+  });
+
+export type Config = z.output<typeof configSchema>;
+export type DocumentGroup = Config['documents'][number];
+export type FrameworkConfig = Config['frameworks'][number];
+export type Waiver = Config['waivers'][number];
+export type GapIssueSettings = Config['gapIssues'];
+export type GenerateTarget = Config['generate'][number];
+
+// Every key the schema knows, for "did you mean" on unknown keys.
+const KNOWN_KEYS = [
+  'repository', 'documents', 'frameworks', 'waivers', 'gapIssues', 'generate', 'review',
+  'name', 'paths', 'category', 'tags', 'framework', 'threshold', 'mode', 'control', 'reason',
+  'owner', 'expires', 'labels', 'assignees', 'titlePrefix', 'closeResolved', 'maxNewPerRun',
+  'type', 'organisation', 'sector', 'country', 'jurisdiction', 'context', 'humanize', 'output',
+  'formats', 'cadence',
+];
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] as number;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] as number;
+      row[j] = Math.min(above + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length] as number;
+}
+
+function suggestKey(key: string): string {
+  const lower = key.toLowerCase();
+  const best = KNOWN_KEYS.map((known) => ({ known, d: editDistance(lower, known.toLowerCase()) })).sort((a, b) => a.d - b.d)[0];
+  return best && best.d <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${best.known}"?)` : '';
+}
+
+type PathSegment = string | number;
+
+export function formatPath(path: readonly PathSegment[]): string {
+  return path.reduce<string>((out, seg) => (typeof seg === 'number' ? `${out}[${seg}]` : out ? `${out}.${seg}` : seg), '');
+}
+
+/** The offset of the node at `path`, or of the deepest ancestor present (a missing key points at its parent). */
+function locate(root: unknown, path: readonly PathSegment[], unknownKey?: string): number | undefined {
+  let node = root as YamlNode | null | undefined;
+  let offset = node?.range?.[0];
+  for (const seg of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(seg));
+      if (!pair) return offset;
+      const value = pair.value as YamlNode | null;
+      offset = value?.range?.[0] ?? (pair.key as YamlNode).range?.[0] ?? offset;
+      // An empty value (`threshold:`) has no meaningful place of its own: point at the key.
+      if (isScalar(value) && value.value === null) offset = (pair.key as YamlNode).range?.[0] ?? offset;
+      node = value;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      const item = node.items[seg] as YamlNode | undefined;
+      if (!item) return offset;
+      offset = item.range?.[0] ?? offset;
+      node = item;
+    } else {
+      return offset;
+    }
+  }
+  if (unknownKey !== undefined && isMap(node)) {
+    const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === unknownKey);
+    return (pair?.key as YamlNode | undefined)?.range?.[0] ?? offset;
+  }
+  return offset;
+}
+
+function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
+  let value = data;
+  for (const seg of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PathSegment, unknown>)[seg];
+  }
+  return value;
+}
+
+/** Parses and validates compliance.yml; throws ConfigError listing every problem with its line. */
+export function parseConfig(source: string, fileName: string = CONFIG_FILE_NAME): Config {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(source, { lineCounter, schema: 'core', prettyErrors: false });
+  const issueAt = (offset: number | undefined, path: readonly PathSegment[], message: string): ConfigIssue => {
+    const pos = offset === undefined ? undefined : lineCounter.linePos(offset);
+    return { file: fileName, line: pos?.line, column: pos?.col, path: formatPath(path), message };
+  };
+
+  if (doc.errors.length > 0) {
+    throw new ConfigError(doc.errors.map((error) => issueAt(error.pos[0], [], error.message.split('\n')[0] ?? error.message)));
+  }
+  const data: unknown = doc.toJS();
+  if (data === null || data === undefined) {
+    throw new ConfigError([issueAt(undefined, [], 'is empty: run `compliance init` for a commented example')]);
+  }
+  const result = configSchema.safeParse(data);
+  if (result.success) return result.data;
+
+  const issues = result.error.issues.flatMap((issue): ConfigIssue[] => {
+    const path = issue.path.filter((seg): seg is PathSegment => typeof seg !== 'symbol');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) =>
+        issueAt(locate(doc.contents, path, key), [...path, key], `unknown key${suggestKey(key)}`),
+      );
+    }
+    const missing = issue.code === 'invalid_type' && valueAt(data, path) === undefined;
+    return [issueAt(locate(doc.contents, path), path, missing ? 'is required' : issue.message)];
+  });
+  issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  throw new ConfigError(issues);
+}
+
+/** The tag that marks library documents created by syncing this repository. */
+export function repositoryTag(repository: string): string {
+  return `repo:${repository.trim().toLowerCase()}`;
+}

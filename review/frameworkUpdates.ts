@@ -1,0 +1,58 @@
+/** Framework updates since the last review, from GET /frameworks/{slug} (free). */
+import type { ComplianceApi } from '../api/clientTypes.js';
+import type { z } from 'zod/v4';
+import { PATH_ID_PATTERN } from '../api/schemas/common.js';
+import type { frameworkSummary, frameworkUpdate } from '../api/schemas/responses.js';
+import { ComplianceError } from '../api/errors.js';
+import { slugify } from './keys.js';
+
+export type FrameworkUpdate = z.output<typeof frameworkUpdate>;
+
+export interface FrameworkUpdates {
+  slug: string;
+  name: string | undefined;
+  /** Updates dated after `since`, newest first. */
+  updates: FrameworkUpdate[];
+  /** Date of the newest update the service lists at all (what a generated document was based on). */
+  latestUpdate: string | undefined;
+  error?: { code: string; message: string };
+}
+
+const day = (date: string) => date.slice(0, 10);
+
+/**
+ * The slug for a framework named in compliance.yml: a verified framework's slug or name as
+ * GET /capabilities lists them, else the value itself when it is slug-shaped, else its slugified form.
+ */
+export function resolveFrameworkSlug(nameOrSlug: string, verified: ReadonlyArray<z.output<typeof frameworkSummary>>): string {
+  const wanted = nameOrSlug.trim().toLowerCase();
+  const found = verified.find((framework) => framework.slug.toLowerCase() === wanted || framework.name.trim().toLowerCase() === wanted);
+  if (found) return found.slug;
+  return PATH_ID_PATTERN.test(nameOrSlug.trim()) ? nameOrSlug.trim() : slugify(nameOrSlug);
+}
+
+/** Per framework, the updates newer than `since` (YYYY-MM-DD); a framework that cannot be read carries its error. */
+export async function checkFrameworkUpdates(
+  client: ComplianceApi,
+  slugs: readonly string[],
+  since: string | undefined,
+  options: { signal?: AbortSignal } = {},
+): Promise<FrameworkUpdates[]> {
+  const results: FrameworkUpdates[] = [];
+  for (const slug of [...new Set(slugs)]) {
+    try {
+      const details = await client.getFramework({ slug }, { signal: options.signal });
+      const sorted = [...details.updates].sort((a, b) => day(b.date).localeCompare(day(a.date)));
+      results.push({
+        slug,
+        name: details.name,
+        updates: since ? sorted.filter((update) => day(update.date) > since) : sorted,
+        latestUpdate: sorted[0] ? day(sorted[0].date) : undefined,
+      });
+    } catch (error) {
+      if (!(error instanceof ComplianceError)) throw error;
+      results.push({ slug, name: undefined, updates: [], latestUpdate: undefined, error: { code: error.code, message: error.toDisplayString() } });
+    }
+  }
+  return results;
+}

@@ -1,0 +1,129 @@
+/**
+ * Mapping a policy set against a framework: combined (one upload joining the files, each under a
+ * header naming it, so evidence cites files; one charge) or one upload per document.
+ */
+import type { ComplianceApi, JobStatusModel, MappingReportModel } from '../api/clientTypes.js';
+import { sourceFileHeader } from '../api/schemas/common.js';
+import type { CostLine } from './budget.js';
+import type { MappingMode } from './config.js';
+import { forEachConcurrent } from './concurrency.js';
+import type { RepoFile } from './documents.js';
+import { ReviewError } from './errors.js';
+import { normaliseContent } from './hash.js';
+
+/** The files joined into one text, each under `=== FILE: <path> ===`. */
+export function buildPolicySet(files: readonly RepoFile[]): string {
+  return files.map((file) => `${sourceFileHeader(file.path)}\n\n${normaliseContent(file.content)}`).join('\n');
+}
+
+/** What mapping costs: one upload when combined, one per file otherwise (price as the service lists it). */
+export function mappingCost(mode: MappingMode, fileCount: number, prices: Readonly<Record<string, number>>): CostLine {
+  return { operationId: 'mapDocument', count: mode === 'combined' ? Math.min(1, fileCount) : fileCount, tokensEach: prices.mapDocument };
+}
+
+export interface SourcedReport {
+  /** The mapped file's path, or `combined` for a policy set. */
+  source: string;
+  jobId: string;
+  report: MappingReportModel;
+}
+
+export interface MappingRun {
+  framework: string;
+  mode: MappingMode;
+  reports: SourcedReport[];
+}
+
+export interface MappingOptions {
+  framework: string;
+  files: readonly RepoFile[];
+  mode: MappingMode;
+  /** Title of the combined upload. */
+  title?: string;
+  concurrency?: number;
+  onProgress?: (event: { source: string; job: JobStatusModel }) => void;
+  signal?: AbortSignal;
+}
+
+export const COMBINED_SOURCE = 'combined';
+
+export async function runMapping(client: ComplianceApi, options: MappingOptions): Promise<MappingRun> {
+  if (options.files.length === 0) {
+    throw new ReviewError('glob_no_match', `framework ${options.framework}: no document to map`);
+  }
+  const map = async (source: string, content: string, title: string): Promise<SourcedReport> => {
+    const { job, report } = await client.mapAndDownload(
+      { framework: options.framework, content, title },
+      { signal: options.signal, onProgress: (status) => options.onProgress?.({ source, job: status }) },
+    );
+    return { source, jobId: job.jobId, report };
+  };
+  if (options.mode === 'combined') {
+    const title = options.title ?? `Policy set (${options.files.length} document${options.files.length === 1 ? '' : 's'})`;
+    return { framework: options.framework, mode: 'combined', reports: [await map(COMBINED_SOURCE, buildPolicySet(options.files), title)] };
+  }
+  const reports: SourcedReport[] = [];
+  await forEachConcurrent(
+    options.files,
+    options.concurrency ?? 2,
+    async (file, index) => {
+      reports[index] = await map(file.path, normaliseContent(file.content), file.path);
+    },
+    options.signal,
+  );
+  return { framework: options.framework, mode: 'per-document', reports: reports.filter(Boolean) };
+}
+
+const STATUS_RANK = { missing: 0, partial: 1, covered: 2 } as const;
+
+/**
+ * Per-document reports merged into one view of the policy set: a control takes its best status
+ * across the documents, with the evidence of all; coverage counts covered 1, partial ½, missing 0.
+ */
+export function combineReports(reports: readonly SourcedReport[]): MappingReportModel {
+  const first = reports[0];
+  if (!first) throw new ReviewError('invalid_report', 'no mapping report to evaluate');
+  if (reports.length === 1) return withSources(first);
+  const controls = new Map<string, MappingReportModel['controls'][number]>();
+  const gaps = new Map<string, MappingReportModel['gaps'][number]>();
+  for (const sourced of reports) {
+    const report = withSources(sourced);
+    for (const control of report.controls) {
+      const seen = controls.get(control.id);
+      if (!seen) {
+        controls.set(control.id, { ...control, evidence: [...control.evidence] });
+        continue;
+      }
+      const better = STATUS_RANK[control.status] > STATUS_RANK[seen.status];
+      controls.set(control.id, { ...(better ? control : seen), evidence: [...seen.evidence, ...control.evidence] });
+    }
+    for (const gap of report.gaps) {
+      const seen = gaps.get(gap.controlId);
+      if (!seen || STATUS_RANK[gap.status] > STATUS_RANK[seen.status]) gaps.set(gap.controlId, gap);
+    }
+  }
+  const merged = [...controls.values()];
+  const covered = merged.filter((control) => control.status === 'covered').length;
+  const partial = merged.filter((control) => control.status === 'partial').length;
+  return {
+    ...first.report,
+    jobId: undefined,
+    coverage: merged.length === 0 ? Number.NaN : Math.round(((covered + partial / 2) / merged.length) * 1000) / 10,
+    summary: { controls: merged.length, covered, partial, missing: merged.length - covered - partial },
+    controls: merged,
+    // A gap closed by another document is no gap of the set.
+    gaps: [...gaps.values()].filter((gap) => controls.get(gap.controlId)?.status !== 'covered'),
+  };
+}
+
+/** Evidence from a per-document report cites its file even when the service did not say so. */
+function withSources(sourced: SourcedReport): MappingReportModel {
+  if (sourced.source === COMBINED_SOURCE) return sourced.report;
+  return {
+    ...sourced.report,
+    controls: sourced.report.controls.map((control) => ({
+      ...control,
+      evidence: control.evidence.map((quote) => ({ ...quote, location: { ...quote.location, source: quote.location.source ?? sourced.source } })),
+    })),
+  };
+}

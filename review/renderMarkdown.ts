@@ -1,0 +1,110 @@
+/** Markdown renderings of the review for terminals, job summaries, PR comments and files. */
+import { formatTokens } from './budget.js';
+import type { GateGap, GateResult } from './gate.js';
+import { neutralise, tableCell, truncate } from './neutralise.js';
+import type { ReviewReport } from './reportDocument.js';
+import type { SyncRunResult } from './syncRun.js';
+
+export interface MarkdownOptions {
+  /** `summary`: coverage table and the list of gaps; `full` adds the per-control table and evidence. */
+  detail?: 'summary' | 'full';
+  /** Gaps listed per framework before "… and N more". */
+  maxGaps?: number;
+}
+
+const pct = (value: number) => `${Math.round(value * 10) / 10}%`;
+const verdict = (passed: boolean) => (passed ? '✅ passed' : '❌ failed');
+
+function citation(quote: GateGap['evidence'][number]): string {
+  const where = [quote.location.source, quote.location.line !== undefined ? `line ${quote.location.line}` : undefined, quote.location.section]
+    .filter(Boolean)
+    .join(', ');
+  return where ? ` (${tableCell(where)})` : '';
+}
+
+function gapStatus(gap: GateGap): string {
+  if (gap.waived && gap.waiver) return `waived until ${gap.waiver.expires}`;
+  if (gap.waiver?.expired) return `**waiver expired ${gap.waiver.expires}**`;
+  return gap.isNew ? `${gap.status}, new` : gap.status;
+}
+
+export function renderFrameworkMarkdown(result: GateResult, options: MarkdownOptions = {}): string {
+  const detail = options.detail ?? 'full';
+  const maxGaps = options.maxGaps ?? Number.POSITIVE_INFINITY;
+  const lines: string[] = [];
+  const name = tableCell(result.framework.name);
+  lines.push(`## ${name}${result.framework.version ? ` (${tableCell(result.framework.version)})` : ''}: ${verdict(result.passed)}`, '');
+  const waived = result.effectiveCoverage !== result.coverage ? `, ${pct(result.effectiveCoverage)} with waivers` : '';
+  lines.push(
+    `Coverage **${pct(result.coverage)}**${waived}; threshold ${pct(result.threshold)}; ` +
+      `${result.summary.covered} covered, ${result.summary.partial} partial, ${result.summary.missing} missing of ${result.summary.controls} controls.`,
+    '',
+  );
+  for (const reason of result.reasons) lines.push(`- ❌ ${neutralise(reason)}`);
+  for (const warning of result.warnings) lines.push(`- ⚠️ ${neutralise(warning)}`);
+  if (result.reasons.length + result.warnings.length > 0) lines.push('');
+
+  if (detail === 'full') {
+    lines.push('### Controls', '', '| Control | Title | Status | Evidence |', '|---|---|---|---|');
+    for (const control of result.controls) {
+      const sources = [...new Set(control.evidence.map((quote) => quote.location.source).filter(Boolean))] as string[];
+      const evidence = control.evidence.length === 0 ? '—' : `${control.evidence.length}${sources.length ? ` (${sources.map(tableCell).join(', ')})` : ''}`;
+      lines.push(`| ${tableCell(control.id)} | ${tableCell(control.title)} | ${control.status} | ${evidence} |`);
+    }
+    lines.push('');
+  }
+
+  lines.push(`### Gaps (${result.gaps.length})`, '');
+  if (result.gaps.length === 0) lines.push('None.', '');
+  for (const gap of result.gaps.slice(0, maxGaps)) {
+    if (detail === 'summary') {
+      lines.push(`- **${tableCell(gap.controlId)}** ${tableCell(gap.title)} (${gapStatus(gap)}): ${tableCell(truncate(gap.missing, 300))}`);
+      continue;
+    }
+    lines.push(`#### ${tableCell(gap.controlId)} ${tableCell(gap.title)} (${gapStatus(gap)})`, '');
+    lines.push(`**Missing:** ${neutralise(gap.missing)}`, '', `**Recommendation:** ${neutralise(gap.recommendation)}`, '');
+    if (gap.evidence.length > 0) {
+      lines.push('**Evidence so far:**', '');
+      for (const quote of gap.evidence) lines.push(`> ${tableCell(truncate(quote.quote, 500))}${citation(quote)}`, '');
+    }
+    if (gap.waiver) lines.push(`**Waiver:** ${tableCell(gap.waiver.reason)} (owner ${tableCell(gap.waiver.owner)}, expires ${gap.waiver.expires})`, '');
+  }
+  if (result.gaps.length > maxGaps) lines.push(`… and ${result.gaps.length - maxGaps} more gaps.`, '');
+  else if (detail === 'summary') lines.push('');
+
+  const waivers = [...new Map([...result.gaps.flatMap((gap) => (gap.waiver ? [gap.waiver] : [])), ...result.unusedWaivers].map((w) => [w.control, w])).values()];
+  if (waivers.length > 0) {
+    lines.push('### Waivers', '', '| Control | Owner | Expires | State | Reason |', '|---|---|---|---|---|');
+    for (const waiver of waivers) {
+      const state = waiver.expired ? '**expired**' : result.unusedWaivers.includes(waiver) ? 'unused' : `active, ${waiver.daysLeft} day${waiver.daysLeft === 1 ? '' : 's'} left`;
+      lines.push(`| ${tableCell(waiver.control)} | ${tableCell(waiver.owner)} | ${waiver.expires} | ${state} | ${tableCell(waiver.reason)} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+export function renderReportMarkdown(report: ReviewReport, options: MarkdownOptions = {}): string {
+  const lines = [`# Compliance review: ${verdict(report.passed)}`, ''];
+  lines.push('| Framework | Coverage | With waivers | Threshold | Gaps | New gaps | Result |', '|---|---|---|---|---|---|---|');
+  for (const result of report.frameworks) {
+    const newGaps = result.gaps.some((gap) => gap.isNew !== undefined) ? String(result.newGaps.length) : '—';
+    lines.push(
+      `| ${tableCell(result.framework.name)} | ${pct(result.coverage)} | ${pct(result.effectiveCoverage)} | ${pct(result.threshold)} | ${result.gaps.length} | ${newGaps} | ${verdict(result.passed)} |`,
+    );
+  }
+  lines.push('');
+  for (const result of report.frameworks) lines.push(renderFrameworkMarkdown(result, options));
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+export function renderSyncMarkdown(run: SyncRunResult): string {
+  const title = run.dryRun ? 'Library sync (dry run: nothing sent)' : 'Library sync';
+  const spent = run.mode === 'live' ? formatTokens(run.tokensSpent) : `${formatTokens(run.tokensSpent)} (sandbox key: never charged)`;
+  const lines = [`## ${title}`, '', `Tokens spent: ${spent}.${run.stoppedBecause ? ` Stopped: ${neutralise(run.stoppedBecause)}.` : ''}`, ''];
+  lines.push('| File | Plan | Outcome | Tokens | Note |', '|---|---|---|---|---|');
+  for (const result of run.results) {
+    lines.push(`| ${tableCell(result.path || '—')} | ${result.kind} | ${result.outcome} | ${result.tokensSpent.toLocaleString('en-US')} | ${tableCell(result.message)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}

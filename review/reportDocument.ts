@@ -1,0 +1,68 @@
+/**
+ * The JSON report document: a stable, versioned shape for machines (the Actions' outputs, the n8n
+ * templates) that also serves as the baseline of a later `--fail-on new-gaps` run.
+ */
+import { z } from 'zod/v4';
+import { ReviewError } from './errors.js';
+import type { GateResult } from './gate.js';
+import { frameworkKey, gapKey } from './keys.js';
+
+export const REPORT_SCHEMA = 'compliance-review-report';
+export const REPORT_SCHEMA_VERSION = 1;
+
+export interface ReviewReport {
+  schema: typeof REPORT_SCHEMA;
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  generatedAt: string;
+  repository: string | undefined;
+  /** Every framework passed its gate. */
+  passed: boolean;
+  frameworks: GateResult[];
+}
+
+export function buildReviewReport(frameworks: GateResult[], meta: { generatedAt: string; repository?: string }): ReviewReport {
+  return {
+    schema: REPORT_SCHEMA,
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    generatedAt: meta.generatedAt,
+    repository: meta.repository,
+    passed: frameworks.every((framework) => framework.passed),
+    frameworks,
+  };
+}
+
+// Only what a baseline needs is checked; the rest of a report is kept as it is.
+const reportForBaseline = z.looseObject({
+  schema: z.literal(REPORT_SCHEMA),
+  schemaVersion: z.number(),
+  frameworks: z.array(z.looseObject({ gaps: z.array(z.looseObject({ key: z.string() })) })),
+});
+
+// A raw mapping report (as downloaded in json) is accepted as a baseline too.
+const mappingReportForBaseline = z.looseObject({
+  framework: z.looseObject({ slug: z.string().optional(), name: z.string().optional() }),
+  gaps: z.array(z.looseObject({ controlId: z.string() })),
+});
+
+/** The gap keys of a previous report document (or of raw mapping reports). */
+export function baselineGapKeys(document: unknown): Set<string> {
+  const ours = reportForBaseline.safeParse(document);
+  if (ours.success) {
+    if (ours.data.schemaVersion > REPORT_SCHEMA_VERSION) {
+      throw new ReviewError('invalid_report', `the baseline has schema version ${ours.data.schemaVersion}; this version reads up to ${REPORT_SCHEMA_VERSION}`, 'Upgrade the compliance package.');
+    }
+    return new Set(ours.data.frameworks.flatMap((framework) => framework.gaps.map((gap) => gap.key)));
+  }
+  const raw = Array.isArray(document) ? document : [document];
+  const keys = new Set<string>();
+  for (const entry of raw) {
+    const parsed = mappingReportForBaseline.safeParse(entry);
+    if (!parsed.success) {
+      throw new ReviewError('invalid_report', 'the baseline is neither a review report (--json output or report.json) nor a mapping report',
+        'Pass the JSON report a previous run wrote.');
+    }
+    const key = frameworkKey(parsed.data.framework);
+    for (const gap of parsed.data.gaps) keys.add(gapKey(key, gap.controlId));
+  }
+  return keys;
+}

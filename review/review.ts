@@ -1,0 +1,202 @@
+/**
+ * The whole review loop as one call: sync what changed, map each framework, gate, plan the gap
+ * issues, pull framework updates, detect drift. No I/O beyond the client it is given; the caller
+ * supplies files, clock and existing issues, and applies what comes back.
+ */
+import type { ComplianceApi } from '../api/clientTypes.js';
+import { ComplianceError } from '../api/errors.js';
+import type { KeyMode } from '../api/schemas/common.js';
+import { checkBudget, estimateCost, type BudgetCheck, type CostEstimate, type CostLine } from './budget.js';
+import { repositoryTag, type Config } from './config.js';
+import { frameworkDocuments, selectDocumentPaths, type RepoFile } from './documents.js';
+import { detectDrift, type DriftResult, type GenerationManifest, type ManifestEntry } from './drift.js';
+import { ReviewError } from './errors.js';
+import { checkFrameworkUpdates, resolveFrameworkSlug, type FrameworkUpdates } from './frameworkUpdates.js';
+import { planGapIssues, type ExistingIssue, type GapIssuePlan } from './gapIssues.js';
+import { evaluateGate, type FailOn, type GateResult } from './gate.js';
+import { listAllLibraryDocuments } from '../api/library.js';
+import { resolveSyncPlan } from './library.js';
+import { mappingCost, runMapping } from './mapping.js';
+import { buildReviewReport, type ReviewReport } from './reportDocument.js';
+import type { SyncPlan } from './syncPlan.js';
+import { runSync, type SyncRunResult } from './syncRun.js';
+
+export interface ReviewProgress {
+  phase: 'plan' | 'sync' | 'map' | 'updates' | 'drift';
+  message: string;
+}
+
+export interface ReviewInput {
+  config: Config;
+  /** The repo's document files (others are ignored); see selectDocumentPaths for which to read. */
+  files: readonly RepoFile[];
+  /** YYYY-MM-DD from the caller's clock: waivers expire against it. */
+  today: string;
+  /** ISO timestamp for the report; defaults to the start of `today`. */
+  now?: string;
+  /** owner/name; overrides compliance.yml `repository`. */
+  repository?: string;
+  /** Skip the library sync (mapping reads the repo files directly). */
+  skipSync?: boolean;
+  deleteRemoved?: boolean;
+  /** Plan and price everything, spend nothing: no sync, no mapping. */
+  dryRun?: boolean;
+  maxTokens?: number;
+  failOn?: FailOn;
+  /** Gap keys of a previous report (baselineGapKeys). */
+  baseline?: ReadonlySet<string>;
+  /** Issues carrying the gap label; when given, the result includes the gap-issue plan. */
+  existingIssues?: readonly ExistingIssue[];
+  /** Framework updates after this date (YYYY-MM-DD) are reported; default: all. */
+  lastReviewDate?: string;
+  /** Drift is checked when the manifest is given, against these current files. */
+  manifest?: GenerationManifest;
+  generatedFiles?: Readonly<Record<string, string | Uint8Array | undefined>>;
+  concurrency?: number;
+  onProgress?: (event: ReviewProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface ReviewResult {
+  /** `refused`: over budget, nothing was spent. `dry-run`: planned and priced only. */
+  status: 'completed' | 'dry-run' | 'refused';
+  mode: KeyMode;
+  estimate: CostEstimate;
+  budget: BudgetCheck;
+  sync: { plan: SyncPlan; run: SyncRunResult | undefined } | undefined;
+  frameworks: GateResult[];
+  /** Frameworks whose mapping or report failed: the review cannot pass. */
+  frameworkErrors: Array<{ framework: string; code: string; message: string }>;
+  report: ReviewReport;
+  gapPlan: GapIssuePlan | undefined;
+  frameworkUpdates: FrameworkUpdates[];
+  drift: { documents: DriftResult[]; orphaned: ManifestEntry[] } | undefined;
+  tokensSpent: number;
+  passed: boolean;
+}
+
+export async function runReview(client: ComplianceApi, input: ReviewInput): Promise<ReviewResult> {
+  const { config, signal } = input;
+  const progress = (phase: ReviewProgress['phase'], message: string) => input.onProgress?.({ phase, message });
+  const callOptions = { signal };
+
+  const { mode } = await client.ping(undefined, callOptions);
+  const billing = await client.getBilling(undefined, callOptions);
+  const needsCatalogue = config.frameworks.length > 0 || config.generate.length > 0;
+  const verified = needsCatalogue ? (await client.getCapabilities(undefined, callOptions)).verifiedFrameworks : [];
+
+  const selected = selectDocumentPaths(config.documents, input.files.map((file) => file.path));
+  const contentOf = new Map(input.files.map((file) => [file.path.replace(/^\.\//, ''), file.content]));
+  const documents: RepoFile[] = selected.map(({ path }) => ({ path, content: contentOf.get(path) ?? '' }));
+
+  let plan: SyncPlan | undefined;
+  if (!input.skipSync) {
+    const repository = input.repository ?? config.repository;
+    if (!repository) {
+      throw new ReviewError('invalid_config', 'sync needs the repository (owner/name) to tag its documents', 'Set repository in compliance.yml or pass it.');
+    }
+    progress('plan', 'reading the library');
+    const library = await listAllLibraryDocuments(client, {}, { signal });
+    plan = await resolveSyncPlan(
+      client,
+      { files: documents, library, repoTag: repositoryTag(repository), groups: config.documents, deleteRemoved: input.deleteRemoved ?? false },
+      { concurrency: input.concurrency, signal },
+    );
+  }
+
+  // A framework whose group or glob selects nothing is a configuration error: thrown before spending.
+  const mappings = config.frameworks.map((framework) => ({ framework, files: frameworkDocuments(framework, config.documents, documents) }));
+  const lines: CostLine[] = [];
+  if (plan) {
+    lines.push({ operationId: 'ingestLibraryDocument', count: plan.counts.new, tokensEach: plan.items.find((item) => item.kind === 'new')?.tokens });
+    lines.push({ operationId: 'refreshLibraryDocument', count: plan.counts.changed, tokensEach: plan.items.find((item) => item.kind === 'changed')?.tokens });
+  }
+  for (const { framework, files } of mappings) lines.push(mappingCost(framework.mode, files.length, billing.prices));
+  const estimate = estimateCost(lines);
+  const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, maxTokens: input.maxTokens });
+
+  const finish = (status: ReviewResult['status'], parts: Partial<ReviewResult>): ReviewResult => {
+    const frameworks = parts.frameworks ?? [];
+    const frameworkErrors = parts.frameworkErrors ?? [];
+    const report = buildReviewReport(frameworks, { generatedAt: input.now ?? `${input.today}T00:00:00Z`, repository: input.repository ?? config.repository });
+    return {
+      status,
+      mode,
+      estimate,
+      budget,
+      sync: plan ? { plan, run: parts.sync?.run } : undefined,
+      frameworks,
+      frameworkErrors,
+      report,
+      gapPlan: parts.gapPlan,
+      frameworkUpdates: parts.frameworkUpdates ?? [],
+      drift: parts.drift,
+      tokensSpent: parts.tokensSpent ?? 0,
+      passed: status === 'completed' && frameworkErrors.length === 0 && report.passed,
+    };
+  };
+  if (!budget.allowed) return finish('refused', {});
+  if (input.dryRun) {
+    const run = plan ? await runSync(client, plan, { mode, dryRun: true }) : undefined;
+    return finish('dry-run', { sync: plan ? { plan, run } : undefined });
+  }
+
+  let tokensSpent = 0;
+  let run: SyncRunResult | undefined;
+  if (plan) {
+    progress('sync', `syncing: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged`);
+    run = await runSync(client, plan, {
+      mode,
+      concurrency: input.concurrency,
+      signal,
+      onProgress: ({ done, total, result }) => progress('sync', `${done}/${total} ${result.path}: ${result.outcome}`),
+    });
+    tokensSpent += run.tokensSpent;
+  }
+
+  const frameworks: GateResult[] = [];
+  const frameworkErrors: ReviewResult['frameworkErrors'] = [];
+  for (const { framework, files } of mappings) {
+    progress('map', `mapping ${files.length} document${files.length === 1 ? '' : 's'} against ${framework.framework} (${framework.mode})`);
+    try {
+      const slug = resolveFrameworkSlug(framework.framework, verified);
+      const mapped = await runMapping(client, { framework: slug, files, mode: framework.mode, concurrency: input.concurrency, signal });
+      if (mode === 'live') tokensSpent += mapped.reports.length * (billing.prices.mapDocument ?? 0);
+      frameworks.push(
+        evaluateGate(mapped.reports, {
+          framework: framework.framework,
+          threshold: framework.threshold,
+          waivers: config.waivers,
+          today: input.today,
+          baseline: input.baseline,
+          failOn: input.failOn ?? 'coverage',
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ComplianceError) && !(error instanceof ReviewError)) throw error;
+      const message = error instanceof ComplianceError ? error.toDisplayString() : error.message;
+      frameworkErrors.push({ framework: framework.framework, code: error.code, message });
+    }
+  }
+
+  // Only frameworks evaluated now take part: an issue of a framework whose mapping failed stays open.
+  const gapPlan = input.existingIssues ? planGapIssues(frameworks, input.existingIssues, config.gapIssues) : undefined;
+
+  progress('updates', 'reading framework updates');
+  const frameworkValues = [...new Set([...config.frameworks.map((f) => f.framework), ...config.generate.map((g) => g.framework)])];
+  const slugOf = new Map(frameworkValues.map((value) => [value, resolveFrameworkSlug(value, verified)]));
+  const frameworkUpdates = await checkFrameworkUpdates(client, [...new Set(slugOf.values())], input.lastReviewDate, { signal });
+
+  let drift: ReviewResult['drift'];
+  if (input.manifest && config.generate.length > 0) {
+    progress('drift', 'checking generated documents');
+    const latestBySlug = new Map(frameworkUpdates.map((entry) => [entry.slug, entry.latestUpdate]));
+    drift = detectDrift({
+      manifest: input.manifest,
+      targets: config.generate,
+      files: input.generatedFiles ?? {},
+      frameworkUpdatedAt: Object.fromEntries(frameworkValues.map((value) => [value, latestBySlug.get(slugOf.get(value) ?? value)])),
+    });
+  }
+  return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, gapPlan, frameworkUpdates, drift, tokensSpent });
+}

@@ -1,0 +1,189 @@
+/**
+ * Sync planning: which repo files are new, changed, unchanged or renamed, which library documents
+ * were removed from the repo, and what syncing would cost. Pure: nothing here calls the service.
+ */
+import type { z } from 'zod/v4';
+import { FIXED_PRICES, LIMITS } from '../api/schemas/common.js';
+import type { libraryDocument } from '../api/schemas/responses.js';
+import type { DocumentGroup } from './config.js';
+import { selectDocumentPaths, type RepoFile } from './documents.js';
+import { contentHash, normaliseContent, sameHash } from './hash.js';
+
+export type LibraryDocument = z.output<typeof libraryDocument>;
+
+interface FileItem {
+  path: string;
+  /** Live-mode price of the action; sandbox keys are never charged. */
+  tokens: number;
+}
+
+export type SyncItem =
+  | (FileItem & { kind: 'new'; title: string; category: string | undefined; tags: string[]; contentHash: string })
+  | (FileItem & { kind: 'changed'; documentId: string; version: number; contentHash: string })
+  | (FileItem & { kind: 'unchanged'; documentId: string })
+  /** The library holds this text under another path of this repo: nothing to charge. */
+  | (FileItem & { kind: 'renamed'; documentId: string; libraryPath: string })
+  /** The same text as another file or document: the service would refuse it (duplicate_document), so it is not sent. */
+  | (FileItem & { kind: 'duplicate'; sameAs: string; documentId: string | undefined })
+  /** Outside the library's size limits: not sent. */
+  | (FileItem & { kind: 'invalid'; reason: string })
+  /** The listing has no content hash for the matching document: fetch its text (free) to decide. */
+  | (FileItem & { kind: 'needs-content'; documentId: string })
+  | (FileItem & { kind: 'removed'; documentId: string; title: string; delete: boolean });
+
+export type SyncItemKind = SyncItem['kind'];
+
+export interface SyncPlan {
+  repoTag: string;
+  items: SyncItem[];
+  counts: Record<SyncItemKind, number>;
+  /** Live-mode tokens the plan spends (ingests and refreshes). */
+  totalTokens: number;
+  /** Library documents whose text must be fetched before the plan is final (see resolveSyncPlan). */
+  needsContent: string[];
+  /** Normalised text to upload, by path, for the new and changed files. A Map: not serialised with the plan. */
+  contents: Map<string, string>;
+}
+
+export interface PlanSyncInput {
+  files: readonly RepoFile[];
+  /** Every library document (all pages of the listing). */
+  library: readonly LibraryDocument[];
+  /** `repo:<owner>/<name>`, see repositoryTag. */
+  repoTag: string;
+  groups: readonly DocumentGroup[];
+  deleteRemoved: boolean;
+  /** Hashes of stored text fetched for documents the listing reports without one, by document id. */
+  knownHashes?: Readonly<Record<string, string>>;
+}
+
+const REPO_TAG_PREFIX = 'repo:';
+
+function repoTagsOf(doc: LibraryDocument): string[] {
+  return doc.tags.map((tag) => tag.toLowerCase()).filter((tag) => tag.startsWith(REPO_TAG_PREFIX));
+}
+
+/** The title a new library document gets: the first markdown heading, else the file name. */
+export function documentTitle(path: string, content: string): string {
+  const heading = /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(content)?.[1]?.trim();
+  const base = path.split('/').pop() ?? path;
+  return (heading || base.replace(/\.[^.]+$/, '') || base).slice(0, 500);
+}
+
+function sizeProblem(content: string): string | undefined {
+  if (content.length < LIMITS.libraryMinChars) {
+    return `${content.length} characters: the library needs at least ${LIMITS.libraryMinChars}`;
+  }
+  if (content.length > LIMITS.libraryMaxChars) {
+    return `${content.length.toLocaleString('en-US')} characters: the library holds at most ${LIMITS.libraryMaxChars.toLocaleString('en-US')}; split the file`;
+  }
+  return undefined;
+}
+
+export function planSync(input: PlanSyncInput): SyncPlan {
+  const repoTag = input.repoTag.toLowerCase();
+  const selected = selectDocumentPaths(input.groups, input.files.map((file) => file.path));
+  const byPath = new Map(input.files.map((file) => [file.path.replace(/^\.\//, ''), file]));
+  const hashOf = (doc: LibraryDocument) => doc.contentHash ?? input.knownHashes?.[doc.id];
+
+  // Ours: tagged with this repo. Unclaimed: no repo tag at all (ingested by hand or by another tool).
+  const ours = input.library.filter((doc) => repoTagsOf(doc).includes(repoTag));
+  const unclaimed = input.library.filter((doc) => repoTagsOf(doc).length === 0);
+  const newest = (docs: LibraryDocument[]) => docs.sort((a, b) => b.version - a.version)[0];
+  const atPath = (path: string) =>
+    newest(ours.filter((doc) => doc.filename === path)) ?? newest(unclaimed.filter((doc) => doc.filename === path));
+
+  const items: SyncItem[] = [];
+  const contents = new Map<string, string>();
+  const matchedIds = new Set<string>();
+  const repoPaths = new Set(selected.map((entry) => entry.path));
+  const firstPathWithHash = new Map<string, string>();
+  const pendingNew: Array<{ path: string; group: DocumentGroup; content: string; hash: string }> = [];
+
+  for (const { path, group } of selected) {
+    const content = normaliseContent(byPath.get(path)?.content ?? '');
+    const hash = contentHash(content);
+    const problem = sizeProblem(content);
+    const doc = atPath(path);
+    if (doc) matchedIds.add(doc.id);
+    const twin = firstPathWithHash.get(hash);
+    if (!firstPathWithHash.has(hash)) firstPathWithHash.set(hash, path);
+
+    if (problem) {
+      items.push({ kind: 'invalid', path, reason: problem, tokens: 0 });
+    } else if (doc) {
+      const stored = hashOf(doc);
+      if (stored === undefined) {
+        items.push({ kind: 'needs-content', path, documentId: doc.id, tokens: 0 });
+      } else if (sameHash(stored, hash)) {
+        items.push({ kind: 'unchanged', path, documentId: doc.id, tokens: 0 });
+      } else if (twin !== undefined) {
+        items.push({ kind: 'duplicate', path, sameAs: twin, documentId: doc.id, tokens: 0 });
+      } else {
+        items.push({ kind: 'changed', path, documentId: doc.id, version: doc.version, contentHash: hash, tokens: FIXED_PRICES.refreshLibraryDocument });
+        contents.set(path, content);
+      }
+    } else if (twin !== undefined) {
+      items.push({ kind: 'duplicate', path, sameAs: twin, documentId: undefined, tokens: 0 });
+    } else {
+      pendingNew.push({ path, group, content, hash });
+    }
+  }
+
+  // A file without a document at its path whose text the library already holds is a rename (our
+  // document, or an unclaimed one, whose path left the repo) or a duplicate (held elsewhere).
+  for (const { path, group, content, hash } of pendingNew) {
+    const holder = input.library.find((doc) => {
+      const stored = hashOf(doc);
+      return stored !== undefined && sameHash(stored, hash);
+    });
+    if (holder) {
+      const holderPath = holder.filename ?? '';
+      const movable = repoTagsOf(holder).every((tag) => tag === repoTag) && !repoPaths.has(holderPath) && !matchedIds.has(holder.id);
+      matchedIds.add(holder.id);
+      items.push(
+        movable
+          ? { kind: 'renamed', path, documentId: holder.id, libraryPath: holderPath, tokens: 0 }
+          : { kind: 'duplicate', path, sameAs: holderPath || holder.title, documentId: holder.id, tokens: 0 },
+      );
+      continue;
+    }
+    items.push({
+      kind: 'new',
+      path,
+      title: documentTitle(path, content),
+      category: group.category,
+      tags: [repoTag, ...group.tags],
+      contentHash: hash,
+      tokens: FIXED_PRICES.ingestLibraryDocument,
+    });
+    contents.set(path, content);
+  }
+
+  // Report in the repo's order, whatever pass classified a file.
+  const order = new Map(selected.map((entry, index) => [entry.path, index]));
+  items.sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
+
+  const needsContent = items.flatMap((item) => (item.kind === 'needs-content' ? [item.documentId] : []));
+  for (const doc of ours) {
+    if (matchedIds.has(doc.id)) continue;
+    // Until its text is known, an unhashed document of ours may be the source of a rename.
+    if (hashOf(doc) === undefined && pendingNew.length > 0) needsContent.push(doc.id);
+    items.push({ kind: 'removed', path: doc.filename ?? '', documentId: doc.id, title: doc.title, delete: input.deleteRemoved, tokens: 0 });
+  }
+
+  const counts = Object.fromEntries(
+    (['new', 'changed', 'unchanged', 'renamed', 'duplicate', 'invalid', 'needs-content', 'removed'] as const).map((kind) => [
+      kind,
+      items.filter((item) => item.kind === kind).length,
+    ]),
+  ) as Record<SyncItemKind, number>;
+  return {
+    repoTag,
+    items,
+    counts,
+    totalTokens: items.reduce((sum, item) => sum + item.tokens, 0),
+    needsContent,
+    contents,
+  };
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig, repositoryTag } from '../../review/index.js';
+
+function issuesOf(text: string): string[] {
+  try {
+    parseConfig(text, 'compliance.yml');
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message.split('\n');
+  }
+  throw new Error('expected a ConfigError');
+}
+
+const minimal = `documents:
+  - paths: ["policies/*.md"]
+`;
+
+describe('parseConfig', () => {
+  it('applies defaults to a minimal file', () => {
+    const config = parseConfig(minimal);
+    expect(config.frameworks).toEqual([]);
+    expect(config.gapIssues).toEqual({ labels: ['compliance-gap'], assignees: [], titlePrefix: '[compliance]', closeResolved: true, maxNewPerRun: 10 });
+    expect(config.review.cadence).toBe('none');
+    expect(config.documents[0]?.tags).toEqual([]);
+  });
+
+  it('names the line and the key of a bad threshold', () => {
+    const text = `${minimal}frameworks:
+  - framework: nist-csf-2
+    threshold: 120
+`;
+    expect(issuesOf(text)).toEqual(['compliance.yml:5 frameworks[0].threshold: must be a number between 0 and 100']);
+  });
+
+  it('reports a threshold written as text', () => {
+    const text = `${minimal}frameworks:\n  - framework: x\n    threshold: "high"\n`;
+    expect(issuesOf(text)).toEqual(['compliance.yml:5 frameworks[0].threshold: must be a number between 0 and 100']);
+  });
+
+  it('rejects unknown keys at their line, with a suggestion', () => {
+    const text = `documents:
+  - paths: ["a/*.md"]
+    catgory: Policies
+frameworkz: []
+`;
+    expect(issuesOf(text)).toEqual([
+      'compliance.yml:3 documents[0].catgory: unknown key (did you mean "category"?)',
+      'compliance.yml:4 frameworkz: unknown key (did you mean "frameworks"?)',
+    ]);
+  });
+
+  it('says a missing key is required, pointing at its parent', () => {
+    const text = `${minimal}waivers:
+  - framework: nist-csf-2
+    control: PR.AT-01
+    owner: someone
+    expires: 2026-02-30
+`;
+    expect(issuesOf(text)).toEqual([
+      'compliance.yml:4 waivers[0].reason: is required',
+      'compliance.yml:7 waivers[0].expires: is not a real calendar date',
+    ]);
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const lines = issuesOf('documents:\n  - paths: [a\n  bad: : x\n');
+    expect(lines[0]).toMatch(/^compliance\.yml:\d+: /);
+  });
+
+  it('refuses an empty file and a reserved repo: tag', () => {
+    expect(issuesOf('')[0]).toContain('is empty');
+    expect(issuesOf('documents:\n  - paths: ["*.md"]\n    tags: ["repo:x/y"]\n')).toEqual([
+      'compliance.yml:3 documents[0].tags[0]: tags starting with "repo:" are reserved: sync adds the repository tag itself',
+    ]);
+  });
+
+  it('checks group references and duplicates across sections', () => {
+    const text = `documents:
+  - name: policies
+    paths: ["policies/*.md"]
+frameworks:
+  - framework: nist-csf-2
+    threshold: 50
+    documents: [polices, "other/*.md"]
+generate:
+  - { type: policy, framework: x, output: out/a }
+  - { type: policy, framework: y, output: out/a.md }
+`;
+    expect(issuesOf(text)).toEqual([
+      'compliance.yml:7 frameworks[0].documents[0]: no document group named "polices" (groups: policies)',
+      'compliance.yml:10 generate[1].output: give the path without an extension: each format adds its own',
+    ]);
+  });
+
+  it('keeps dates as text and accepts single values for lists', () => {
+    const config = parseConfig(`repository: Acme/Policies
+documents:
+  - paths: "docs/**/*.md"
+    tags: security
+waivers:
+  - { framework: f, control: C-1, reason: r, owner: o, expires: 2026-12-31 }
+`);
+    expect(config.documents[0]?.paths).toEqual(['docs/**/*.md']);
+    expect(config.documents[0]?.tags).toEqual(['security']);
+    expect(config.waivers[0]?.expires).toBe('2026-12-31');
+    expect(repositoryTag(config.repository ?? '')).toBe('repo:acme/policies');
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import {
+  evaluateGate,
+  gapMarker,
+  markerKey,
+  neutralise,
+  planGapIssues,
+  type ExistingIssue,
+  type GapIssueSettings,
+  type GateResult,
+} from '../../review/index.js';
+import { report } from './fixtures.js';
+
+const settings: GapIssueSettings = { labels: ['compliance-gap'], assignees: ['alice'], titlePrefix: '[compliance]', closeResolved: true, maxNewPerRun: 10 };
+const gate = (statuses: Parameters<typeof report>[0]): GateResult =>
+  evaluateGate(report(statuses), { framework: 'nist-csf-2', threshold: 0, waivers: [], today: '2026-06-01', failOn: 'coverage' });
+const asIssue = (number: number, draft: { title: string; body: string }, state: 'open' | 'closed' = 'open'): ExistingIssue => ({
+  number, title: draft.title, body: draft.body, state, labels: [{ name: 'compliance-gap' }],
+});
+
+describe('planGapIssues', () => {
+  it('creates one issue per gap with a title, a body and a hidden marker', () => {
+    const plan = planGapIssues([gate({ A: 'covered', B: 'missing', C: 'partial' })], [], settings);
+    expect(plan.create.map((draft) => draft.title)).toEqual(['[compliance] B: Control B', '[compliance] C: Control C']);
+    const body = plan.create[1]?.body ?? '';
+    expect(body).toContain('### What is missing\n\nNothing on C');
+    expect(body).toContain('### Recommendation\n\nWrite about C');
+    expect(body).toContain('> Evidence for C');
+    expect(body.trimEnd().endsWith(gapMarker('nist-csf-2/C'))).toBe(true);
+    expect(markerKey(body)).toBe('nist-csf-2/C');
+    expect(plan.create[0]).toMatchObject({ labels: ['compliance-gap'], assignees: ['alice'] });
+  });
+
+  it('leaves identical issues alone, updates changed bodies, reopens returning gaps, closes resolved ones', () => {
+    const first = planGapIssues([gate({ A: 'missing', B: 'missing', C: 'missing', D: 'missing' })], [], settings).create;
+    const [a, b, c, d] = first;
+    if (!a || !b || !c || !d) throw new Error('expected four drafts');
+    const existing = [asIssue(1, a), asIssue(2, { title: b.title, body: b.body.replace('Nothing on B', 'old text') }), asIssue(3, c, 'closed'), asIssue(4, d)];
+    const plan = planGapIssues([gate({ A: 'missing', B: 'missing', C: 'missing', D: 'covered' })], existing, settings);
+    expect(plan.unchanged).toEqual([{ number: 1, key: 'nist-csf-2/A' }]);
+    expect(plan.update.map((u) => [u.number, u.reopen])).toEqual([[2, false], [3, true]]);
+    expect(plan.close).toEqual([expect.objectContaining({ number: 4, key: 'nist-csf-2/D', stateReason: 'completed' })]);
+    expect(plan.create).toEqual([]);
+  });
+
+  it('does not close issues of frameworks not evaluated in this run, nor when closeResolved is off', () => {
+    const other = { number: 9, title: 't', body: `x\n${gapMarker('hipaa-security/164.308')}`, state: 'open' as const, labels: [] };
+    expect(planGapIssues([gate({ A: 'covered' })], [other], settings).close).toEqual([]);
+    const ours = { ...other, body: `x\n${gapMarker('nist-csf-2/Z')}` };
+    expect(planGapIssues([gate({ A: 'covered' })], [ours], settings).close).toHaveLength(1);
+    expect(planGapIssues([gate({ A: 'covered' })], [ours], { ...settings, closeResolved: false }).close).toEqual([]);
+  });
+
+  it('caps new issues per run, missing before partial, and defers the rest', () => {
+    const plan = planGapIssues([gate({ P1: 'partial', M2: 'missing', M1: 'missing' })], [], { ...settings, maxNewPerRun: 2 });
+    expect(plan.create.map((draft) => draft.key)).toEqual(['nist-csf-2/M1', 'nist-csf-2/M2']);
+    expect(plan.deferred.map((draft) => draft.key)).toEqual(['nist-csf-2/P1']);
+  });
+
+  it('neutralises service text: no mentions, no HTML, no early end of the marker', () => {
+    const result = gate({ X: 'missing' });
+    const gap = result.gaps[0];
+    if (!gap) throw new Error('expected a gap');
+    gap.missing = 'cc @security-team and @org/admins <script>alert(1)</script> --> <!-- hidden';
+    gap.title = 'Ping @bob';
+    const draft = planGapIssues([result], [], settings).create[0];
+    expect(draft?.title).toBe('[compliance] X: Ping @\u200Dbob');
+    expect(draft?.body).toContain('cc @\u200Dsecurity-team and @\u200Dorg/admins alert(1) --&gt;');
+    expect(draft?.body).not.toMatch(/<script|<!-- hidden/);
+    expect(draft?.body.match(/-->/g)).toHaveLength(1);
+    expect(markerKey(draft?.body)).toBe('nist-csf-2/X');
+  });
+});
+
+describe('neutralise', () => {
+  it('leaves e-mail addresses and comparisons readable', () => {
+    expect(neutralise('mail ciso@northwind.example if a < b')).toBe('mail ciso@northwind.example if a &lt; b');
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ReviewError,
+  checkBudget,
+  contentHash,
+  normaliseContent,
+  planSync,
+  runSync,
+  smallestPackCovering,
+  type LibraryDocument,
+  type PlanSyncInput,
+  type DocumentGroup,
+} from '../../review/index.js';
+import type { ComplianceApi } from '../../api/clientTypes.js';
+
+const text = (topic: string) => `# ${topic}\n\n${`This policy describes ${topic} at Northwind. `.repeat(10)}\n`;
+const groups: DocumentGroup[] = [{ name: 'policies', paths: ['policies/*.md'], category: 'Policies', tags: ['security'] }];
+const TAG = 'repo:northwind/policies';
+let seq = 0;
+function doc(filename: string | null, content: string | undefined, tags = [TAG], extra: Partial<LibraryDocument> = {}): LibraryDocument {
+  return { id: `doc-${++seq}`, title: filename ?? 'untitled', filename, tags, version: 1, ...(content === undefined ? {} : { contentHash: contentHash(content) }), ...extra };
+}
+function plan(input: Partial<PlanSyncInput>) {
+  return planSync({ files: [], library: [], repoTag: TAG, groups, deleteRemoved: false, ...input });
+}
+
+describe('planSync', () => {
+  it('classifies new, changed, unchanged and removed, and prices them', () => {
+    const files = [
+      { path: 'policies/changed.md', content: text('incident response, revised') },
+      { path: 'policies/same.md', content: text('acceptable use').replace(/\n/g, '\r\n') },
+      { path: 'policies/new.md', content: text('access control') },
+    ];
+    const library = [doc('policies/changed.md', text('incident response')), doc('policies/same.md', text('acceptable use')), doc('policies/gone.md', text('old'))];
+    const result = plan({ files, library });
+    expect(result.items.map((item) => [item.kind, item.path])).toEqual([
+      ['changed', 'policies/changed.md'],
+      ['unchanged', 'policies/same.md'],
+      ['new', 'policies/new.md'],
+      ['removed', 'policies/gone.md'],
+    ]);
+    expect(result.totalTokens).toBe(800_000);
+    const created = result.items.find((item) => item.kind === 'new');
+    expect(created).toMatchObject({ title: 'access control', category: 'Policies', tags: [TAG, 'security'] });
+    expect(result.contents.get('policies/new.md')).toBe(normaliseContent(text('access control')));
+    expect(result.items.find((item) => item.kind === 'removed')).toMatchObject({ delete: false });
+  });
+
+  it('spends nothing on an unchanged repo and exactly k refreshes for k edits', () => {
+    const files = ['a', 'b', 'c'].map((name) => ({ path: `policies/${name}.md`, content: text(name) }));
+    const library = files.map((file) => doc(file.path, file.content));
+    expect(plan({ files, library }).totalTokens).toBe(0);
+    const edited = files.map((file, index) => (index < 2 ? { ...file, content: `${file.content}More.\n` } : file));
+    expect(plan({ files: edited, library }).totalTokens).toBe(2 * 400_000);
+  });
+
+  it('treats the same text under a new path as a free rename, not a removal', () => {
+    const library = [doc('policies/old-name.md', text('vendors'))];
+    const result = plan({ files: [{ path: 'policies/new-name.md', content: text('vendors') }], library, deleteRemoved: true });
+    expect(result.items).toEqual([expect.objectContaining({ kind: 'renamed', path: 'policies/new-name.md', libraryPath: 'policies/old-name.md', tokens: 0 })]);
+    expect(result.totalTokens).toBe(0);
+  });
+
+  it('never marks for deletion a document without this repo tag', () => {
+    const library = [doc('policies/x.md', text('x'), []), doc('policies/y.md', text('y'), ['repo:other/repo']), doc('policies/z.md', text('z'))];
+    const result = plan({ files: [{ path: 'policies/a.md', content: text('a') }], library, deleteRemoved: true });
+    const removed = result.items.filter((item) => item.kind === 'removed');
+    expect(removed.map((item) => item.path)).toEqual(['policies/z.md']);
+    expect(removed[0]).toMatchObject({ delete: true });
+  });
+
+  it('does not send duplicates or files outside the size limits', () => {
+    const files = [
+      { path: 'policies/a.md', content: text('same') },
+      { path: 'policies/b.md', content: text('same') },
+      { path: 'policies/short.md', content: '# Short\n' },
+    ];
+    const result = plan({ files });
+    expect(result.items.map((item) => item.kind)).toEqual(['new', 'duplicate', 'invalid']);
+    expect(result.totalTokens).toBe(400_000);
+  });
+
+  it('asks for the stored text when the listing has no hash, then decides', () => {
+    const stored = doc('policies/a.md', undefined);
+    const files = [{ path: 'policies/a.md', content: text('a') }];
+    const first = plan({ files, library: [stored] });
+    expect(first.items[0]).toMatchObject({ kind: 'needs-content', documentId: stored.id });
+    expect(first.needsContent).toEqual([stored.id]);
+    const resolved = plan({ files, library: [stored], knownHashes: { [stored.id]: contentHash(text('a')) } });
+    expect(resolved.items[0]?.kind).toBe('unchanged');
+    expect(resolved.needsContent).toEqual([]);
+  });
+
+  it('refuses a glob that matches no file', () => {
+    const badGroups: DocumentGroup[] = [...groups, { paths: ['procedures/*.md'], tags: [] }];
+    expect(() => plan({ groups: badGroups, files: [{ path: 'policies/a.md', content: text('a') }] })).toThrowError(
+      expect.objectContaining({ code: 'glob_no_match', message: expect.stringContaining('"procedures/*.md"') }),
+    );
+  });
+});
+
+describe('checkBudget', () => {
+  it('refuses over the balance, naming the shortfall and the smallest pack', () => {
+    const check = checkBudget({ totalTokens: 4_000_000 }, { mode: 'live', balanceTokens: 500_000 });
+    expect(check.allowed).toBe(false);
+    expect(check.shortfall).toBe(3_500_000);
+    expect(check.suggestedPack?.code).toBe('pack25');
+    expect(check.reasons[0]).toContain('3,500,000 tokens short');
+    expect(check.reasons[0]).toContain('pack25');
+  });
+
+  it('refuses over --max-tokens in both modes; ignores the balance of a sandbox key', () => {
+    expect(checkBudget({ totalTokens: 800_000 }, { mode: 'sandbox', maxTokens: 400_000 }).allowed).toBe(false);
+    expect(checkBudget({ totalTokens: 800_000 }, { mode: 'sandbox', balanceTokens: 0 })).toMatchObject({ allowed: true, chargedTokens: 0 });
+    expect(checkBudget({ totalTokens: 800_000 }, { mode: 'live', balanceTokens: 800_000, maxTokens: 800_000 }).allowed).toBe(true);
+  });
+
+  it('picks packs at their boundaries', () => {
+    expect(smallestPackCovering(1)?.code).toBe('pack10');
+    expect(smallestPackCovering(3_300_000)?.code).toBe('pack10');
+    expect(smallestPackCovering(3_300_001)?.code).toBe('pack25');
+    expect(smallestPackCovering(200_000_000)).toBeUndefined();
+  });
+});
+
+describe('runSync dry run', () => {
+  it('calls nothing and reports the plan', async () => {
+    const client = new Proxy({}, { get: (_, name) => { throw new Error(`called ${String(name)}`); } }) as ComplianceApi;
+    const result = plan({ files: [{ path: 'policies/a.md', content: text('a') }] });
+    const run = await runSync(client, result, { mode: 'live', dryRun: true });
+    expect(run.tokensSpent).toBe(0);
+    expect(run.results).toEqual([expect.objectContaining({ path: 'policies/a.md', outcome: 'planned' })]);
+  });
+
+  it('refuses an unresolved plan', async () => {
+    const result = plan({ files: [{ path: 'policies/a.md', content: text('a') }], library: [doc('policies/a.md', undefined)] });
+    await expect(runSync({} as ComplianceApi, result, { mode: 'live' })).rejects.toBeInstanceOf(ReviewError);
+  });
+});
