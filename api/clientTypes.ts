@@ -44,7 +44,7 @@ export type OperationMethods = {
 };
 
 export interface WaitOptions {
-  /** Overall limit for the wait; a `timeout` ComplianceError carries the last status. */
+  /** Overall limit for the wait; a `job_timeout` ComplianceJobTimeoutError carries the last status. */
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Called after every poll. */

@@ -90,3 +90,17 @@ export class ComplianceJobError extends ComplianceError {
     this.job = init.job;
   }
 }
+
+/** A job still not finished when the wait's `timeoutMs` ran out (code `job_timeout`); the job itself goes on. */
+export class ComplianceJobTimeoutError extends ComplianceError {
+  readonly jobId: string;
+  /** The last status seen, when any poll answered. */
+  readonly job: unknown;
+
+  constructor(init: ComplianceErrorInit & { jobId: string; job: unknown }) {
+    super(init);
+    this.name = 'ComplianceJobTimeoutError';
+    this.jobId = init.jobId;
+    this.job = init.job;
+  }
+}

@@ -56,18 +56,19 @@ export const capabilities = z.looseObject({
   mode: z.enum(KEY_MODES),
   documentTypes: z.array(documentTypeInfo),
   formats: z.array(z.enum(FORMATS)),
+  /** Values the spec states are always present; the others only when the service reports them. */
   limits: z.looseObject({
-    requestsPerMinute: z.number(),
-    generationsPerDay: z.number(),
-    generationsPer30Days: z.number(),
+    requestsPerMinute: z.number().optional(),
+    generationsPerDay: z.number().optional(),
+    generationsPer30Days: z.number().optional(),
     concurrentGenerations: z.number(),
-    libraryDocuments: z.number(),
+    libraryDocuments: z.number().optional(),
     libraryMinChars: z.number(),
     libraryMaxChars: z.number(),
     uploadMaxBytes: z.number(),
-    uploadKinds: z.array(z.string()),
-    searchDefaultLimit: z.number(),
-    searchMaxLimit: z.number(),
+    uploadKinds: z.array(z.string()).optional(),
+    searchDefaultLimit: z.number().optional(),
+    searchMaxLimit: z.number().optional(),
     autoTopUpMinThreshold: z.number(),
   }),
   /** Tokens per call for each priced operation id (live keys; sandbox keys are not charged). */
@@ -228,7 +229,7 @@ export const libraryDocument = z.looseObject({
 export const libraryListing = z.looseObject({
   documents: z.array(libraryDocument),
   storage: z
-    .looseObject({ documents: z.number(), maxDocuments: z.number(), bytes: z.number() })
+    .looseObject({ documents: z.number(), maxDocuments: z.number().optional(), bytes: z.number() })
     .optional(),
   nextCursor: z.string().nullable().optional(),
 });

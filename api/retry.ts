@@ -1,0 +1,158 @@
+/**
+ * The one place that decides whether a failed attempt is tried again, and after how long.
+ *
+ * The decision follows the operation's retry class from the operation table, so no call can spend
+ * the user's tokens twice:
+ * - `safe` retries 429, 5xx, network errors and timeouts;
+ * - `charged` retries only where nothing can have been admitted (429, a connection that failed
+ *   before the request was sent); an ambiguous failure (5xx, timeout, reset after sending) becomes
+ *   `outcome_unknown` with a hint saying what to check, and is never re-sent;
+ * - `replayable` (library ingest) retries like `safe`; a `duplicate_document` answer to a replay
+ *   after an attempt that may have been admitted resolves to the document that attempt created.
+ *
+ * Delays: the service's `Retry-After` (or a delay in its hint) when given, else exponential
+ * backoff with full jitter; bounded by `maxRetries` and an overall deadline `maxElapsedMs`.
+ */
+import { sleepUnlessAborted } from './abort.js';
+import { ComplianceApiError, ComplianceError } from './errors.js';
+import type { OperationId, RetryClass } from './operations.js';
+import { TransportError, type Clock, type Sleep } from './transport.js';
+
+export interface RetrySettings {
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** No retry is started when its delay would end later than this after the first attempt began. */
+  maxElapsedMs: number;
+  /** Backoff ceiling of the first retry; doubles per retry. */
+  baseDelayMs: number;
+  /** Backoff ceiling of any retry. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
+  maxRetries: 3,
+  maxElapsedMs: 120_000,
+  baseDelayMs: 500,
+  maxDelayMs: 20_000,
+};
+
+/** What a failed attempt tells about the request's fate. */
+export type FailureKind =
+  /** 429: refused before admission. */
+  | 'rate_limited'
+  /** 5xx: the service (or a gateway) failed; the request may have been admitted. */
+  | 'server_error'
+  /** No connection was made: nothing was sent. */
+  | 'not_sent'
+  /** Timeout or a connection lost after sending: the request may have been admitted. */
+  | 'maybe_sent'
+  | 'aborted'
+  /** Any other answer (4xx, validation): retrying would give the same. */
+  | 'final';
+
+export function classifyFailure(error: unknown): FailureKind {
+  if (!(error instanceof ComplianceError)) return 'final';
+  if (error.code === 'aborted') return 'aborted';
+  if (!(error instanceof ComplianceApiError)) return 'final';
+  if (error.status === 429) return 'rate_limited';
+  if (error.status !== undefined) return error.status >= 500 ? 'server_error' : 'final';
+  if (error.cause instanceof TransportError) {
+    if (error.cause.kind === 'aborted') return 'maybe_sent';
+    return error.cause.sent ? 'maybe_sent' : 'not_sent';
+  }
+  return 'final';
+}
+
+export type RetryVerdict = 'retry' | 'ambiguous' | 'give_up';
+
+/** The retry matrix: rows are retry classes, columns failure kinds. */
+export function retryVerdict(retryClass: RetryClass, failure: FailureKind): RetryVerdict {
+  if (failure === 'final' || failure === 'aborted') return 'give_up';
+  if (retryClass !== 'charged') return 'retry';
+  return failure === 'rate_limited' || failure === 'not_sent' ? 'retry' : 'ambiguous';
+}
+
+/** Full jitter: uniform in [0, min(maxDelayMs, baseDelayMs · 2^(retry-1))). `retry` counts from 1. */
+export function backoffDelayMs(retry: number, settings: RetrySettings, random: () => number): number {
+  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** (retry - 1));
+  return Math.floor(random() * ceiling);
+}
+
+/** The service's requested delay wins over backoff. */
+export function retryDelayMs(error: unknown, retry: number, settings: RetrySettings, random: () => number): number {
+  const asked = error instanceof ComplianceApiError ? error.retryAfterMs : undefined;
+  return asked !== undefined ? asked : backoffDelayMs(retry, settings, random);
+}
+
+/** What to check after an ambiguous failure of a charged operation, before running it again. */
+const AMBIGUITY_HINTS: Partial<Record<OperationId, string>> = {
+  refreshLibraryDocument:
+    "Check whether the refresh landed before refreshing again: getLibraryDocument({ id }) shows the document's version (it increments on each refresh) and contentHash.",
+  mapDocument:
+    'Check the ledger (getBilling().ledger) for a mapping charge at this time before re-running the mapping.',
+  generateDocument:
+    'Check the ledger (getBilling().ledger) for a generation charge before re-running; while an admitted job runs, a new one is refused with job_already_running.',
+  searchLibrary: 'Check the ledger (getBilling().ledger) for a search charge at this time before re-running the query.',
+  suggestFrameworks: 'Check the ledger (getBilling().ledger) for a discovery charge at this time before re-running.',
+};
+
+/** The error for a charged operation whose fate is unknown: it was not re-sent. */
+export function outcomeUnknownError(operationId: string, error: ComplianceApiError): ComplianceApiError {
+  const what = error.status !== undefined ? `HTTP ${error.status} ${error.code}` : error.code;
+  return new ComplianceApiError({
+    code: 'outcome_unknown',
+    status: error.status,
+    operationId,
+    requestId: error.requestId,
+    message: `${operationId}: the outcome is unknown (${what}); the request may have been admitted and charged, so it was not sent again`,
+    hint:
+      AMBIGUITY_HINTS[operationId as OperationId] ??
+      'Check the ledger (getBilling().ledger) for a charge at this time before re-running.',
+    details: { ...error.details, serviceCode: error.code },
+    cause: error,
+  });
+}
+
+export interface RetryContext<T> {
+  operationId: string;
+  retryClass: RetryClass;
+  settings: RetrySettings;
+  sleep: Sleep;
+  now: Clock;
+  random: () => number;
+  signal?: AbortSignal;
+  /**
+   * `replayable` only: resolves a `duplicate_document` answer to a replay into the result the
+   * earlier (ambiguous) attempt produced.
+   */
+  resolveReplayDuplicate?: (duplicate: ComplianceApiError) => Promise<T>;
+}
+
+/** Runs `attempt` (numbered from 1) until it succeeds or the policy says stop; throws the last error. */
+export async function withRetries<T>(context: RetryContext<T>, attempt: (attemptNumber: number) => Promise<T>): Promise<T> {
+  const { settings, operationId } = context;
+  const startedAt = context.now();
+  let mayHaveBeenAdmitted = false;
+  for (let attemptNumber = 1; ; attemptNumber++) {
+    try {
+      return await attempt(attemptNumber);
+    } catch (error) {
+      if (
+        mayHaveBeenAdmitted &&
+        context.resolveReplayDuplicate &&
+        error instanceof ComplianceApiError &&
+        error.code === 'duplicate_document'
+      ) {
+        return await context.resolveReplayDuplicate(error);
+      }
+      const failure = classifyFailure(error);
+      const verdict = retryVerdict(context.retryClass, failure);
+      if (verdict === 'ambiguous') throw outcomeUnknownError(operationId, error as ComplianceApiError);
+      if (verdict === 'give_up' || attemptNumber > settings.maxRetries) throw error;
+      if (failure === 'server_error' || failure === 'maybe_sent') mayHaveBeenAdmitted = true;
+      const delay = retryDelayMs(error, attemptNumber, settings, context.random);
+      if (context.now() - startedAt + delay > settings.maxElapsedMs) throw error;
+      await sleepUnlessAborted(context.sleep, delay, context.signal, operationId);
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/** Every local validation: refused before anything is sent, with the service's code and the field. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ComplianceValidationError } from '../../api/errors.js';
+import type { OperationId } from '../../api/operations.js';
+import { UPLOAD_EXTENSIONS } from '../../api/upload.js';
+import { FakeTime, JOB_ID, LIBRARY_TEXT, MockService, makeClient } from './helpers.js';
+import { ComplianceClient } from '../../api/client.js';
+
+let service: MockService;
+afterEach(async () => {
+  expect(service.attempts).toHaveLength(0); // nothing was sent, nothing was spent
+  await service.close();
+});
+
+async function refusal(operationId: OperationId, input: unknown): Promise<ComplianceValidationError> {
+  service = new MockService();
+  const error = await makeClient(service, new FakeTime())
+    .call(operationId, input as never)
+    .then(() => undefined, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(ComplianceValidationError);
+  return error as ComplianceValidationError;
+}
+
+const tooLong = 'x'.repeat(300_001);
+
+describe('request validation', () => {
+  it.each<[string, OperationId, unknown, string, string]>([
+    ['discovery without any criterion', 'suggestFrameworks', {}, 'missing_query', 'query'],
+    ['search without a query', 'searchLibrary', { limit: 5 }, 'missing_query', 'query'],
+    ['generation without a framework', 'generateDocument', { type: 'policy' }, 'missing_framework', 'framework'],
+    ['mapping without a framework', 'mapDocument', { content: 'We encrypt.' }, 'missing_framework', 'framework'],
+    ['mapping with neither content nor file', 'mapDocument', { framework: 'nist-csf-2' }, 'missing_content', 'content'],
+    ['download in html', 'downloadDocument', { jobId: JOB_ID, format: 'html' }, 'unsupported_format', 'format'],
+    ['ingest under 200 characters', 'ingestLibraryDocument', { title: 'Short', content: 'x'.repeat(199) }, 'content_too_short', 'content'],
+    ['ingest over 300,000 characters', 'ingestLibraryDocument', { title: 'Long', content: tooLong }, 'content_too_long', 'content'],
+    ['refresh under 200 characters', 'refreshLibraryDocument', { id: 'doc_1', content: 'short' }, 'content_too_short', 'content'],
+    ['an unknown pack', 'createCheckout', { pack: 'pack1000' }, 'invalid_pack', 'pack'],
+    ['auto-top-up with an unknown pack', 'setAutoTopUp', { enabled: true, thresholdTokens: 200_000, pack: 'pack7' }, 'invalid_pack', 'pack'],
+    ['a threshold under 100,000', 'setAutoTopUp', { enabled: true, thresholdTokens: 99_999, pack: 'pack10' }, 'invalid_threshold', 'thresholdTokens'],
+    ['a fractional threshold', 'setAutoTopUp', { enabled: true, thresholdTokens: 150_000.5, pack: 'pack10' }, 'invalid_threshold', 'thresholdTokens'],
+    ['enabling without a threshold', 'setAutoTopUp', { enabled: true, pack: 'pack10' }, 'invalid_threshold', 'thresholdTokens'],
+    ['a weekly cadence', 'setCalendar', { cadence: 'weekly' }, 'invalid_cadence', 'cadence'],
+    ['a date without time', 'setCalendar', { cadence: 'monthly', firstReviewAt: '2026-12-01' }, 'invalid_timestamp', 'firstReviewAt'],
+    ['an impossible date', 'setCalendar', { cadence: 'monthly', firstReviewAt: '2026-13-45T09:00:00Z' }, 'invalid_timestamp', 'firstReviewAt'],
+    ['an unknown field', 'getJob', { jobId: JOB_ID, verbose: true }, 'unknown_field', ''],
+    ['a misspelt field', 'ingestLibraryDocument', { title: 'T', contents: LIBRARY_TEXT }, 'invalid_request', 'content'],
+    ['a job id that is not a UUID', 'getJob', { jobId: '42' }, 'invalid_job_id', 'jobId'],
+    ['a library id with a slash', 'getLibraryDocument', { id: '../billing' }, 'invalid_id', 'id'],
+  ])('%s → %s', async (_, operationId, input, code, field) => {
+    const error = await refusal(operationId, input);
+    expect(error.code).toBe(code);
+    expect(error.field).toBe(field);
+    expect(error.operationId).toBe(operationId);
+    expect(error.message.startsWith(`${operationId}: `)).toBe(true);
+    expect(error.hint).toBeTruthy();
+  });
+
+  it('names the length of content that is too long', async () => {
+    const error = await refusal('ingestLibraryDocument', { title: 'Long', content: tooLong });
+    expect(error.message).toContain('300,001 characters');
+  });
+
+  it('a non-object input', async () => {
+    expect((await refusal('ping', 'hello')).code).toBe('invalid_request');
+  });
+});
+
+describe('upload checks', () => {
+  it('over 10 MB → upload_too_large', async () => {
+    const error = await refusal('mapDocument', {
+      framework: 'nist-csf-2',
+      file: { data: new Uint8Array(10 * 1024 * 1024 + 1), filename: 'big.pdf' },
+    });
+    expect(error).toMatchObject({ code: 'upload_too_large', field: 'file' });
+    expect(error.message).toContain('10,485,761 bytes');
+  });
+
+  it('exactly 10 MB is allowed through the check', async () => {
+    service = new MockService().reply(202, { jobId: JOB_ID, status: 'queued', poll: '', estimatedSeconds: 1 });
+    await makeClient(service, new FakeTime()).mapDocument({ framework: 'nist-csf-2', file: { data: new Blob([new Uint8Array(10 * 1024 * 1024)]), filename: 'ok.pdf' } });
+    expect(service.attempts).toHaveLength(1);
+    service.attempts.length = 0;
+  });
+
+  it('a kind the service does not accept → unsupported_file_type naming the accepted kinds', async () => {
+    const error = await refusal('mapDocument', { framework: 'nist-csf-2', file: { data: new Uint8Array(4), filename: 'tool.exe' } });
+    expect(error).toMatchObject({ code: 'unsupported_file_type', field: 'file' });
+    expect(error.message).toContain('.docx .pdf .xlsx .pptx .txt .md .markdown .csv');
+  });
+
+  it.each([
+    ['old.doc', '.docx'],
+    ['sheet.XLS', '.xlsx'],
+    ['deck.ppt', '.pptx'],
+  ])('legacy %s gets a hint to re-save as %s', async (filename, resave) => {
+    const error = await refusal('mapDocument', { framework: 'nist-csf-2', file: { data: new Uint8Array(4), filename } });
+    expect(error.code).toBe('unsupported_file_type');
+    expect(error.hint).toContain(`Re-save the file as ${resave}`);
+  });
+
+  it('the accepted list is the agreed one', () => {
+    service = new MockService();
+    expect(UPLOAD_EXTENSIONS).toEqual(['.docx', '.pdf', '.xlsx', '.pptx', '.txt', '.md', '.markdown', '.csv']);
+  });
+
+  it('file and content together', async () => {
+    const error = await refusal('mapDocument', { framework: 'x', content: 'text', file: { data: new Uint8Array(1), filename: 'a.txt' } });
+    expect(error.field).toBe('file');
+  });
+});
+
+describe('what is left to the service', () => {
+  it('discovery with a jurisdiction and no query is sent', async () => {
+    service = new MockService().reply(200, { mode: 'sandbox', candidates: [] });
+    await makeClient(service, new FakeTime()).suggestFrameworks({ jurisdiction: 'EU' });
+    expect(service.attempts).toHaveLength(1);
+    service.attempts.length = 0;
+  });
+});
+
+describe('client options', () => {
+  const transport = async () => ({ status: 200, headers: {}, body: new Uint8Array() });
+  const sleep = async () => {};
+  const construct = (options: Record<string, unknown>) => () =>
+    new ComplianceClient({ apiKey: 'k', baseUrl: 'https://api.example.test', transport, sleep, ...options } as never);
+
+  it.each([
+    ['http://api.example.com', /https/],
+    ['http://10.0.0.8:8080', /https/],
+    ['https://api.example.com/v2', /path must be empty or \/api\/public\/v1/],
+    ['https://api.example.com/api/public/v1/extra', /path must be empty/],
+    ['ftp://api.example.com', /https/],
+    ['https://user:secret@api.example.com', /credentials/],
+    ['https://api.example.com/?x=1', /query/],
+    ['api.example.com', /not a URL/],
+    ['', /required/],
+  ])('refuses base URL %s', (baseUrl, message) => {
+    service = new MockService();
+    expect(construct({ baseUrl })).toThrow(ComplianceValidationError);
+    expect(construct({ baseUrl })).toThrow(message);
+  });
+
+  it.each([
+    ['https://api.example.com', 'https://api.example.com/api/public/v1'],
+    ['https://api.example.com/', 'https://api.example.com/api/public/v1'],
+    ['https://api.example.com/api/public/v1/', 'https://api.example.com/api/public/v1'],
+    ['http://localhost:4010', 'http://localhost:4010/api/public/v1'],
+    ['http://127.0.0.2:8080/api/public/v1', 'http://127.0.0.2:8080/api/public/v1'],
+    ['http://[::1]:3000', 'http://[::1]:3000/api/public/v1'],
+  ])('accepts base URL %s', (baseUrl, normalised) => {
+    service = new MockService();
+    expect(construct({ baseUrl })().baseUrl).toBe(normalised);
+  });
+
+  it.each([
+    [{ timeoutMs: -1 }, 'timeoutMs'],
+    [{ maxRetries: 1.5 }, 'maxRetries'],
+    [{ maxElapsedMs: Number.NaN }, 'maxElapsedMs'],
+    [{ authHeader: 'basic' }, 'authHeader'],
+    [{ transport: undefined }, 'transport'],
+    [{ sleep: undefined }, 'sleep'],
+    [{ apiKey: '' }, 'apiKey'],
+    [{ apiKey: 'key\nX-Injected: 1' }, 'apiKey'],
+  ])('refuses option %o', (options, field) => {
+    service = new MockService();
+    expect(construct(options)).toThrow(expect.objectContaining({ field }));
+  });
+});
