@@ -14,7 +14,7 @@ export default tseslint.config(
   {
     // The API core and the review loop run inside n8n too: no process, timers or file system there.
     files: ['api/**/*.ts', 'review/**/*.ts'],
-    ignores: ['api/node/**'],
+    ignores: ['api/node/**', 'review/node/**'],
     rules: {
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'setImmediate', 'fetch'],
       'no-restricted-imports': ['error', { patterns: ['node:*', 'fs', 'path', 'undici', '../review/*', '../cli/*', '../sandbox/*'] }],

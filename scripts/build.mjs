@@ -30,5 +30,11 @@ for (const { name, ...options } of bundles) {
   }
   await build({ ...common, ...options });
 }
+// Parts with their own packaging own their build step: scripts/build-<part>.mjs exports
+// `build({ esbuild, common, selected })` (GitHub Actions bundles, the n8n package).
+for (const part of ['actions', 'n8n']) {
+  const script = `scripts/build-${part}.mjs`;
+  if (existsSync(script) && selected(part)) await (await import(`./build-${part}.mjs`)).build({ esbuild: build, common, selected });
+}
 if (selected('api')) execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
 console.log('build: done');
