@@ -1,0 +1,50 @@
+/** EU cybersecurity legislation for essential services and for products with digital elements. */
+import type { FrameworkEntry } from '../types.js';
+
+export const euCybersecurityLaws: FrameworkEntry[] = [
+  {
+    slug: 'nis2',
+    name: 'NIS2 Directive (Directive (EU) 2022/2555)',
+    shortName: 'NIS2',
+    aliases: ['NIS 2', 'NIS2 Directive', 'Directive (EU) 2022/2555', 'Network and Information Security Directive'],
+    regulator: 'European Commission, ENISA and national competent authorities and CSIRTs',
+    jurisdiction: 'European Union',
+    regions: ['EU'],
+    sector: 'Essential and important entities (energy, transport, banking, health, water, digital infrastructure, ICT services, public administration, space, manufacturing, food, postal, waste, chemicals, digital providers)',
+    appliesTo: 'Medium and large entities in the 18 sectors of Annexes I and II operating in the EU, plus some entities regardless of size such as DNS, TLD and trust service providers, as transposed into each Member State\'s law.',
+    sourceUrl: 'https://eur-lex.europa.eu/eli/dir/2022/2555/oj',
+    verified: false,
+    version: 'Directive (EU) 2022/2555 with Implementing Regulation (EU) 2024/2690',
+    description: 'The EU directive raising the baseline of cybersecurity across critical sectors. Essential and important entities must take appropriate risk-management measures (risk analysis, incident handling, business continuity, supply chain security, secure development, vulnerability handling, cryptography, access control, MFA, training), report significant incidents with an early warning within 24 hours, a notification within 72 hours and a final report within a month, and management bodies must approve and oversee the measures and are personally accountable.',
+    topics: ['critical infrastructure', 'essential entities', 'important entities', 'energy', 'transport', 'health', 'digital infrastructure', 'managed service providers', 'cloud computing', 'incident reporting', '24 hours', 'supply chain security', 'management accountability', 'cybersecurity', 'manufacturing'],
+    updates: [
+      { date: '2022-12-27', title: 'Published in the Official Journal', summary: 'NIS2 was published, repealing Directive (EU) 2016/1148 (NIS1) from 18 October 2024.' },
+      { date: '2023-01-16', title: 'Entry into force', summary: 'Member States had 21 months to transpose the Directive.' },
+      { date: '2024-10-17', title: 'Transposition deadline', summary: 'Member States had to adopt and publish national measures, applying from 18 October 2024; many transposed late.' },
+      { date: '2024-10-17', title: 'Implementing Regulation (EU) 2024/2690 adopted', summary: 'Technical and methodological requirements and significant incident criteria for digital infrastructure and digital providers.' },
+      { date: '2025-04-17', title: 'Lists of entities due', summary: 'Member States had to establish lists of essential and important entities and report numbers to the Commission.' },
+    ],
+  },
+  {
+    slug: 'eu-cra',
+    name: 'Cyber Resilience Act (Regulation (EU) 2024/2847)',
+    shortName: 'EU Cyber Resilience Act',
+    aliases: ['CRA', 'Cyber Resilience Act', 'EU CRA', 'Regulation (EU) 2024/2847'],
+    regulator: 'European Commission, ENISA and national market surveillance authorities',
+    jurisdiction: 'European Union',
+    regions: ['EU'],
+    sector: 'Manufacturers, importers and distributors of products with digital elements',
+    appliesTo: 'Manufacturers, importers and distributors placing hardware and software products with digital elements on the EU market, with open-source stewards under lighter duties.',
+    sourceUrl: 'https://eur-lex.europa.eu/eli/reg/2024/2847/oj',
+    verified: false,
+    version: 'Regulation (EU) 2024/2847',
+    description: 'Horizontal cybersecurity requirements for products with digital elements: security by design and by default, no known exploitable vulnerabilities at release, secure updates for the support period, a software bill of materials, vulnerability handling and coordinated disclosure, conformity assessment and CE marking, and reporting of actively exploited vulnerabilities and severe incidents to ENISA and CSIRTs.',
+    topics: ['products with digital elements', 'software products', 'IoT', 'connected devices', 'firmware', 'security by design', 'SBOM', 'vulnerability handling', 'CE marking', 'manufacturers', 'security updates'],
+    updates: [
+      { date: '2024-11-20', title: 'Published in the Official Journal', summary: 'The Regulation was published.' },
+      { date: '2024-12-10', title: 'Entry into force', summary: 'Transition periods began.' },
+      { date: '2026-09-11', title: 'Reporting obligations apply', summary: 'Manufacturers must report actively exploited vulnerabilities and severe incidents.' },
+      { date: '2027-12-11', title: 'Main obligations apply', summary: 'Essential requirements and conformity assessment become mandatory for products placed on the market.' },
+    ],
+  },
+];
