@@ -1,0 +1,159 @@
+/**
+ * Classification into the caller's own category structure, derived topic tags and an extractive
+ * summary. Deterministic: the same content and the same library give the same result.
+ */
+import {
+  analyseContent, compileVocabulary, cosine, vocabularyCounts, type ContentAnalysis, type TermProfile,
+} from './analysis.js';
+import { parseBlocks } from './blocks.js';
+import { splitSentences, truncateAtWord } from './text.js';
+import { BUILTIN_CATEGORIES, FALLBACK_CATEGORY, TOPIC_TAGS } from './vocabulary.js';
+
+/** Similarity to an existing category's documents at which the document joins that category. */
+export const EXISTING_CATEGORY_MIN_SIMILARITY = 0.4;
+/** Built-in category phrase occurrences per 1,000 content words needed to use a built-in category. */
+const BUILTIN_MIN_DENSITY = 4;
+/** Occurrences a topic needs to become a derived tag, and how many derived tags at most. */
+const TAG_MIN_OCCURRENCES = 2;
+const MAX_DERIVED_TAGS = 4;
+const SUMMARY_MAX_CHARS = 320;
+
+const builtinCategories = compileVocabulary(BUILTIN_CATEGORIES);
+const topicTags = compileVocabulary(TOPIC_TAGS);
+
+/** A ready document of the same key, as the classifier sees it. */
+export interface ClassifiedNeighbour {
+  category: string;
+  profile: TermProfile;
+}
+
+export interface CategoryDecision {
+  category: string;
+  method: 'given' | 'existing' | 'builtin' | 'fallback';
+  confidence: number;
+}
+
+export interface DocumentClassification extends CategoryDecision {
+  tags: string[];
+  summary: string;
+  profile: TermProfile;
+}
+
+export interface ClassifyInput {
+  title: string;
+  content: string;
+  givenCategory: string | null;
+  givenTags: readonly string[];
+  /** The key's other ready documents with a category. */
+  neighbours: readonly ClassifiedNeighbour[];
+}
+
+export function classifyDocument(input: ClassifyInput): DocumentClassification {
+  const analysis = analyseContent(`${input.title}\n${input.content}`);
+  const decision = input.givenCategory
+    ? { category: input.givenCategory, method: 'given' as const, confidence: 1 }
+    : chooseCategory(analysis, input.neighbours);
+  return {
+    ...decision,
+    tags: deriveTags(analysis, input.givenTags),
+    summary: summarise(input.content, analysis),
+    profile: analysis.profile,
+  };
+}
+
+/**
+ * The best-matching category the caller already uses (cosine similarity to the centroid of that
+ * category's documents, terms weighted by their rarity in the caller's library); else the built-in
+ * category whose vocabulary the document uses most densely (in the caller's spelling when the caller
+ * has it); else the fallback.
+ */
+export function chooseCategory(analysis: ContentAnalysis, neighbours: readonly ClassifiedNeighbour[]): CategoryDecision {
+  const documentFrequency = new Map<string, number>();
+  for (const n of neighbours) for (const term of Object.keys(n.profile)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  const idf = (term: string): number => Math.log(1 + (neighbours.length + 1) / ((documentFrequency.get(term) ?? 0) + 1));
+
+  const centroids = new Map<string, TermProfile>();
+  for (const n of neighbours) {
+    const centroid = centroids.get(n.category) ?? {};
+    const norm = Math.sqrt(Object.values(n.profile).reduce((s, w) => s + w * w, 0)) || 1;
+    for (const [term, weight] of Object.entries(n.profile)) centroid[term] = (centroid[term] ?? 0) + weight / norm;
+    centroids.set(n.category, centroid);
+  }
+  let best: CategoryDecision | undefined;
+  for (const [category, centroid] of [...centroids.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const similarity = cosine(analysis.profile, centroid, idf);
+    if (!best || similarity > best.confidence) best = { category, method: 'existing', confidence: similarity };
+  }
+  if (best && best.confidence >= EXISTING_CATEGORY_MIN_SIMILARITY) return { ...best, confidence: round(best.confidence) };
+
+  const counts = vocabularyCounts(analysis, builtinCategories);
+  const total = counts.reduce((s, c) => s + c, 0);
+  let bestIndex = 0;
+  counts.forEach((count, index) => {
+    if (count > (counts[bestIndex] ?? 0)) bestIndex = index;
+  });
+  const bestCount = counts[bestIndex] ?? 0;
+  const density = (bestCount * 1000) / Math.max(analysis.stems.length, 1);
+  if (bestCount === 0 || density < BUILTIN_MIN_DENSITY) return { category: FALLBACK_CATEGORY, method: 'fallback', confidence: 0 };
+  const name = builtinCategories[bestIndex]?.name ?? FALLBACK_CATEGORY;
+  const callerSpelling = [...centroids.keys()].find((c) => c.toLowerCase() === name.toLowerCase());
+  return callerSpelling
+    ? { category: callerSpelling, method: 'existing', confidence: round(bestCount / total) }
+    : { category: name, method: 'builtin', confidence: round(bestCount / total) };
+}
+
+/** Given tags first (trimmed, case-insensitively unique), then up to MAX_DERIVED_TAGS topics the content discusses most. */
+export function deriveTags(analysis: ContentAnalysis, givenTags: readonly string[]): string[] {
+  const tags: string[] = [];
+  const seen = new Set<string>();
+  const add = (tag: string): void => {
+    const key = tag.toLowerCase();
+    if (tag && !seen.has(key)) {
+      seen.add(key);
+      tags.push(tag);
+    }
+  };
+  for (const tag of givenTags) add(tag.trim());
+  const counts = vocabularyCounts(analysis, topicTags);
+  topicTags
+    .map((entry, index) => ({ name: entry.name, count: counts[index] ?? 0, index }))
+    .filter((t) => t.count >= TAG_MIN_OCCURRENCES)
+    .sort((a, b) => b.count - a.count || a.index - b.index)
+    .slice(0, MAX_DERIVED_TAGS)
+    .forEach((t) => add(t.name));
+  return tags;
+}
+
+/**
+ * The one or two sentences that best represent the document: sentences of running text scored by
+ * how much of the document's vocabulary they carry (length-normalised), with a small lead bonus;
+ * returned in document order, at most SUMMARY_MAX_CHARS.
+ */
+export function summarise(content: string, analysis: ContentAnalysis): string {
+  const candidates: Array<{ text: string; order: number; score: number }> = [];
+  let order = 0;
+  for (const block of parseBlocks(content)) {
+    if (block.kind !== 'paragraph' && block.kind !== 'list-item') continue;
+    for (const sentence of splitSentences(block.text.replace(/\n/g, ' '))) {
+      const text = sentence.text;
+      order++;
+      if (text.length < 40 || text.length > 400 || !/[.!?]$/.test(text)) continue;
+      const stems = analyseContent(text).stems;
+      const weight = stems.reduce((sum, s) => sum + (analysis.profile[s] ?? 0), 0) / Math.sqrt(Math.max(stems.length, 1));
+      const lead = block.kind === 'paragraph' ? 1 + 0.5 / order : 0.8;
+      candidates.push({ text, order, score: weight * lead });
+      if (order > 400) break;
+    }
+    if (order > 400) break;
+  }
+  if (!candidates.length) return truncateAtWord(content.replace(/\s+/g, ' ').trim(), SUMMARY_MAX_CHARS);
+  const ranked = [...candidates].sort((a, b) => b.score - a.score || a.order - b.order);
+  const first = ranked[0]!;
+  const second = ranked.slice(1).find((c) => first.text.length + 1 + c.text.length <= SUMMARY_MAX_CHARS);
+  const chosen = second ? [first, second].sort((a, b) => a.order - b.order) : [first];
+  return truncateAtWord(chosen.map((c) => c.text).join(' '), SUMMARY_MAX_CHARS);
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

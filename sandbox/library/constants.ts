@@ -1,0 +1,14 @@
+/** Documented numbers of the library engine. */
+
+/** Search results per query when `limit` is absent. */
+export const SEARCH_DEFAULT_LIMIT = 10;
+/** Largest accepted search `limit`; a larger one is rejected (400 invalid_limit), never silently clamped. */
+export const SEARCH_MAX_LIMIT = 50;
+/** Documents per listing page when `limit` is absent. */
+export const LIST_DEFAULT_LIMIT = 50;
+/** Largest accepted listing `limit`. */
+export const LIST_MAX_LIMIT = 100;
+/** `classification.watermark` of documents classified by a sandbox key. */
+export const SANDBOX_CLASSIFICATION_WATERMARK = 'SANDBOX: sample classification, not produced by the live engine';
+/** Prefix of summaries written for sandbox keys. */
+export const SANDBOX_SUMMARY_PREFIX = '[SANDBOX] ';
