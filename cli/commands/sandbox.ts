@@ -1,0 +1,107 @@
+/**
+ * `compliance sandbox`: runs the local sandbox server until SIGINT/SIGTERM. Prints the base URL and
+ * each key with its mode (the user's own local keys: printing them here is the point), or one JSON
+ * line with --json.
+ */
+import { parseArgs } from 'node:util';
+import { startSandbox, type SandboxOptions } from '../../sandbox/index.js';
+import type { Command } from '../main.js';
+
+const HELP = `Usage: compliance sandbox [options]
+
+Runs the local sandbox of the compliance API (every endpoint, sandbox and simulated live keys).
+
+Options:
+  --host HOST                 interface to listen on (default 127.0.0.1)
+  --port PORT                 port; 0 picks a free one (default 4010)
+  --data DIR                  persist state in DIR/sandbox.sqlite (default: in memory)
+  --key KEY[:live[:BALANCE[:PLAN]]]
+                              a key to accept, repeatable; live keys draw down BALANCE tokens
+                              (PLAN api or platform); none: one sandbox key is generated
+  --rate-limit RPM            requests per minute per key (default 600 sandbox, 60 live)
+  --generations-per-day N     generation quota per key per day (default 200 sandbox, 20 live)
+  --generations-per-30-days N generation quota per key per 30 days (default 2000 sandbox, 200 live)
+  --job-seconds S             time from queued to completed; 0 completes at once (default 1)
+  --faults                    honour the X-Sandbox-Fault request header (503, 500, 429, html502,
+                              reset, reset-after, slow[:MS], job-fail)
+  --json                      print one JSON line {baseUrl, keys} instead of text
+  -h, --help                  show this help
+`;
+
+function number(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new Error(`--${name} must be a non-negative number (got ${JSON.stringify(value)})`);
+  return parsed;
+}
+
+export const sandboxCommand: Command = {
+  summary: 'run the local sandbox server (all endpoints, sandbox and live keys)',
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        data: { type: 'string' },
+        key: { type: 'string', multiple: true },
+        'rate-limit': { type: 'string' },
+        'generations-per-day': { type: 'string' },
+        'generations-per-30-days': { type: 'string' },
+        'job-seconds': { type: 'string' },
+        faults: { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    const options: SandboxOptions = {
+      ...(values.host !== undefined ? { host: values.host } : {}),
+      ...(values.data !== undefined ? { dataDir: values.data } : {}),
+      ...(values.key !== undefined ? { keys: values.key } : {}),
+      faults: values.faults ?? false,
+    };
+    const numeric: Array<[keyof SandboxOptions, string, string | undefined]> = [
+      ['port', 'port', values.port],
+      ['rateLimitPerMinute', 'rate-limit', values['rate-limit']],
+      ['generationsPerDay', 'generations-per-day', values['generations-per-day']],
+      ['generationsPer30Days', 'generations-per-30-days', values['generations-per-30-days']],
+      ['jobSeconds', 'job-seconds', values['job-seconds']],
+    ];
+    for (const [option, flag, raw] of numeric) {
+      const value = number(flag, raw);
+      if (value !== undefined) Object.assign(options, { [option]: value });
+    }
+
+    const sandbox = await startSandbox(options);
+    // Listen for signals before announcing: a supervisor may stop us as soon as it reads the lines.
+    const stopped = new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        void sandbox.close().then(resolve);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    const keys = sandbox.keys.map(({ key, mode }) => ({ key, mode }));
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, keys })}\n`);
+    } else {
+      const lines = [`Sandbox listening at ${sandbox.baseUrl}`, ...keys.map(({ key, mode }) => `API key: ${key} (${mode})`)];
+      if (options.dataDir) lines.push(`State persists in ${options.dataDir}`);
+      if (sandbox.interruptedJobs > 0) lines.push(`${sandbox.interruptedJobs} job(s) in flight at the last stop were failed and refunded`);
+      if (options.faults) lines.push('Fault injection is on (X-Sandbox-Fault)');
+      lines.push('Press Ctrl+C to stop.');
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }
+
+    await stopped;
+    return 0;
+  },
+};

@@ -1,0 +1,75 @@
+/**
+ * Authentication: the key from `Authorization: Bearer` or `X-API-Key`, compared by hash. Repeated
+ * bad keys from one address block it: `threshold` failures within the window block the address
+ * for the block duration (defaults 10 in 60 s → 5 minutes), answered 429 `auth_blocked` with
+ * Retry-After. Error messages never repeat the key.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Account, AccountStore } from './accounts.js';
+import { HttpError, tooManyRequests } from './httpError.js';
+import { hashKey } from './keys.js';
+
+export interface BadKeyPolicy {
+  threshold: number;
+  windowMs: number;
+  blockMs: number;
+}
+
+function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+  const authorization = headers.authorization?.trim();
+  const headerKey = (Array.isArray(headers['x-api-key']) ? headers['x-api-key'][0] : headers['x-api-key'])?.trim();
+  let bearer: string | undefined;
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!match) {
+      throw new HttpError(401, 'invalid_api_key', 'The Authorization header is not of the form "Bearer <API key>".', 'Send Authorization: Bearer <API key>, or X-API-Key: <API key>.');
+    }
+    bearer = match[1];
+  }
+  if (bearer && headerKey && bearer !== headerKey) {
+    throw new HttpError(400, 'conflicting_api_keys', 'Authorization and X-API-Key carry different keys.', 'Send the key in one header only.');
+  }
+  return bearer ?? (headerKey || undefined);
+}
+
+export class Authenticator {
+  private readonly failures = new Map<string, { attempts: number[]; blockedUntil: number }>();
+
+  constructor(
+    private readonly accounts: AccountStore,
+    private readonly policy: BadKeyPolicy,
+  ) {}
+
+  authenticate(headers: IncomingHttpHeaders, address: string, now: number): Account {
+    const entry = this.failures.get(address);
+    if (entry && entry.blockedUntil > now) {
+      throw tooManyRequests(
+        'auth_blocked',
+        'Too many requests with an invalid API key from this address; it is blocked for a while.',
+        entry.blockedUntil - now,
+        'check the key you are sending',
+      );
+    }
+    const key = presentedKey(headers);
+    if (key === undefined) {
+      throw new HttpError(401, 'missing_api_key', 'This endpoint needs an API key.', 'Send Authorization: Bearer <API key>, or X-API-Key: <API key>.');
+    }
+    const account = this.accounts.byHash(hashKey(key));
+    if (!account) {
+      this.recordFailure(address, now);
+      throw new HttpError(401, 'invalid_api_key', 'The API key is not valid.', 'Check the key (it may have been rotated or disabled); repeated bad keys block this address for a while.');
+    }
+    return account;
+  }
+
+  private recordFailure(address: string, now: number): void {
+    const entry = this.failures.get(address) ?? { attempts: [], blockedUntil: 0 };
+    entry.attempts = entry.attempts.filter((at) => at > now - this.policy.windowMs);
+    entry.attempts.push(now);
+    if (entry.attempts.length >= this.policy.threshold) {
+      entry.blockedUntil = now + this.policy.blockMs;
+      entry.attempts = [];
+    }
+    this.failures.set(address, entry);
+  }
+}

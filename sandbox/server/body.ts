@@ -1,0 +1,147 @@
+/**
+ * Request input in the `call` convention: path parameters, plus the query (GET, DELETE) or the body
+ * (POST, PUT: JSON, or multipart for operations that take an upload). Bodies are size-limited; a
+ * body over the limit is drained and answered 413 with the envelope.
+ */
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod/v4';
+import { operations, type OperationId, type OperationSpec } from '../../api/operations.js';
+import { LIMITS } from '../../api/schemas/common.js';
+import { HttpError } from './httpError.js';
+
+/** JSON bodies: library content is at most 300,000 characters, which JSON escaping can double. */
+export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
+/** Multipart uploads (and JSON content for mapping): the 10 MB file plus room for the form's framing and fields. */
+export const UPLOAD_BODY_LIMIT = LIMITS.uploadMaxBytes + 256 * 1024;
+/** A body this far over the limit is not drained any further: the connection is closed. */
+const DRAIN_CAP = 64 * 1024 * 1024;
+
+function bodyLimitFor(operation: OperationSpec): number {
+  return operation.multipart ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT;
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(
+    413,
+    'payload_too_large',
+    `The request body exceeds ${limit.toLocaleString('en-US')} bytes.`,
+    `Uploads are limited to ${(LIMITS.uploadMaxBytes / 1024 / 1024).toFixed(0)} MB and JSON bodies to ${(JSON_BODY_LIMIT / 1024 / 1024).toFixed(0)} MB; split the document.`,
+    { headers: { connection: 'close' } },
+  );
+}
+
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let over = declared > limit;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limit) over = true;
+    if (over) {
+      // Keep reading so the client can finish sending and read the 413, up to a cap.
+      if (received > DRAIN_CAP) {
+        req.destroy();
+        break;
+      }
+      continue;
+    }
+    chunks.push(chunk);
+  }
+  if (over) throw tooLarge(limit);
+  return Buffer.concat(chunks);
+}
+
+/** Which query fields are numbers or booleans, from the input schema (query values arrive as strings). */
+const queryFieldTypes = new Map<OperationId, Record<string, string>>(
+  (Object.values(operations) as Array<OperationSpec & { id: OperationId }>)
+    .filter((op) => op.method === 'GET' || op.method === 'DELETE')
+    .map((op) => {
+      const schema = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as {
+        properties?: Record<string, { type?: string }>;
+      };
+      const types = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, prop]) => [name, prop.type ?? 'string']));
+      return [op.id, types];
+    }),
+);
+
+function coerceQuery(operationId: OperationId, query: URLSearchParams): Record<string, unknown> {
+  const types = queryFieldTypes.get(operationId) ?? {};
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of query) {
+    const type = types[name];
+    if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) input[name] = Number(value);
+    else if (type === 'boolean' && (value === 'true' || value === 'false')) input[name] = value === 'true';
+    else input[name] = value;
+  }
+  return input;
+}
+
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return {};
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch (error) {
+    throw new HttpError(400, 'invalid_json', `The request body is not valid JSON: ${(error as Error).message}.`, 'Send a JSON object with Content-Type: application/json.');
+  }
+}
+
+async function parseMultipart(body: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  let form: FormData;
+  try {
+    form = await new Request('http://sandbox.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
+  } catch {
+    throw new HttpError(400, 'invalid_multipart', 'The multipart body could not be parsed.', 'Send multipart/form-data with the file in the field "file".');
+  }
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of form) {
+    if (typeof value === 'string') {
+      input[name] = value;
+    } else if (name === 'file') {
+      input.file = { data: new Uint8Array(await value.arrayBuffer()), filename: value.name || 'upload', contentType: value.type || undefined };
+    } else {
+      throw new HttpError(400, 'invalid_multipart', `Unexpected file in field "${name}".`, 'Send the file in the field "file".');
+    }
+  }
+  return input;
+}
+
+/** Assembles the raw input of an operation; validation follows with the table's schema. */
+export async function readInput(
+  req: IncomingMessage,
+  operation: OperationSpec & { id: OperationId },
+  pathParams: Record<string, string>,
+  query: URLSearchParams,
+): Promise<unknown> {
+  if (operation.method === 'GET' || operation.method === 'DELETE') {
+    return { ...coerceQuery(operation.id, query), ...pathParams };
+  }
+  const body = await readBody(req, bodyLimitFor(operation));
+  const contentType = String(req.headers['content-type'] ?? '').toLowerCase();
+  let input: unknown;
+  if (contentType.startsWith('multipart/form-data')) {
+    if (!operation.multipart) {
+      throw new HttpError(415, 'unsupported_media_type', `${operation.id} takes a JSON body, not multipart.`, 'Send Content-Type: application/json.');
+    }
+    input = await parseMultipart(body, String(req.headers['content-type']));
+  } else if (
+    contentType === '' ||
+    contentType.startsWith('application/json') ||
+    contentType.includes('+json') ||
+    // curl -d sends this by default; the body is still the JSON the user typed.
+    contentType.startsWith('application/x-www-form-urlencoded')
+  ) {
+    input = parseJson(body);
+  } else {
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      `Content-Type ${contentType.split(';')[0]} is not accepted here.`,
+      operation.multipart ? 'Send application/json, or multipart/form-data with the file in the field "file".' : 'Send Content-Type: application/json.',
+    );
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new HttpError(400, 'invalid_request', 'The request body must be a JSON object.', 'Send an object such as {"query": "…"}.');
+  }
+  return { ...(input as Record<string, unknown>), ...pathParams };
+}

@@ -1,0 +1,132 @@
+/**
+ * The HTTP server: one pipeline for every request.
+ *   request id → injected fault (with --faults) → admin paths → route (404/405) → public operations
+ *   → key (401, bad-key block 429) → rate limit (429, headers on every keyed answer) → meter and
+ *   reminders → input (413/415/400) and validation with the table's schemas (400 with the service's
+ *   codes) → read-only gate for live keys at zero (402) → handler.
+ * Every error is the JSON envelope with the request id; nothing thrown leaks a stack trace.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { API_PREFIX } from '../../api/baseUrl.js';
+import { ComplianceValidationError } from '../../api/errors.js';
+import type { OperationId } from '../../api/operations.js';
+import { validateInput } from '../../api/validation.js';
+import { ADMIN_PREFIX, handleAdmin } from './admin.js';
+import { readInput } from './body.js';
+import { FAULT_HEADER, faultError, HTML_502, parseFault, type Fault } from './faults.js';
+import { handlers, type HandlerContext, type Reply } from './handlers/index.js';
+import type { KeyedOperationId } from './handlers/types.js';
+import { HttpError } from './httpError.js';
+import { buildOpenApi } from './openapi.js';
+import { headersOf } from './rateLimiter.js';
+import { errorBody, internalError, sendBytes, sendError, sendJson } from './respond.js';
+import { matchRoute } from './routes.js';
+import { buildServiceCard } from './serviceCard.js';
+import type { Services } from './services.js';
+
+/** Operations a read-only (zero balance) live account may still call beside GETs. */
+const OPEN_WHEN_READ_ONLY = new Set<OperationId>(['createCheckout']);
+
+export function createSandboxServer(services: Services): Server {
+  const openApi = JSON.stringify(buildOpenApi());
+  const serviceCard = buildServiceCard();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = `req_${randomUUID()}`;
+    // Headers every answer carries; rate-limit headers join once the key is known.
+    const headers: Record<string, string> = { 'x-request-id': requestId };
+    let fault: Fault | undefined;
+    try {
+      const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+      const method = req.method ?? 'GET';
+      if (services.options.faults) {
+        fault = parseFault(req.headers[FAULT_HEADER]);
+        if (fault?.kind === 'reset') return void req.socket.destroy();
+        if (fault?.kind === 'html502') return sendBytes(res, 502, HTML_502, 'text/html', headers);
+        if (fault?.kind === 'status') throw faultError(fault.status);
+        if (fault?.kind === 'slow') await sleep(fault.ms);
+      }
+      let path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+      if (path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)) {
+        return await handleAdmin(req, res, path, url.searchParams, services, headers);
+      }
+      if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
+        throw new HttpError(404, 'not_found', `No endpoint at ${path}.`, `The API is served under ${API_PREFIX}; GET ${API_PREFIX}/ lists its endpoints.`);
+      }
+      path = path.slice(API_PREFIX.length) || '/';
+      const { operation, pathParams } = matchRoute(method, path);
+      if (operation.id === 'getServiceCard') return sendJson(res, 200, serviceCard, headers);
+      if (operation.id === 'getOpenApi') return sendBytes(res, 200, openApi, 'application/json; charset=utf-8', headers);
+
+      const now = services.clock.now();
+      let account = services.auth.authenticate(req.headers, req.socket.remoteAddress ?? 'unknown', now);
+      const limits = services.options.limits[account.mode];
+      try {
+        Object.assign(headers, headersOf(services.rateLimiter.consume(account.keyHash, limits.requestsPerMinute, now)));
+      } catch (error) {
+        if (error instanceof HttpError) Object.assign(headers, error.headers);
+        throw error;
+      }
+      // Daily meter and review reminders, written only when one is due (most requests read nothing more).
+      if (services.billing.meterDue(account, now) || services.calendar.remindersDue(account, now)) {
+        account = services.tx(() => {
+          services.billing.settleMeter(account, now);
+          services.calendar.sendDueReminders(services.accounts.byHash(account.keyHash)!, now);
+          return services.accounts.byHash(account.keyHash)!;
+        });
+      }
+
+      const raw = await readInput(req, operation, pathParams, url.searchParams);
+      let input: unknown;
+      try {
+        input = validateInput(operation.id, operation.input, raw);
+      } catch (error) {
+        if (error instanceof ComplianceValidationError) {
+          throw new HttpError(400, error.code, error.message, error.hint ?? 'Check the request against GET /openapi.json.', {
+            details: error.field ? { field: error.field } : {},
+          });
+        }
+        throw error;
+      }
+      // The account may have changed while the body arrived.
+      account = services.accounts.byHash(account.keyHash)!;
+      if (services.billing.isReadOnly(account) && method !== 'GET' && !OPEN_WHEN_READ_ONLY.has(operation.id)) {
+        throw new HttpError(402, 'account_read_only', 'The balance is zero: the account is read-only until it is topped up. Nothing was changed or charged.', 'Buy a credit pack with POST /billing/checkout; reads and GET /billing stay open.');
+      }
+      const ctx: HandlerContext<unknown> = { services, account, input, now: services.clock.now(), requestId, fault };
+      const handler = handlers[operation.id as KeyedOperationId] as (ctx: HandlerContext<unknown>) => Reply | Promise<Reply>;
+      const reply = await handler(ctx);
+      if (fault?.kind === 'reset-after') return void req.socket.destroy();
+      if ('file' in reply) {
+        return sendBytes(res, reply.status, reply.file, reply.contentType, {
+          ...headers,
+          'content-disposition': `attachment; filename="${reply.filename.replace(/[^\w.-]/g, '_')}"`,
+        });
+      }
+      return sendJson(res, reply.status, reply.body, { ...headers, ...reply.headers });
+    } catch (error) {
+      const httpError = error instanceof HttpError ? error : internalError();
+      if (!(error instanceof HttpError)) {
+        // Logged for the operator; never in the response (no stack traces, no keys).
+        console.error(`[sandbox] ${requestId} ${req.method} ${req.url?.split('?')[0]}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      // Drain any unread body so the client can read the answer.
+      if (!req.readableEnded && !req.destroyed) req.resume();
+      if (fault?.kind === 'reset-after') return void req.socket.destroy();
+      sendError(res, httpError, requestId, headers);
+    }
+  }
+
+  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 120_000 }, (req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendJson(res, 500, errorBody(internalError(), 'unknown'));
+    });
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n\r\n{"error":{"code":"bad_request","message":"Malformed HTTP request.","hint":"Send a valid HTTP/1.1 request.","requestId":"none"}}');
+    else socket.destroy();
+  });
+  return server;
+}

@@ -1,0 +1,82 @@
+/**
+ * Everything a request handler reaches: the stores over the one database, the engines, the clock.
+ * Built once per server by createServices; closing it stops timers and closes the database.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { Library } from '../library/index.js';
+import { AccountStore } from './accounts.js';
+import { Authenticator } from './auth.js';
+import { Billing } from './billing.js';
+import { ReviewCalendar } from './calendar.js';
+import { openDatabase, transaction } from './database.js';
+import { Jobs } from './jobs.js';
+import type { ResolvedOptions } from './options.js';
+import { Outbox } from './outbox.js';
+import { RateLimiter } from './rateLimiter.js';
+import { createJobWorkers } from './workers.js';
+
+/** The sandbox's clock: the configured source plus an offset tests can advance (POST /_sandbox/clock). */
+export class SandboxClock {
+  private offsetMs = 0;
+  constructor(private readonly source: () => number) {}
+  now = (): number => this.source() + this.offsetMs;
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export interface Services {
+  options: ResolvedOptions;
+  db: DatabaseSync;
+  clock: SandboxClock;
+  accounts: AccountStore;
+  outbox: Outbox;
+  billing: Billing;
+  calendar: ReviewCalendar;
+  jobs: Jobs;
+  library: Library;
+  rateLimiter: RateLimiter;
+  auth: Authenticator;
+  /** Origin of the running server (http://host:port), for links such as checkout pages. */
+  origin: () => string;
+  /** Runs `work` in one transaction (commit happens before the response is written). */
+  tx<T>(work: () => T): T;
+}
+
+export function createServices(options: ResolvedOptions, origin: () => string): Services {
+  const db = openDatabase(options.dataDir);
+  const clock = new SandboxClock(options.clock);
+  const accounts = new AccountStore(db);
+  const outbox = new Outbox(db);
+  const library = new Library(db);
+  const billing = new Billing(
+    db,
+    accounts,
+    outbox,
+    (keyHash) => library.storage(keyHash).bytes,
+    (sessionId) => `${origin()}/_sandbox/checkout/${sessionId}`,
+  );
+  const services = {
+    options,
+    db,
+    clock,
+    accounts,
+    outbox,
+    billing,
+    library,
+    calendar: new ReviewCalendar(accounts, outbox),
+    rateLimiter: new RateLimiter(),
+    auth: new Authenticator(accounts, { threshold: options.badKeyThreshold, windowMs: options.badKeyWindowMs, blockMs: options.badKeyBlockMs }),
+    origin,
+    tx: <T>(work: () => T) => transaction(db, work),
+  } as Omit<Services, 'jobs'> as Services;
+  services.jobs = new Jobs(
+    db,
+    createJobWorkers(services),
+    // Any job that fails after admission is refunded in full: the caller got nothing for it.
+    (job, reason, now) => billing.refund(job.keyHash, job.chargedTokens, job.id, `Refund: ${reason}`, now),
+    clock.now,
+    options.jobSeconds * 1000,
+  );
+  return services;
+}

@@ -1,0 +1,103 @@
+/**
+ * What each kind of job does when it runs. Workers are synchronous and run inside the job's
+ * settling transaction, so a result, the library's indexing and a refund commit together.
+ */
+import type { KeyMode } from '../../api/schemas/common.js';
+import { findFramework } from '../catalogue/index.js';
+import type { DocumentModel } from '../documentModel.js';
+import { generateDocumentModel, type GenerationInput } from '../generation/index.js';
+import { mapText, type MappingResult } from '../mapping/index.js';
+import { JobFailure, type JobKind, type JobRecord, type JobWorker } from './jobs.js';
+import type { Services } from './services.js';
+
+/** The stored input of a generation job (the validated request, framework resolved to a slug). */
+export interface GenerationJobInput {
+  mode: KeyMode;
+  frameworkSlug: string;
+  type: string;
+  organisation?: GenerationInput['organisation'];
+  company?: string;
+  sector?: string;
+  jurisdiction?: string;
+  context?: string;
+  humanize?: boolean;
+}
+
+export interface GenerationJobResult {
+  model: DocumentModel;
+  framework: { slug: string; name: string };
+  type: string;
+  mode: KeyMode;
+  generatedAt: string;
+}
+
+export interface MappingJobInput {
+  mode: KeyMode;
+  frameworkSlug: string;
+  text: string;
+  title?: string;
+}
+
+export type MappingJobResult = MappingResult & { jobId: string; mode: KeyMode; generatedAt: string };
+
+export interface LibraryJobInput {
+  mode: KeyMode;
+  documentId: string;
+}
+
+function frameworkOf(slug: string) {
+  const framework = findFramework(slug);
+  if (!framework) throw new JobFailure('framework_not_found', `The framework ${slug} is no longer in the catalogue.`);
+  return framework;
+}
+
+export function createJobWorkers(services: Services): Record<JobKind, JobWorker> {
+  const library: JobWorker = {
+    complete(job, now) {
+      const input = job.input as LibraryJobInput;
+      const document = services.library.completeWork(job.keyHash, input.documentId, { mode: input.mode, now: new Date(now).toISOString() });
+      return { documentId: document.id, version: document.version };
+    },
+    failed(job: JobRecord) {
+      const input = job.input as LibraryJobInput;
+      services.library.failWork(job.keyHash, input.documentId);
+    },
+  };
+  return {
+    generation: {
+      complete(job, now): GenerationJobResult {
+        const input = job.input as GenerationJobInput;
+        const framework = frameworkOf(input.frameworkSlug);
+        const model = generateDocumentModel({
+          framework,
+          type: input.type,
+          mode: input.mode,
+          // The date of admission, so the same request gives the same document all day.
+          generatedOn: new Date(job.createdAt).toISOString().slice(0, 10),
+          ...(input.organisation ? { organisation: input.organisation } : {}),
+          ...(input.company ? { company: input.company } : {}),
+          ...(input.sector ? { sector: input.sector } : {}),
+          ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
+          ...(input.context ? { context: input.context } : {}),
+          ...(input.humanize !== undefined ? { humanize: input.humanize } : {}),
+        });
+        return { model, framework: { slug: framework.slug, name: framework.name }, type: input.type, mode: input.mode, generatedAt: new Date(now).toISOString() };
+      },
+    },
+    mapping: {
+      complete(job, now): MappingJobResult {
+        const input = job.input as MappingJobInput;
+        const framework = frameworkOf(input.frameworkSlug);
+        if (!framework.controls?.length) throw new JobFailure('framework_not_verified', `${framework.name} has no control set to map against.`);
+        const result = mapText({
+          text: input.text,
+          framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls },
+          ...(input.title ? { title: input.title } : {}),
+        });
+        return { ...result, jobId: job.id, mode: input.mode, generatedAt: new Date(now).toISOString() };
+      },
+    },
+    library_ingest: library,
+    library_refresh: library,
+  };
+}

@@ -1,0 +1,86 @@
+/** Test helpers: a sandbox on a free loopback port and a small HTTP client that returns everything. */
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/index.js';
+
+export const LIVE_KEY = 'csk_live_testkey_0001';
+export const SANDBOX_KEY = 'csk_sandbox_testkey_0001';
+export const OTHER_KEY = 'csk_sandbox_testkey_0002';
+
+/** A clock tests move by hand, so job states and windows never depend on real time. */
+export class ManualClock {
+  constructor(public nowMs = Date.UTC(2026, 0, 5, 9, 0, 0)) {}
+  now = () => this.nowMs;
+  advance(ms: number) {
+    this.nowMs += ms;
+  }
+}
+
+export async function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  return startSandbox({ port: 0, jobSeconds: 0, keys: [`${LIVE_KEY}:live:5000000`, SANDBOX_KEY, OTHER_KEY], ...options });
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  text: string;
+  bytes: Uint8Array;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  rawBody?: string | Uint8Array | FormData;
+  headers?: Record<string, string>;
+  via?: 'bearer' | 'x-api-key';
+}
+
+export function client(box: RunningSandbox, defaultKey: string | null = SANDBOX_KEY) {
+  return async function call(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
+    const key = options.key === undefined ? defaultKey : options.key;
+    const headers: Record<string, string> = { ...options.headers };
+    if (key) {
+      if (options.via === 'x-api-key') headers['x-api-key'] = key;
+      else headers.authorization = `Bearer ${key}`;
+    }
+    let body: string | Uint8Array | FormData | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await fetch(path.startsWith('http') ? path : `${box.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text, bytes };
+  };
+}
+
+/** Asserts the error envelope shape and returns its error object. */
+export function envelope(answer: Answer, status: number, code: string) {
+  const error = answer.body?.error;
+  if (answer.status !== status || error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${answer.status} ${answer.text.slice(0, 300)}`);
+  }
+  for (const field of ['code', 'message', 'hint', 'requestId']) {
+    if (typeof error[field] !== 'string' || error[field] === '') throw new Error(`envelope lacks ${field}: ${answer.text}`);
+  }
+  if (answer.headers.get('x-request-id') !== error.requestId) throw new Error('X-Request-Id differs from the envelope requestId');
+  if (/\bat .+:\d+:\d+/.test(answer.text)) throw new Error('stack trace in a response');
+  return error as { code: string; message: string; hint: string; requestId: string } & Record<string, unknown>;
+}
+
+/** A realistic policy text of at least 200 characters, distinct per seed. */
+export function policyText(seed: string): string {
+  return [
+    `# ${seed} policy`,
+    `This ${seed} policy sets out how the organisation protects information assets. Access to systems is granted on the principle of least privilege and reviewed quarterly by system owners.`,
+    'Multi-factor authentication is required for remote access and for all administrative accounts. Security incidents are reported to the security team within one hour and handled under the incident response plan.',
+    `Backups are encrypted, tested monthly and kept for ninety days. Reference: ${seed}.`,
+  ].join('\n\n');
+}

@@ -1,0 +1,82 @@
+/** Library routes over HTTP: admission rejections before any charge, refunds, isolation, search charge. */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../sandbox/index.js';
+import { client, envelope, LIVE_KEY, OTHER_KEY, policyText, sandbox } from './helpers.js';
+
+let box: RunningSandbox | undefined;
+afterEach(async () => {
+  await box?.close();
+  box = undefined;
+});
+
+describe('library admission', () => {
+  it('answers a duplicate with 409 duplicate_document naming the holder and its last job, without charging', async () => {
+    box = await sandbox();
+    const call = client(box, LIVE_KEY);
+    const content = policyText('Incident response');
+    const first = await call('POST', '/library/documents', { body: { title: 'Incident response', content } });
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ kind: 'library_ingest', documentId: expect.any(String), poll: `/jobs/${first.body.jobId}` });
+    const balance = (await call('GET', '/billing')).body.balanceTokens;
+    expect(balance).toBe(5_000_000 - 400_000);
+    const duplicate = await call('POST', '/library/documents', { body: { title: 'Copy', content } });
+    const error = envelope(duplicate, 409, 'duplicate_document');
+    expect(error).toMatchObject({ documentId: first.body.documentId, jobId: first.body.jobId });
+    expect((await call('GET', '/billing')).body.balanceTokens).toBe(balance);
+  });
+
+  it('answers 409 library_full at 25 documents for a sandbox key', async () => {
+    box = await sandbox();
+    const call = client(box);
+    for (let i = 0; i < 25; i++) {
+      expect((await call('POST', '/library/documents', { body: { title: `Policy ${i}`, content: policyText(`Policy number ${i}`) } })).status).toBe(202);
+    }
+    envelope(await call('POST', '/library/documents', { body: { title: 'One more', content: policyText('One more') } }), 409, 'library_full');
+    const listing = await call('GET', '/library?limit=5');
+    expect(listing.body.storage).toMatchObject({ documents: 25, maxDocuments: 25 });
+    expect(listing.body.documents).toHaveLength(5);
+  });
+});
+
+describe('library jobs and billing', () => {
+  it('refunds an ingest that fails after admission and leaves no document', async () => {
+    box = await sandbox({ faults: true });
+    const call = client(box, LIVE_KEY);
+    const ingest = await call('POST', '/library/documents', { body: { title: 'Doomed', content: policyText('Doomed') }, headers: { 'x-sandbox-fault': 'job-fail' } });
+    expect(ingest.status).toBe(202);
+    const job = await call('GET', `/jobs/${ingest.body.jobId}`);
+    expect(job.body).toMatchObject({ status: 'failed', kind: 'library_ingest', error: { code: 'processing_failed' } });
+    const billing = (await call('GET', '/billing')).body;
+    expect(billing.balanceTokens).toBe(5_000_000);
+    expect(billing.ledger[0]).toMatchObject({ operation: 'refund', tokens: 400_000, reference: ingest.body.jobId });
+    envelope(await call('GET', `/library/documents/${ingest.body.documentId}`), 404, 'document_not_found');
+    // The same content can be ingested again: the failed attempt holds nothing.
+    expect((await call('POST', '/library/documents', { body: { title: 'Doomed', content: policyText('Doomed') } })).status).toBe(202);
+  });
+
+  it('charges 5,000 tokens per search and refuses a limit over the maximum without charging', async () => {
+    box = await sandbox();
+    const call = client(box, LIVE_KEY);
+    await call('POST', '/library/documents', { body: { title: 'Backup policy', content: policyText('Backup') } });
+    const before = (await call('GET', '/billing')).body.balanceTokens;
+    const found = await call('POST', '/library/search', { body: { query: 'encrypted backups' } });
+    expect(found.status).toBe(200);
+    expect(found.body.results[0].snippets.join(' ')).toContain('<mark>');
+    expect((await call('GET', '/billing')).body.balanceTokens).toBe(before - 5_000);
+    envelope(await call('POST', '/library/search', { body: { query: 'backups', limit: 1000 } }), 400, 'invalid_limit');
+    expect((await call('GET', '/billing')).body.balanceTokens).toBe(before - 5_000);
+  });
+
+  it("answers another key's document exactly like an unknown one", async () => {
+    box = await sandbox();
+    const call = client(box);
+    const ingest = await call('POST', '/library/documents', { body: { title: 'Mine', content: policyText('Mine') } });
+    const id = ingest.body.documentId as string;
+    expect((await call('GET', `/library/documents/${id}`)).status).toBe(200);
+    envelope(await call('GET', `/library/documents/${id}`, { key: OTHER_KEY }), 404, 'document_not_found');
+    envelope(await call('DELETE', `/library/documents/${id}`, { key: OTHER_KEY }), 404, 'document_not_found');
+    envelope(await call('POST', `/library/documents/${id}/refresh`, { key: OTHER_KEY, body: { content: policyText('Theirs') } }), 404, 'document_not_found');
+    expect((await call('POST', '/library/search', { key: OTHER_KEY, body: { query: 'least privilege' } })).body.results).toEqual([]);
+    expect((await call('GET', `/library/documents/${id}`)).status).toBe(200);
+  });
+});
