@@ -5,7 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { startSandbox, type SandboxOptions } from '../../sandbox/index.js';
-import type { Command } from '../main.js';
+import type { Command } from '../lib/command.js';
+import { UsageError } from '../lib/errors.js';
 
 const HELP = `Usage: compliance sandbox [options]
 
@@ -31,7 +32,7 @@ Options:
 function number(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new Error(`--${name} must be a non-negative number (got ${JSON.stringify(value)})`);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new UsageError(`--${name} must be a non-negative number (got ${JSON.stringify(value)})`);
   return parsed;
 }
 

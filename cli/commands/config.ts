@@ -1,0 +1,47 @@
+/** `compliance config check`: validate compliance.yml and show what it selects (free, offline). */
+import { selectDocumentPaths } from '../../review/documents.js';
+import { frameworkDocuments } from '../../review/documents.js';
+import { listRepoFiles } from '../../review/node/files.js';
+import { REPO_OPTIONS, parseCommand, type OptionSpecs } from '../lib/args.js';
+import type { Command } from '../lib/command.js';
+import { EXIT, UsageError } from '../lib/errors.js';
+import { count } from '../lib/format.js';
+import { table, type Output } from '../lib/output.js';
+import { loadRepo } from '../lib/repo.js';
+
+const OPTIONS = { ...REPO_OPTIONS } as const satisfies OptionSpecs;
+
+export const configCommand: Command = {
+  summary: 'config check: validate compliance.yml and list what it selects (offline)',
+  async run(argv, out: Output) {
+    const parsed = parseCommand(argv, OPTIONS, {
+      usage: 'compliance config check [options]',
+      description:
+        'Validates compliance.yml (every problem with its line and key), checks that every glob matches a file and every\n' +
+        'framework selects documents, and lists the documents per group. Makes no request.',
+      examples: ['compliance config check', 'compliance config check -C examples --json'],
+    }, { min: 1, max: 1, names: 'subcommand (check)' });
+    if (!parsed) return 0;
+    if (parsed.positionals[0] !== 'check') throw new UsageError(`unknown subcommand ${JSON.stringify(parsed.positionals[0])}`, 'Usage: compliance config check');
+    const repo = await loadRepo(parsed);
+    const { config } = repo;
+    const selected = selectDocumentPaths(config.documents, await listRepoFiles(repo.root));
+    const frameworks = config.frameworks.map((framework) => ({
+      framework: framework.framework,
+      threshold: framework.threshold,
+      mode: framework.mode,
+      documents: frameworkDocuments(framework, config.documents, selected).map((entry) => entry.path),
+    }));
+    out.result(
+      () => [
+        `${repo.configPath} is valid: ${count(selected.length, 'document')}, ${count(config.frameworks.length, 'framework')}, ${count(config.waivers.length, 'waiver')}, ${count(config.generate.length, 'generated document')}.`,
+        '',
+        table(['Document', 'Group', 'Category', 'Tags'], selected.map((entry) => [entry.path, entry.group.name ?? `#${entry.groupIndex + 1}`, entry.group.category ?? '—', entry.group.tags.join(', ') || '—'])),
+        ...(frameworks.length ? ['', table(['Framework', 'Threshold', 'Mode', 'Documents'], frameworks.map((f) => [f.framework, `${f.threshold}%`, f.mode, String(f.documents.length)]))] : []),
+        ...(config.repository ? [] : ['', 'Note: no repository set; sync needs it (or --repo, or GITHUB_REPOSITORY).']),
+      ].join('\n'),
+      () => ({ valid: true, file: repo.configPath, repository: config.repository ?? null, documents: selected.map((entry) => ({ path: entry.path, group: entry.group.name ?? null, category: entry.group.category ?? null, tags: entry.group.tags })), frameworks, waivers: config.waivers, generate: config.generate }),
+    );
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,117 @@
+/** `compliance generate`: regenerate the documents compliance.yml lists, drifted ones only unless told. */
+import { FORMATS, type DownloadFormat } from '../../api/schemas/common.js';
+import { detectDrift, planGeneration } from '../../review/drift.js';
+import { checkFrameworkUpdates, resolveFrameworkSlug } from '../../review/frameworkUpdates.js';
+import { generationCost, runGeneration } from '../../review/generation.js';
+import { writeManifest, } from '../../review/node/config.js';
+import { writeRepoFile } from '../../review/node/files.js';
+import { CONNECTION_OPTIONS, REPO_OPTIONS, booleanFlag, integerFlag, listFlag, parseCommand, type OptionSpecs } from '../lib/args.js';
+import type { Command } from '../lib/command.js';
+import { EXIT, UsageError } from '../lib/errors.js';
+import { table, type Output } from '../lib/output.js';
+import { renderDrift } from '../lib/render.js';
+import { loadGenerated, loadRepo } from '../lib/repo.js';
+import { SPEND_OPTIONS } from '../lib/review.js';
+import { openSession } from '../lib/session.js';
+import { guardSpend } from '../lib/spend.js';
+
+const OPTIONS = {
+  drifted: { type: 'boolean', description: 'regenerate the drifted documents (framework updated, parameters changed, missing)' },
+  only: { type: 'string', valueName: 'OUTPUTS', description: 'regenerate these outputs (comma-separated, as in compliance.yml generate[].output)' },
+  all: { type: 'boolean', description: 'regenerate every document (hand-edited ones still need --force)' },
+  force: { type: 'boolean', description: 'also overwrite documents edited by hand' },
+  formats: { type: 'string', valueName: 'LIST', description: 'override the formats: md,json,pdf,docx' },
+  ...SPEND_OPTIONS,
+  ...REPO_OPTIONS,
+  ...CONNECTION_OPTIONS,
+} as const satisfies OptionSpecs;
+
+export const generateCommand: Command = {
+  summary: 'regenerate drifted documents from compliance.yml generate (files + manifest, written atomically)',
+  async run(argv, out: Output) {
+    const parsed = parseCommand(argv, OPTIONS, {
+      usage: 'compliance generate [--drifted | --only OUTPUTS | --all] [options]',
+      description:
+        'Checks the generated documents against .compliance/generated.json: drifted when the framework has updated, the\n' +
+        'parameters in compliance.yml changed or a file is missing; a file edited by hand is never overwritten without\n' +
+        '--force. Without --drifted, --only or --all it only reports (free). Files and the manifest are written atomically.',
+      notes: ['Money: each document is one generation, charged as GET /billing lists it; --dry-run and --max-tokens apply.'],
+      examples: ['compliance generate                     # drift report only', 'compliance generate --drifted --dry-run', 'compliance generate --only generated/nist-csf-policy --formats md,pdf --force'],
+    });
+    if (!parsed) return 0;
+    const v = parsed.values;
+    const selections = ['drifted', 'all'].filter((flag) => booleanFlag(v, flag)).length + (v.only !== undefined ? 1 : 0);
+    if (selections > 1) throw new UsageError('give one of --drifted, --only, --all');
+    const only = listFlag(v, 'only');
+    const formats: DownloadFormat[] | undefined = listFlag(v, 'formats', FORMATS);
+    const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
+    const repo = await loadRepo(parsed);
+    if (repo.config.generate.length === 0) throw new UsageError(`${repo.configPath} lists no documents under generate:`, 'Add an entry (see `compliance init`).');
+    const generated = await loadGenerated(repo);
+
+    const session = await openSession(parsed, out);
+    try {
+      const { client } = session;
+      const verified = (await client.getCapabilities()).verifiedFrameworks;
+      const frameworkValues = [...new Set(repo.config.generate.map((target) => target.framework))];
+      const slugOf = new Map(frameworkValues.map((value) => [value, resolveFrameworkSlug(value, verified)]));
+      const updates = await checkFrameworkUpdates(client, [...new Set(slugOf.values())], undefined);
+      const latest = new Map(updates.map((entry) => [entry.slug, entry.latestUpdate]));
+      const drift = detectDrift({
+        manifest: generated.manifest,
+        targets: repo.config.generate,
+        files: generated.files,
+        frameworkUpdatedAt: Object.fromEntries(frameworkValues.map((value) => [value, latest.get(slugOf.get(value) ?? value)])),
+      });
+      if (selections === 0) {
+        out.result(
+          () => `${renderDrift(drift.documents) ?? ''}\n\nNothing generated: pass --drifted, --only OUTPUTS or --all.`,
+          () => ({ generated: [], drift: drift.documents.map(({ target: _target, ...rest }) => rest), orphaned: drift.orphaned, files: [] }),
+        );
+        return EXIT.ok;
+      }
+      const plan = planGeneration(drift.documents, {
+        ...(only ? { only } : booleanFlag(v, 'all') ? { only: drift.documents.map((d) => d.output) } : {}),
+        force: booleanFlag(v, 'force'),
+      });
+      const decision = await guardSpend(session, out, [generationCost(plan.generate.length, {})], {
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
+        dryRun: booleanFlag(v, 'dry-run'),
+        what: `${plan.generate.length} generation(s)`,
+      });
+      if (!decision.proceed || plan.generate.length === 0) {
+        out.result(
+          () => [`${decision.proceed ? 'Nothing to generate' : 'Dry run'}: ${plan.generate.map((d) => d.output).join(', ') || 'no document'} ${decision.proceed ? '' : 'would be generated'}`.trim(),
+            ...plan.skipped.map((s) => `  skipped ${s.output}: ${s.reason}`)].join('\n'),
+          () => ({ dryRun: !decision.proceed, plannedTokens: decision.plannedTokens ?? null, generate: plan.generate.map((d) => d.output), skipped: plan.skipped, files: [] }),
+        );
+        return EXIT.ok;
+      }
+      const result = await runGeneration(client, plan.generate, {
+        manifest: generated.manifest,
+        now: new Date().toISOString(),
+        ...(formats ? { formats } : {}),
+        onProgress: (event) => out.progress(`${event.output}: ${event.status}`),
+      });
+      out.done();
+      const written: string[] = [];
+      for (const file of result.files) {
+        await writeRepoFile(repo.root, file.path, file.data);
+        written.push(file.path);
+      }
+      if (result.files.length > 0) await writeManifest(repo.root, result.manifest);
+      const failed = result.results.filter((r) => r.status !== 'generated');
+      out.result(
+        () => [
+          table(['Output', 'Result', 'Job'], result.results.map((r) => [r.output, r.error ? `${r.status}: ${r.error.message}` : r.status, r.jobId ?? '—'])),
+          ...plan.skipped.map((s) => `skipped ${s.output}: ${s.reason}`),
+          written.length ? `Wrote ${written.join(', ')} and .compliance/generated.json.` : 'Nothing written.',
+        ].join('\n'),
+        () => ({ dryRun: false, results: result.results, skipped: plan.skipped, files: written }),
+      );
+      return failed.length > 0 ? EXIT.service : EXIT.ok;
+    } finally {
+      await session.close();
+    }
+  },
+};

@@ -1,0 +1,92 @@
+/** `compliance library list|get|delete|search`: the private document library. */
+import { CONNECTION_OPTIONS, booleanFlag, integerFlag, listFlag, parseCommand, stringFlag, type OptionSpecs } from '../lib/args.js';
+import type { Command } from '../lib/command.js';
+import { EXIT, UsageError } from '../lib/errors.js';
+import { fields, table, type Output } from '../lib/output.js';
+import { SPEND_OPTIONS } from '../lib/review.js';
+import { withSession } from '../lib/session.js';
+import { guardSpend } from '../lib/spend.js';
+
+const OPTIONS = {
+  category: { type: 'string', valueName: 'NAME', description: 'list, search: only this category' },
+  tag: { type: 'string', valueName: 'TAG', description: 'list: only documents with this tag; search: tags, comma-separated' },
+  limit: { type: 'string', valueName: 'N', description: 'search: at most N results' },
+  content: { type: 'boolean', description: 'get: include the stored text' },
+  ...SPEND_OPTIONS,
+  ...CONNECTION_OPTIONS,
+} as const satisfies OptionSpecs;
+
+export const libraryCommand: Command = {
+  summary: 'library list|get <id>|delete <id>|search "<query>": the private document library',
+  async run(argv, out: Output) {
+    const parsed = parseCommand(argv, OPTIONS, {
+      usage: 'compliance library list | get <id> [--content] | delete <id> | search "<query>" [options]',
+      description: 'Lists (all pages), reads and deletes library documents (free), and searches them (5,000 tokens a query in live mode).',
+      examples: ['compliance library list --tag repo:acme/policies', 'compliance library get doc_1 --content', 'compliance library search "encryption at rest" --limit 5', 'compliance library delete doc_1 --json'],
+    }, { min: 1, max: 2, names: 'subcommand (list, get, delete or search)' });
+    if (!parsed) return 0;
+    const v = parsed.values;
+    const [action, argument] = parsed.positionals;
+    const needArgument = (what: string) => {
+      if (!argument) throw new UsageError(`${action} needs ${what}`, `Usage: compliance library ${action} <${what}>`);
+      return argument;
+    };
+    const category = stringFlag(v, 'category');
+    switch (action) {
+      case 'list': {
+        const tag = stringFlag(v, 'tag');
+        return withSession(parsed, out, async ({ client }) => {
+          const documents = await client.listAllLibraryDocuments({ ...(category ? { category } : {}), ...(tag ? { tag } : {}) });
+          out.result(
+            () => (documents.length ? table(['Id', 'Title', 'File', 'Category', 'Version', 'Tags'], documents.map((d) => [d.id, d.title, d.filename ?? '—', d.category ?? '—', String(d.version), d.tags.join(', ')])) : 'The library is empty.') + `\n${documents.length} document(s).`,
+            () => ({ documents }),
+          );
+          return EXIT.ok;
+        });
+      }
+      case 'get': {
+        const id = needArgument('id');
+        return withSession(parsed, out, async ({ client }) => {
+          const doc = await client.getLibraryDocument({ id, ...(booleanFlag(v, 'content') ? { include: 'content' as const } : {}) });
+          out.result(
+            () => [fields([['Id', doc.id], ['Title', doc.title], ['File', doc.filename], ['Category', doc.category], ['Tags', doc.tags.join(', ')], ['Version', doc.version], ['Size', doc.size], ['Hash', doc.contentHash], ['Summary', doc.summary]]), ...(doc.content ? ['', doc.content] : [])].join('\n'),
+            () => doc,
+          );
+          return EXIT.ok;
+        });
+      }
+      case 'delete': {
+        const id = needArgument('id');
+        return withSession(parsed, out, async ({ client }) => {
+          const result = await client.deleteLibraryDocument({ id });
+          out.result(() => `Deleted ${result.id}.`, () => result);
+          return EXIT.ok;
+        });
+      }
+      case 'search': {
+        const query = needArgument('query');
+        const tags = listFlag(v, 'tag');
+        const limit = integerFlag(v, 'limit', { min: 1, max: 1000 });
+        const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
+        return withSession(parsed, out, async (session) => {
+          const decision = await guardSpend(session, out, [{ operationId: 'searchLibrary', count: 1, tokensEach: 5_000 }], {
+            ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: 'one library search',
+          });
+          if (!decision.proceed) {
+            out.result(() => 'Dry run: nothing sent.', () => ({ dryRun: true, plannedTokens: decision.plannedTokens ?? null }));
+            return EXIT.ok;
+          }
+          const result = await session.client.searchLibrary({ query, ...(category ? { category } : {}), ...(tags ? { tags } : {}), ...(limit ? { limit } : {}) });
+          const unmark = (text: string) => (out.color ? text.replace(/<mark>/g, '\u001b[1m').replace(/<\/mark>/g, '\u001b[22m') : text.replace(/<\/?mark>/g, '*'));
+          out.result(
+            () => (result.results.length ? result.results.map((hit, i) => `${i + 1}. ${hit.title} (${hit.filename ?? hit.documentId}, score ${hit.score.toFixed(2)})\n${hit.snippets.map((s) => `   ${unmark(s)}`).join('\n')}`).join('\n') : 'No match.'),
+            () => result,
+          );
+          return EXIT.ok;
+        });
+      }
+      default:
+        throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`, 'Use list, get, delete or search.');
+    }
+  },
+};

@@ -1,0 +1,84 @@
+/** `compliance map`: map documents against frameworks and gate on coverage (no library sync). */
+import { configSchema, MAPPING_MODES, type Config, type MappingMode } from '../../review/config.js';
+import { readRepoFiles } from '../../review/node/files.js';
+import { CONNECTION_OPTIONS, REPO_OPTIONS, enumFlag, numberFlag, parseCommand, stringFlag, type OptionSpecs } from '../lib/args.js';
+import type { Command } from '../lib/command.js';
+import { UsageError } from '../lib/errors.js';
+import type { Output } from '../lib/output.js';
+import { loadRepo, repoRoot, type Repo } from '../lib/repo.js';
+import { GATE_OPTIONS, SPEND_OPTIONS, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
+import { renderReview } from './review.js';
+
+const OPTIONS = {
+  framework: { type: 'string', valueName: 'SLUG', description: 'map against this framework only (a verified slug or name; see `compliance frameworks list`)' },
+  threshold: { type: 'string', valueName: 'PCT', description: 'coverage threshold 0-100 (overrides compliance.yml; default 0 for a framework it does not list)' },
+  mode: { type: 'string', valueName: 'MODE', description: 'combined (one upload, one charge) or per-document' },
+  ...GATE_OPTIONS,
+  ...REPO_OPTIONS,
+  ...SPEND_OPTIONS,
+  ...CONNECTION_OPTIONS,
+} as const satisfies OptionSpecs;
+
+export const mapCommand: Command = {
+  summary: 'map documents against a framework and gate on the coverage threshold',
+  async run(argv, out: Output) {
+    const parsed = parseCommand(argv, OPTIONS, {
+      usage: 'compliance map [FILE...] [options]',
+      description:
+        'Maps the documents of compliance.yml (or the FILEs given) against each configured framework (or --framework) and\n' +
+        'evaluates the gate: exit 1 below the threshold or, with --fail-on new-gaps, on gaps absent from --baseline.\n' +
+        'Waivers from compliance.yml count as covered until they expire. The library is not touched.',
+      notes: ['Money: each mapping is charged as GET /billing lists it (combined: one per framework). --dry-run prices it.'],
+      examples: [
+        'compliance map                                          # every framework in compliance.yml',
+        'compliance map --framework hipaa-security --threshold 85',
+        'compliance map policies/*.md --framework nist-csf-2 --mode per-document',
+        'compliance map --report-dir out --formats md,json,pdf --fail-on new-gaps --baseline out/report.json',
+      ],
+    }, { max: Number.POSITIVE_INFINITY });
+    if (!parsed) return 0;
+    const v = parsed.values;
+    const framework = stringFlag(v, 'framework');
+    const threshold = numberFlag(v, 'threshold', { min: 0, max: 100 });
+    const mode: MappingMode | undefined = enumFlag(v, 'mode', MAPPING_MODES);
+
+    let repo: Repo;
+    let files;
+    if (parsed.positionals.length > 0) {
+      if (!framework) throw new UsageError('mapping FILEs needs --framework', 'For example: compliance map policy.md --framework nist-csf-2');
+      const root = repoRoot(parsed);
+      const config = configSchema.parse({
+        documents: [{ paths: parsed.positionals }],
+        frameworks: [{ framework, threshold: threshold ?? 0, mode: mode ?? 'combined' }],
+      }) as Config;
+      repo = { root, configPath: '(command line)', config };
+      files = await readRepoFiles(root, parsed.positionals);
+    } else {
+      repo = await loadRepo(parsed);
+      repo = { ...repo, config: narrowFrameworks(repo.config, framework, threshold, mode) };
+    }
+    const run = await executeReview(parsed, out, repo, { config: repo.config, skipSync: true }, files);
+    try {
+      const reportFiles = await maybeWriteReports(parsed, run);
+      const exitCode = reviewExitCode(run.result);
+      out.result(() => renderReview(out, run.result, reportFiles), () => reviewJson(run.result, exitCode, reportFiles));
+      return exitCode;
+    } finally {
+      await run.session.close();
+    }
+  },
+};
+
+function narrowFrameworks(config: Config, framework: string | undefined, threshold: number | undefined, mode: MappingMode | undefined): Config {
+  let frameworks = config.frameworks;
+  if (framework) {
+    const wanted = framework.toLowerCase();
+    const listed = frameworks.filter((entry) => entry.framework.toLowerCase() === wanted);
+    frameworks = listed.length > 0 ? listed : [{ framework, threshold: threshold ?? 0, mode: mode ?? 'combined' }];
+  }
+  if (frameworks.length === 0) {
+    throw new UsageError('compliance.yml lists no frameworks to map', 'Add one under frameworks:, or pass --framework SLUG.');
+  }
+  frameworks = frameworks.map((entry) => ({ ...entry, ...(threshold !== undefined ? { threshold } : {}), ...(mode ? { mode } : {}) }));
+  return { ...config, frameworks };
+}

@@ -1,0 +1,144 @@
+/**
+ * The review loop as the commands run it: read the repo, connect, call review's runReview with a
+ * progress display, and render or print the result. `review`, `sync`, `map` and `gaps` are views
+ * of this one run with different parts switched on.
+ */
+import type { Config } from '../../review/config.js';
+import type { RepoFile } from '../../review/documents.js';
+import { FAIL_ON, type FailOn } from '../../review/gate.js';
+import { loadBaseline } from '../../review/node/config.js';
+import { runReview, type ReviewInput, type ReviewResult } from '../../review/review.js';
+import { booleanFlag, dateFlag, enumFlag, integerFlag, listFlag, repositoryFlag, stringFlag, type OptionSpecs, type Parsed } from './args.js';
+import { EXIT, type ExitCode } from './errors.js';
+import { today } from './format.js';
+import type { Output } from './output.js';
+import { REPORT_FORMATS, writeReports } from './reports.js';
+import { loadDocuments, loadGenerated, type Repo } from './repo.js';
+import { openSession, type Session } from './session.js';
+
+export const SPEND_OPTIONS = {
+  'dry-run': { type: 'boolean', description: 'plan and price everything, spend nothing' },
+  'max-tokens': { type: 'string', valueName: 'N', description: 'refuse, before spending anything, a plan that costs more than N tokens' },
+} as const satisfies OptionSpecs;
+
+export const SYNC_OPTIONS = {
+  repo: { type: 'string', valueName: 'OWNER/NAME', description: 'repository tag for synced documents (default: compliance.yml repository, then GITHUB_REPOSITORY)' },
+  'delete-removed': { type: 'boolean', description: 'delete library documents of this repo whose file is gone (never documents without its repo: tag)' },
+  concurrency: { type: 'string', valueName: 'N', description: 'parallel uploads (1-16, default 4); pacing follows the rate-limit headers' },
+} as const satisfies OptionSpecs;
+
+export const GATE_OPTIONS = {
+  'fail-on': { type: 'string', valueName: 'WHAT', description: 'coverage (default) or new-gaps (also fail on gaps absent from --baseline)' },
+  baseline: { type: 'string', valueName: 'FILE', description: 'a previous report.json or --json output: gaps in it are not new' },
+  'report-dir': { type: 'string', valueName: 'DIR', description: 'write report.md, report.json (and pdf/docx with --formats) into DIR' },
+  formats: { type: 'string', valueName: 'LIST', description: 'report formats for --report-dir: md,json,pdf,docx (default md,json)' },
+} as const satisfies OptionSpecs;
+
+export interface ReviewRun {
+  result: ReviewResult;
+  session: Session;
+  files: RepoFile[];
+}
+
+export interface ReviewRunOptions {
+  /** Replaces the config read from the repo (map narrows or replaces its frameworks). */
+  config: Config;
+  skipSync?: boolean;
+  checkDrift?: boolean;
+}
+
+export async function executeReview(parsed: Parsed, out: Output, repo: Repo, options: ReviewRunOptions, files?: RepoFile[]): Promise<ReviewRun> {
+  const v = parsed.values;
+  const repository = repositoryFlag(v, 'repo') ?? options.config.repository ?? envRepository();
+  const maxTokens = integerFlag(v, 'max-tokens', { min: 0, example: '2000000' });
+  const concurrency = integerFlag(v, 'concurrency', { min: 1, max: 16 });
+  const failOn: FailOn | undefined = enumFlag(v, 'fail-on', FAIL_ON);
+  const baselinePath = stringFlag(v, 'baseline');
+  const lastReviewDate = dateFlag(v, 'since');
+  const documents = files ?? (await loadDocuments({ ...repo, config: options.config }));
+  const baseline = baselinePath ? await loadBaseline(baselinePath) : undefined;
+  const generated = options.checkDrift && options.config.generate.length > 0 ? await loadGenerated(repo) : undefined;
+
+  const session = await openSession(parsed, out);
+  try {
+    const input: ReviewInput = {
+      config: options.config,
+      files: documents,
+      today: today(),
+      now: new Date().toISOString(),
+      ...(repository ? { repository } : {}),
+      skipSync: options.skipSync ?? false,
+      deleteRemoved: booleanFlag(v, 'delete-removed'),
+      dryRun: booleanFlag(v, 'dry-run'),
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(failOn ? { failOn } : {}),
+      ...(baseline ? { baseline } : {}),
+      ...(lastReviewDate ? { lastReviewDate } : {}),
+      ...(generated ? { manifest: generated.manifest, generatedFiles: generated.files } : {}),
+      onProgress: (event) => out.progress(event.message),
+    };
+    const result = await runReview(session.client, input);
+    out.done();
+    return { result, session, files: documents };
+  } catch (error) {
+    out.done();
+    await session.close();
+    throw error;
+  }
+}
+
+function envRepository(): string | undefined {
+  const value = process.env.GITHUB_REPOSITORY?.trim();
+  return value && /^[^/\s]+\/[^/\s]+$/.test(value) ? value : undefined;
+}
+
+/** 1 when a gate failed; else 3 for a refused plan or a framework that could not be judged; else 0. */
+export function reviewExitCode(result: ReviewResult): ExitCode {
+  if (result.status === 'refused') return EXIT.service;
+  if (result.frameworks.some((framework) => !framework.passed)) return EXIT.gateFailed;
+  if (result.frameworkErrors.length > 0) return EXIT.service;
+  if (result.sync?.run && !result.sync.run.dryRun && !result.sync.run.complete) return EXIT.service;
+  return EXIT.ok;
+}
+
+/** The --json document of review and map: the review report (usable as a --baseline) plus the run. */
+export function reviewJson(result: ReviewResult, exitCode: ExitCode, reportFiles: string[]): Record<string, unknown> {
+  return {
+    ...result.report,
+    status: result.status,
+    exitCode,
+    mode: result.mode,
+    tokensSpent: result.tokensSpent,
+    estimate: result.estimate,
+    budget: result.budget,
+    sync: result.sync ? { counts: result.sync.plan.counts, plannedTokens: result.sync.plan.totalTokens, ...(result.sync.run ?? {}) } : null,
+    frameworkErrors: result.frameworkErrors,
+    frameworkUpdates: result.frameworkUpdates,
+    drift: result.drift ?? null,
+    gapPlan: result.gapPlan ?? null,
+    reportFiles,
+  };
+}
+
+/** --report-dir and --formats: writes the files and returns their paths. */
+export async function maybeWriteReports(parsed: Parsed, run: ReviewRun): Promise<string[]> {
+  const dir = stringFlag(parsed.values, 'report-dir');
+  const formats = listFlag(parsed.values, 'formats', REPORT_FORMATS) ?? ['md', 'json'];
+  if (!dir || run.result.status !== 'completed') return [];
+  return writeReports(run.session, run.result.report, dir, formats);
+}
+
+/** The refusal or dry-run lines shared by review, sync and map. */
+export function budgetLines(out: Output, result: ReviewResult): string[] {
+  const lines: string[] = [];
+  if (result.status === 'refused') {
+    lines.push(out.style('Refused before spending anything:', 'red', 'bold'));
+    for (const reason of result.budget.reasons) lines.push(`  ${reason}`);
+    if (result.budget.suggestedPack) lines.push(`  Buy it with: compliance checkout ${result.budget.suggestedPack.code}`);
+  } else if (result.status === 'dry-run') {
+    const total = result.estimate.totalTokens.toLocaleString('en-US');
+    lines.push(`Dry run: would spend ${total} tokens in live mode${result.estimate.unpriced.length ? ` plus unlisted prices of ${result.estimate.unpriced.join(', ')}` : ''}; nothing was sent.`);
+  }
+  return lines;
+}

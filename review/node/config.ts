@@ -1,0 +1,57 @@
+/** compliance.yml, the drift manifest and baselines read from disk, with the file name in every error. */
+import { readFile } from 'node:fs/promises';
+import { CONFIG_FILE_NAME, parseConfig, type Config } from '../config.js';
+import { ConfigError, ReviewError } from '../errors.js';
+import { MANIFEST_PATH, parseManifest, serializeManifest, type GenerationManifest } from '../drift.js';
+import { baselineGapKeys } from '../reportDocument.js';
+import { decodeUtf8, readRepoBytes, writeRepoFile } from './files.js';
+
+/**
+ * Reads and validates the repo's compliance.yml (or `path`, relative to root). A missing or
+ * invalid file throws ConfigError whose issues carry `path` as the file name.
+ */
+export async function readConfigFile(root: string, path: string = CONFIG_FILE_NAME): Promise<Config> {
+  const bytes = await readRepoBytes(root, path);
+  if (bytes === undefined) {
+    throw new ConfigError([{ file: path, line: undefined, column: undefined, path: '', message: `not found in ${root}: run \`compliance init\` to write a commented example` }]);
+  }
+  return parseConfig(decodeUtf8(bytes, path), path);
+}
+
+/** The drift manifest (.compliance/generated.json); an empty one when the file does not exist yet. */
+export async function readManifest(root: string): Promise<GenerationManifest> {
+  const bytes = await readRepoBytes(root, MANIFEST_PATH);
+  return parseManifest(bytes === undefined ? undefined : decodeUtf8(bytes, MANIFEST_PATH));
+}
+
+/** Writes the drift manifest atomically; returns its absolute path. */
+export async function writeManifest(root: string, manifest: GenerationManifest): Promise<string> {
+  return writeRepoFile(root, MANIFEST_PATH, serializeManifest(manifest));
+}
+
+/**
+ * The gap keys of a previous report (a review report JSON or raw mapping reports), for
+ * `--fail-on new-gaps`. `path` is a plain file path (absolute or relative to the working directory).
+ */
+export async function loadBaseline(path: string): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ReviewError('invalid_report', `baseline ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      'Pass the report.json (or --json output) of an earlier run.');
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ReviewError('invalid_report', `baseline ${path}: not valid JSON (${(error as Error).message})`, 'Pass the report.json (or --json output) of an earlier run.');
+  }
+  try {
+    return baselineGapKeys(data);
+  } catch (error) {
+    if (error instanceof ReviewError) throw new ReviewError(error.code, `baseline ${path}: ${error.message}`, error.hint);
+    throw error;
+  }
+}

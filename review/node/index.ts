@@ -1,0 +1,4 @@
+// Node adapters of the review loop: the repo's files, compliance.yml, the drift manifest and
+// baselines on disk. Shared by the CLI and the GitHub Actions; no process.exit or console here.
+export * from './files.js';
+export * from './config.js';

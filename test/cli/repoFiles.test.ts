@@ -1,0 +1,41 @@
+/** review/node: repo paths stay inside the root, text must be UTF-8, writes are atomic. */
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listRepoFiles, readConfigFile, readRepoFiles, writeRepoFile } from '../../review/node/index.js';
+
+const root = mkdtempSync(join(tmpdir(), 'repo-files-'));
+const outside = mkdtempSync(join(tmpdir(), 'outside-'));
+mkdirSync(join(root, 'docs'));
+mkdirSync(join(root, 'node_modules/x'), { recursive: true });
+writeFileSync(join(root, 'docs/a.md'), 'hello');
+writeFileSync(join(root, 'node_modules/x/b.md'), 'dependency');
+writeFileSync(join(root, 'docs/latin1.md'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+writeFileSync(join(outside, 'secret.md'), 'secret');
+symlinkSync(join(outside, 'secret.md'), join(root, 'docs/escape.md'));
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+describe('review/node files', () => {
+  it('lists files without node_modules and without links that leave the root', async () => {
+    expect(await listRepoFiles(root)).toEqual(['docs/a.md', 'docs/latin1.md']);
+  });
+  it('refuses .., absolute paths and escaping symlinks; names non-UTF-8 files', async () => {
+    await expect(readRepoFiles(root, ['../x.md'])).rejects.toMatchObject({ code: 'unsafe_path' });
+    await expect(readRepoFiles(root, [join(outside, 'secret.md')])).rejects.toMatchObject({ code: 'unsafe_path' });
+    await expect(readRepoFiles(root, ['docs/escape.md'])).rejects.toMatchObject({ code: 'unsafe_path' });
+    await expect(readRepoFiles(root, ['docs/latin1.md'])).rejects.toThrow('docs/latin1.md: is not UTF-8 text');
+    expect(await readRepoFiles(root, ['./docs/a.md'])).toEqual([{ path: 'docs/a.md', content: 'hello' }]);
+  });
+  it('writes atomically (no temp file left) and refuses to write through an escaping link', async () => {
+    await writeRepoFile(root, 'out/new.md', 'x');
+    expect(readdirSync(join(root, 'out'))).toEqual(['new.md']);
+    await expect(writeRepoFile(root, 'docs/escape.md', 'overwrite')).rejects.toMatchObject({ code: 'unsafe_path' });
+  });
+  it('a missing compliance.yml is a config error naming the file', async () => {
+    await expect(readConfigFile(root)).rejects.toThrow(/compliance\.yml: not found/);
+  });
+});
