@@ -1,8 +1,9 @@
 /**
  * Rate-limit pacing. Every response may carry `X-RateLimit-Limit` and `X-RateLimit-Remaining`
- * (requests per minute per key). Once the remaining allowance runs low, requests are spaced so it
- * lasts until the window has surely rolled over, instead of walking into 429s. All calls of one
- * client share one pacer, so concurrent calls queue behind each other.
+ * (requests per minute per key; the spec names these two) and, where the service sends it,
+ * `X-RateLimit-Reset` (seconds until the window rolls over, or an epoch time). Once the remaining
+ * allowance runs low, requests are spaced so it lasts until the window ends, instead of walking
+ * into 429s. All calls of one client share one pacer, so concurrent calls queue behind each other.
  */
 import type { RateLimitState } from './clientTypes.js';
 
@@ -25,6 +26,8 @@ export class RateLimitPacer {
   #limit: number | undefined;
   #remaining: number | undefined;
   #observedAt: number | undefined;
+  /** Estimated end of the current window (epoch ms). */
+  #windowEnd: number | undefined;
   /** Requests released since the last observation: the headers do not count them yet. */
   #releasedSinceObservation = 0;
   /** When the last paced request was (or will be) released. */
@@ -44,6 +47,18 @@ export class RateLimitPacer {
     const limit = headerNumber(headers['x-ratelimit-limit']);
     const remaining = headerNumber(headers['x-ratelimit-remaining']);
     if (limit === undefined && remaining === undefined) return;
+    const reset = headerNumber(headers['x-ratelimit-reset']);
+    if (reset !== undefined) {
+      // Large values are epoch times (seconds), small ones seconds from now.
+      this.#windowEnd = reset > 1e9 ? reset * 1000 : nowMs + reset * 1000;
+    } else if (
+      this.#windowEnd === undefined ||
+      nowMs >= this.#windowEnd ||
+      (remaining !== undefined && this.#remaining !== undefined && remaining > this.#remaining)
+    ) {
+      // Without a reset header: a rising allowance means a new window began now.
+      this.#windowEnd = nowMs + this.#windowMs;
+    }
     if (limit !== undefined) this.#limit = limit;
     if (remaining !== undefined) this.#remaining = remaining;
     this.#observedAt = nowMs;
@@ -57,9 +72,8 @@ export class RateLimitPacer {
   reserve(nowMs: number): number {
     const limit = this.#limit;
     const remaining = this.#remaining;
-    const observedAt = this.#observedAt;
-    if (remaining === undefined || observedAt === undefined) return 0;
-    const windowEnd = observedAt + this.#windowMs;
+    const windowEnd = this.#windowEnd;
+    if (remaining === undefined || windowEnd === undefined) return 0;
     if (nowMs >= windowEnd) return 0; // the window the headers described is over
     const estimate = remaining - this.#releasedSinceObservation;
     this.#releasedSinceObservation++;

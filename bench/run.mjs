@@ -21,7 +21,7 @@ await build({
   outfile: 'bench/out/bench.mjs',
   logLevel: 'warning',
   // CommonJS dependencies inside an ESM bundle need require.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
 });
 try {
   execFileSync(process.execPath, ['bench/out/bench.mjs'], { stdio: 'inherit' });

@@ -38,6 +38,27 @@ describe('RateLimitPacer', () => {
     expect(pacer.reserve(70_000)).toBe(0);
   });
 
+  it('ends the window where X-RateLimit-Reset says, in seconds from now or as an epoch time', () => {
+    const pacer = new RateLimitPacer({ windowMs: 60_000 });
+    pacer.observe({ ...limits(100, 0), 'x-ratelimit-reset': '20' }, 5_000);
+    expect(pacer.reserve(5_000)).toBe(20_000);
+    const epoch = new RateLimitPacer({ windowMs: 60_000 });
+    epoch.observe({ ...limits(100, 0), 'x-ratelimit-reset': '1800000030' }, 1_800_000_000_000);
+    expect(epoch.reserve(1_800_000_000_000)).toBe(30_000);
+  });
+
+  it('keeps the window anchored where it began, not at the latest response', () => {
+    const pacer = new RateLimitPacer({ windowMs: 60_000 });
+    pacer.observe(limits(100, 99), 0);
+    // 50 s later the allowance is nearly spent: what is left lasts the 10 s to the window's end.
+    pacer.observe(limits(100, 1), 50_000);
+    expect(pacer.reserve(50_000)).toBe(0);
+    expect(pacer.reserve(50_000)).toBe(10_000);
+    // A rising allowance means a new window began.
+    pacer.observe(limits(100, 99), 61_000);
+    expect(pacer.reserve(61_000)).toBe(0);
+  });
+
   it('fresh headers replace the estimate', () => {
     const pacer = new RateLimitPacer();
     pacer.observe(limits(100, 2), 0);
