@@ -4,6 +4,8 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { writeLicenses } from './licenses.mjs';
 
 const ESM_REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 const common = { bundle: true, platform: 'node', target: 'node24', sourcemap: false, legalComments: 'none', logLevel: 'warning' };
@@ -28,7 +30,8 @@ for (const { name, ...options } of bundles) {
     console.log(`build: skipped ${name} (no ${options.entryPoints.join(', ')})`);
     continue;
   }
-  await build({ ...common, ...options });
+  const result = await build({ ...common, ...options, metafile: true });
+  writeLicenses(result.metafile, `${dirname(options.outfile)}/licenses.txt`);
 }
 // Parts with their own packaging own their build step: scripts/build-<part>.mjs exports
 // `build({ esbuild, common, selected })` (GitHub Actions bundles, the n8n package).

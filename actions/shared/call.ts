@@ -1,0 +1,83 @@
+/**
+ * actions/call: any operation of the API by its id, with a JSON input (path parameters plus query
+ * or body fields, the same convention as `compliance call` and the n8n node). The result is the
+ * `result` output as JSON; a download (md, pdf, docx) is written to `output-path`. With `wait`, a
+ * job-creating operation waits for its job and outputs the final status as well.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import * as core from '@actions/core';
+import { isOperationId, operationIds, operations } from '../../api/operations.js';
+import type { Download } from '../../api/clientTypes.js';
+import { writeFileAtomic } from '../../review/node/index.js';
+import { workspaceRoot } from './github/context.js';
+import { booleanInput, InputError, jsonObjectInput, requiredTextInput, textInput } from './runtime/inputs.js';
+import type { ActionDefinition } from './runtime/run.js';
+import { createClient } from './runtime/service.js';
+import { appendSummary, cutToBytes } from './runtime/summary.js';
+
+const SUMMARY_JSON_BYTES = 16 * 1024;
+
+function isDownload(value: unknown): value is Download {
+  const kind = (value as { kind?: unknown } | null)?.kind;
+  return (kind === 'binary' || kind === 'text' || kind === 'json') && typeof (value as { contentType?: unknown }).contentType === 'string';
+}
+
+export const callAction: ActionDefinition = {
+  name: 'call',
+  async run({ apiKey }) {
+    const operationId = requiredTextInput('operation', `One of: ${operationIds.join(', ')}.`);
+    if (!isOperationId(operationId)) throw new InputError('operation', `unknown operation ${JSON.stringify(operationId)}`, `Use one of: ${operationIds.join(', ')}.`);
+    const input = jsonObjectInput('input');
+    const wait = booleanInput('wait', false);
+    const outputPath = textInput('output-path');
+    const operation = operations[operationId];
+    const client = createClient(apiKey, 'call');
+
+    const result: unknown = await client.call(operationId, input as never);
+    let json: unknown = result;
+    let written: string | undefined;
+    if (isDownload(result)) {
+      if (result.kind === 'json') json = result.data;
+      else {
+        const target = outputPath ?? result.filename;
+        written = isAbsolute(target) ? target : resolve(workspaceRoot(), target);
+        await writeFileAtomic(written, result.kind === 'binary' ? result.data : result.text);
+        json = { kind: result.kind, contentType: result.contentType, filename: result.filename, path: written, bytes: result.kind === 'binary' ? result.data.byteLength : Buffer.byteLength(result.text) };
+      }
+      if (result.kind === 'json' && outputPath) {
+        written = isAbsolute(outputPath) ? outputPath : resolve(workspaceRoot(), outputPath);
+        await writeFileAtomic(written, `${JSON.stringify(result.data, null, 2)}\n`);
+      }
+    } else if (outputPath) {
+      written = isAbsolute(outputPath) ? outputPath : resolve(workspaceRoot(), outputPath);
+      await writeFileAtomic(written, `${JSON.stringify(result, null, 2)}\n`);
+    }
+
+    const jobId = operation.createsJob ? (result as { jobId?: string }).jobId : undefined;
+    let job: unknown;
+    if (jobId && wait) {
+      core.info(`Waiting for job ${jobId}…`);
+      job = await client.waitForJob(jobId, { estimatedSeconds: (result as { estimatedSeconds?: number }).estimatedSeconds });
+    }
+
+    core.setOutput('result', JSON.stringify(json));
+    core.setOutput('path', written ?? '');
+    core.setOutput('job-id', jobId ?? '');
+    core.setOutput('job', job === undefined ? '' : JSON.stringify(job));
+    const shown = JSON.stringify(job ?? json, null, 2);
+    const excerpt = cutToBytes(shown, SUMMARY_JSON_BYTES);
+    appendSummary(
+      [
+        `## compliance call ${operationId}`,
+        '',
+        `${operation.method} ${operation.path}: ${operation.summary}.${written ? ` Written to \`${written}\`.` : ''}`,
+        '',
+        '```json',
+        excerpt.replace(/```/g, '`\u200b``').trimEnd(),
+        excerpt.length < shown.length ? '… (cut; the full result is in the `result` output)' : '',
+        '```',
+        '',
+      ].join('\n'),
+    );
+  },
+};

@@ -1,0 +1,142 @@
+/**
+ * actions/generate: generate the documents of compliance.yml `generate` into the repository, in
+ * their formats, recording each in .compliance/generated.json. By default only drifted documents
+ * (framework updated, parameters changed, file missing) are generated, so a scheduled run spends
+ * nothing when all is current; `documents` names outputs to generate regardless; a file edited by
+ * hand is never overwritten without `force`. A later step commits the files or opens a pull request.
+ */
+import * as core from '@actions/core';
+import type { ComplianceApi } from '../../api/clientTypes.js';
+import type { DownloadFormat } from '../../api/schemas/common.js';
+import { FORMATS } from '../../api/schemas/common.js';
+import {
+  assertBudget,
+  checkBudget,
+  checkFrameworkUpdates,
+  detectDrift,
+  driftInputPaths,
+  estimateCost,
+  generationCost,
+  MANIFEST_PATH,
+  planGeneration,
+  resolveFrameworkSlug,
+  runGeneration,
+  tableCell,
+  type Config,
+  type DriftResult,
+  type GenerationPlan,
+  type GenerationRun,
+} from '../../review/index.js';
+import { readManifest, readOptionalRepoFiles, writeManifest, writeRepoFile } from '../../review/node/index.js';
+import { loadRepoConfig } from './repo.js';
+import { booleanInput, InputError, listInput, numberInput } from './runtime/inputs.js';
+import type { ActionDefinition } from './runtime/run.js';
+import { createClient } from './runtime/service.js';
+import { appendSummary } from './runtime/summary.js';
+
+export function formatsInput(): DownloadFormat[] | undefined {
+  const formats = listInput('formats').map((format) => format.toLowerCase());
+  for (const format of formats) {
+    if (!(FORMATS as readonly string[]).includes(format)) throw new InputError('formats', `"${format}" is not a format (${FORMATS.join(', ')})`);
+  }
+  return formats.length ? [...new Set(formats as DownloadFormat[])] : undefined;
+}
+
+/** Drift of every generate target against the manifest, the files on disk and the framework updates. */
+export async function currentDrift(client: ComplianceApi, root: string, config: Config): Promise<DriftResult[]> {
+  const { verifiedFrameworks } = await client.getCapabilities();
+  const slugOf = new Map(config.generate.map((target) => [target.framework, resolveFrameworkSlug(target.framework, verifiedFrameworks)]));
+  const updates = await checkFrameworkUpdates(client, [...new Set(slugOf.values())], undefined);
+  const latest = new Map(updates.map((entry) => [entry.slug, entry.latestUpdate]));
+  const manifest = await readManifest(root);
+  const files = await readOptionalRepoFiles(root, driftInputPaths(config.generate));
+  return detectDrift({
+    manifest,
+    targets: config.generate,
+    files,
+    frameworkUpdatedAt: Object.fromEntries(config.generate.map((target) => [target.framework, latest.get(slugOf.get(target.framework) ?? '')])),
+  }).documents;
+}
+
+export interface WrittenGeneration {
+  run: GenerationRun;
+  paths: string[];
+}
+
+/** Generates the planned documents and writes them and the manifest into the repository. */
+export async function generateInto(client: ComplianceApi, root: string, plan: GenerationPlan, formats: DownloadFormat[] | undefined): Promise<WrittenGeneration> {
+  const manifest = await readManifest(root);
+  const run = await runGeneration(client, plan.generate, {
+    manifest,
+    now: new Date().toISOString(),
+    ...(formats ? { formats } : {}),
+    onProgress: ({ output, status }) => core.info(`${output}: ${status}`),
+  });
+  const paths: string[] = [];
+  for (const file of run.files) {
+    await writeRepoFile(root, file.path, file.data);
+    paths.push(file.path);
+  }
+  if (run.files.length > 0) {
+    await writeManifest(root, run.manifest);
+    paths.push(MANIFEST_PATH);
+  }
+  return { run, paths };
+}
+
+export function renderGenerationMarkdown(drift: readonly DriftResult[], plan: GenerationPlan, written: WrittenGeneration | undefined, dryRun: boolean): string {
+  const lines = [`## Generated documents${dryRun ? ' (dry run: nothing generated)' : ''}`, '', '| Document | State | Why | Result |', '|---|---|---|---|'];
+  for (const document of drift) {
+    const planned = plan.generate.includes(document);
+    const result = written?.run.results.find((entry) => entry.output === document.output);
+    const skipped = plan.skipped.find((entry) => entry.output === document.output);
+    const outcome = result
+      ? result.status === 'generated' ? '✅ generated' : `❌ ${tableCell(result.error?.message ?? result.status)}`
+      : planned ? (dryRun ? 'would generate' : '—') : tableCell(skipped?.reason ?? 'skipped');
+    lines.push(`| \`${tableCell(document.output)}\` | ${document.status} | ${document.reasons.join(', ') || '—'} | ${outcome} |`);
+  }
+  for (const skipped of plan.skipped.filter((entry) => !drift.some((document) => document.output === entry.output))) {
+    lines.push(`| \`${tableCell(skipped.output)}\` | — | — | ${tableCell(skipped.reason)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const generateAction: ActionDefinition = {
+  name: 'generate',
+  async run({ apiKey }) {
+    const repo = await loadRepoConfig();
+    if (repo.config.generate.length === 0) {
+      throw new InputError('config', `${repo.path} has no generate entries`, 'Add documents to generate under `generate:` (type, framework, output, formats).');
+    }
+    const only = listInput('documents');
+    const force = booleanInput('force', false);
+    const dryRun = booleanInput('dry-run', false);
+    const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
+    const formats = formatsInput();
+    const client = createClient(apiKey, 'generate');
+
+    const { mode } = await client.ping();
+    const billing = await client.getBilling();
+    const drift = await currentDrift(client, repo.root, repo.config);
+    const plan = planGeneration(drift, { ...(only.length ? { only } : {}), force });
+    const estimate = estimateCost([generationCost(plan.generate.length, billing.prices)]);
+    const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, maxTokens });
+    if (!budget.allowed || dryRun) {
+      appendSummary(renderGenerationMarkdown(drift, plan, undefined, true));
+      assertBudget(budget);
+      core.setOutput('paths', '[]');
+      core.setOutput('generated', '0');
+      core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
+      return;
+    }
+    const written = await generateInto(client, repo.root, plan, formats);
+    appendSummary(renderGenerationMarkdown(drift, plan, written, false));
+    const generated = written.run.results.filter((result) => result.status === 'generated');
+    core.setOutput('paths', JSON.stringify(written.paths));
+    core.setOutput('generated', String(generated.length));
+    core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
+    core.setOutput('tokens-spent', String(mode === 'live' ? generated.length * (billing.prices.generateDocument ?? 0) : 0));
+    const failed = written.run.results.filter((result) => result.status !== 'generated');
+    if (failed.length > 0) core.setFailed(`generation failed for ${failed.map((result) => `${result.output} (${result.error?.message ?? result.status})`).join('; ')}`);
+  },
+};

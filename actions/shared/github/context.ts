@@ -1,0 +1,73 @@
+/**
+ * What the run is about: the repository, the pull request (from the event or an input), whether it
+ * comes from a fork, and links back to the run. Read from the runner's environment and event file.
+ */
+import { context } from '@actions/github';
+import { InputError } from '../runtime/inputs.js';
+
+export interface RepositoryRef {
+  owner: string;
+  repo: string;
+}
+
+export function currentRepository(): RepositoryRef {
+  const full = process.env.GITHUB_REPOSITORY?.trim();
+  const match = full ? /^([^/\s]+)\/([^/\s]+)$/.exec(full) : null;
+  if (!match) {
+    throw new InputError('GITHUB_REPOSITORY', `is ${full ? `not owner/name (${JSON.stringify(full)})` : 'not set'}`, 'The runner sets it; outside GitHub Actions set GITHUB_REPOSITORY=owner/name.');
+  }
+  return { owner: match[1] as string, repo: match[2] as string };
+}
+
+export function repositoryName(ref: RepositoryRef): string {
+  return `${ref.owner}/${ref.repo}`;
+}
+
+interface PullRequestPayload {
+  number?: number;
+  head?: { repo?: { full_name?: string; fork?: boolean } | null };
+  base?: { ref?: string; repo?: { full_name?: string } };
+}
+
+function eventPullRequest(): PullRequestPayload | undefined {
+  const payload = context.payload as { pull_request?: PullRequestPayload; issue?: { number?: number; pull_request?: unknown } };
+  if (payload.pull_request && typeof payload.pull_request.number === 'number') return payload.pull_request;
+  // issue_comment on a pull request
+  if (payload.issue?.pull_request && typeof payload.issue.number === 'number') return { number: payload.issue.number };
+  return undefined;
+}
+
+/** The pull request to report on: the `pull-request` input when given, else the triggering one. */
+export function pullRequestNumber(override: number | undefined): number | undefined {
+  return override ?? eventPullRequest()?.number;
+}
+
+/**
+ * A pull request from a fork: GitHub gives it no secrets and a read-only GITHUB_TOKEN
+ * (Dependabot's pull requests are treated the same way).
+ */
+export function isForkPullRequest(): boolean {
+  const pull = eventPullRequest();
+  if (!pull?.head) return false;
+  const head = pull.head.repo;
+  if (head === null || head === undefined) return true; // the fork was deleted
+  const base = pull.base?.repo?.full_name ?? process.env.GITHUB_REPOSITORY;
+  return head.fork === true || (head.full_name !== undefined && base !== undefined && head.full_name.toLowerCase() !== base.toLowerCase());
+}
+
+export function isDependabotRun(): boolean {
+  return process.env.GITHUB_ACTOR === 'dependabot[bot]';
+}
+
+/** The link to this workflow run, when the runner says where it is. */
+export function runUrl(): string | undefined {
+  const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const repository = process.env.GITHUB_REPOSITORY;
+  const runId = process.env.GITHUB_RUN_ID;
+  return repository && runId ? `${server}/${repository}/actions/runs/${runId}` : undefined;
+}
+
+/** The workspace: where the repository is checked out. */
+export function workspaceRoot(): string {
+  return process.env.GITHUB_WORKSPACE || process.cwd();
+}

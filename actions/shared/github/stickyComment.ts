@@ -1,0 +1,90 @@
+/**
+ * One sticky pull request comment per report: found again by the hidden marker on its first line,
+ * created when missing, edited in place when its body changed, left alone when it did not. A create
+ * is never blindly retried: after a failure without an answer the comments are listed again, so a
+ * re-run or a retry never leaves a second comment.
+ */
+import * as core from '@actions/core';
+import type { RepositoryRef } from './context.js';
+import type { GitHub } from './octokit.js';
+import { httpStatus, isRefusedWrite, RefusedWrite } from './permissions.js';
+
+/** GitHub refuses comment bodies over 65,536 characters. */
+export const MAX_COMMENT_CHARS = 65_536;
+
+export function commentMarker(id: string): string {
+  return `<!-- compliance-report:${id.replace(/[^A-Za-z0-9_.:/-]/g, '-')} -->`;
+}
+
+export interface StickyCommentRequest {
+  repository: RepositoryRef;
+  issueNumber: number;
+  /** From commentMarker: the comment's first line. */
+  marker: string;
+  /** The body without the marker. */
+  body: string;
+  /** When no comment exists yet: create one (true) or leave it (false). */
+  createIfMissing: boolean;
+}
+
+export type StickyCommentResult =
+  | { action: 'created' | 'updated' | 'unchanged'; id: number; url: string }
+  | { action: 'not-needed' };
+
+interface CommentLike {
+  id: number;
+  body?: string | null;
+  html_url: string;
+}
+
+const isOurs = (marker: string) => (comment: CommentLike) => (comment.body ?? '').split('\n', 1)[0]?.trim() === marker;
+
+async function findComments(github: GitHub, request: StickyCommentRequest): Promise<CommentLike[]> {
+  const comments = await github.paginate(github.rest.issues.listComments, {
+    ...request.repository,
+    issue_number: request.issueNumber,
+    per_page: 100,
+  });
+  return comments.filter(isOurs(request.marker)).sort((a, b) => a.id - b.id);
+}
+
+/** Errors with no answer from GitHub, or a server fault: the write may have happened. */
+function mayHaveLanded(error: unknown): boolean {
+  const status = httpStatus(error);
+  return status === undefined || status >= 500;
+}
+
+export async function upsertStickyComment(github: GitHub, request: StickyCommentRequest): Promise<StickyCommentResult> {
+  const body = `${request.marker}\n${request.body}`;
+  const permission = 'pull-requests: write' as const;
+  try {
+    const [first, ...extra] = await findComments(github, request);
+    if (first) {
+      // Copies left by an earlier race are ours (same marker): keep one.
+      for (const duplicate of extra) {
+        await github.rest.issues.deleteComment({ ...request.repository, comment_id: duplicate.id }).catch((error: unknown) => {
+          core.debug(`could not delete duplicate comment ${duplicate.id}: ${String(error)}`);
+        });
+      }
+      if ((first.body ?? '') === body) return { action: 'unchanged', id: first.id, url: first.html_url };
+      const { data } = await github.rest.issues.updateComment({ ...request.repository, comment_id: first.id, body });
+      return { action: 'updated', id: data.id, url: data.html_url };
+    }
+    if (!request.createIfMissing) return { action: 'not-needed' };
+    const create = () =>
+      github.rest.issues.createComment({ ...request.repository, issue_number: request.issueNumber, body, request: { retries: 0 } });
+    try {
+      const { data } = await create();
+      return { action: 'created', id: data.id, url: data.html_url };
+    } catch (error) {
+      if (!mayHaveLanded(error)) throw error;
+      const [landed] = await findComments(github, request);
+      if (landed) return { action: 'created', id: landed.id, url: landed.html_url };
+      const { data } = await create();
+      return { action: 'created', id: data.id, url: data.html_url };
+    }
+  } catch (error) {
+    if (isRefusedWrite(error)) throw new RefusedWrite(`write the pull request comment on #${request.issueNumber}`, permission, error);
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The report as one sticky pull request comment. `comment`:
+ * - `auto` (default): create the comment when there is something to look at (the gate failed, or a
+ *   gap is new against the baseline, or there is no baseline and gaps remain); an existing comment
+ *   is updated on every run, so it never shows a stale result;
+ * - `always`: create or update on every pull request run;
+ * - `never`: no comment.
+ * Outside pull requests (push, schedule) nothing is commented unless `pull-request` names one.
+ */
+import * as core from '@actions/core';
+import type { ReviewReport } from '../../review/index.js';
+import { currentRepository, pullRequestNumber, runUrl } from './github/context.js';
+import { createGitHub } from './github/octokit.js';
+import { RefusedWrite, warnRefused } from './github/permissions.js';
+import { commentMarker, upsertStickyComment } from './github/stickyComment.js';
+import { choiceInput, numberInput, textInput } from './runtime/inputs.js';
+import { renderComment, type Baseline } from './report.js';
+
+export const COMMENT_MODES = ['auto', 'always', 'never'] as const;
+export type CommentMode = (typeof COMMENT_MODES)[number];
+
+export interface CommentInputs {
+  mode: CommentMode;
+  pullRequest: number | undefined;
+  /** Distinguishes several reports on one pull request (one comment each). */
+  id: string;
+}
+
+export function readCommentInputs(): CommentInputs {
+  return {
+    mode: choiceInput('comment', COMMENT_MODES, 'auto'),
+    pullRequest: pullRequestNumber(numberInput('pull-request', { min: 1, integer: true })),
+    id: textInput('comment-id') ?? 'map',
+  };
+}
+
+function worthAComment(report: ReviewReport): boolean {
+  return !report.passed || report.frameworks.some((result) => result.gaps.some((gap) => !gap.waived && gap.isNew !== false));
+}
+
+/** Creates or updates the comment; returns its URL. A refused write is a warning, never a failure. */
+export async function publishReportComment(
+  report: ReviewReport,
+  inputs: CommentInputs,
+  context: { githubToken: string | undefined; baseline: Baseline | undefined },
+): Promise<string | undefined> {
+  if (inputs.mode === 'never') return undefined;
+  if (inputs.pullRequest === undefined) {
+    core.info('Not a pull request run: no comment (pass pull-request to comment on one).');
+    return undefined;
+  }
+  if (!context.githubToken) {
+    core.warning('No GitHub token: the pull request comment was skipped. Pass github-token (the default is the workflow token).');
+    return undefined;
+  }
+  const github = createGitHub(context.githubToken);
+  try {
+    const result = await upsertStickyComment(github, {
+      repository: currentRepository(),
+      issueNumber: inputs.pullRequest,
+      marker: commentMarker(inputs.id),
+      body: renderComment(report, { baseline: context.baseline, runUrl: runUrl() }),
+      createIfMissing: inputs.mode === 'always' || worthAComment(report),
+    });
+    if (result.action === 'not-needed') {
+      core.info('The gate passed with nothing new: no comment created (comment: always creates one on every run).');
+      return undefined;
+    }
+    core.info(`Pull request comment ${result.action}: ${result.url}`);
+    return result.url;
+  } catch (error) {
+    if (error instanceof RefusedWrite) {
+      warnRefused(error);
+      return undefined;
+    }
+    // Any other GitHub failure must not hide the result or decide the gate either.
+    core.warning(`Could not write the pull request comment: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,37 @@
+/** The checked-out repository: compliance.yml (the `config` input) and the documents it selects. */
+import { CONFIG_FILE_NAME, selectDocumentPaths, type Config, type DocumentGroup, type RepoFile } from '../../review/index.js';
+import { decodeUtf8, listRepoFiles, readConfigFile, readRepoBytes, readRepoFiles } from '../../review/node/index.js';
+import { workspaceRoot } from './github/context.js';
+import { textInput } from './runtime/inputs.js';
+
+export interface RepoConfig {
+  /** The workspace (repository root). */
+  root: string;
+  /** The config's path relative to the root, as annotations name it. */
+  path: string;
+  config: Config;
+  /** The file's text, for pointing annotations at lines. */
+  text: string;
+}
+
+export function configPathInput(): string {
+  return textInput('config') ?? CONFIG_FILE_NAME;
+}
+
+export async function loadRepoConfig(root: string = workspaceRoot()): Promise<RepoConfig> {
+  const path = configPathInput();
+  const config = await readConfigFile(root, path);
+  const bytes = await readRepoBytes(root, path);
+  return { root, path, config, text: bytes ? decodeUtf8(bytes, path) : '' };
+}
+
+/** Whether the config file exists (sync can run from its own inputs without one). */
+export async function configExists(root: string): Promise<boolean> {
+  return (await readRepoBytes(root, configPathInput())) !== undefined;
+}
+
+/** The repository's files the groups select, read as text (a glob matching nothing is an error). */
+export async function readDocuments(root: string, groups: readonly DocumentGroup[]): Promise<RepoFile[]> {
+  const selected = selectDocumentPaths(groups, await listRepoFiles(root));
+  return readRepoFiles(root, selected.map((entry) => entry.path));
+}

@@ -1,0 +1,311 @@
+/**
+ * The mapping report as the map and review actions publish it: report files (JSON for machines
+ * and later baselines, Markdown for people), the job summary, annotations for the top gaps and
+ * expired waivers, the sticky comment's body, and the gate inputs both actions share (fail-on,
+ * baseline, extra waivers).
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import * as core from '@actions/core';
+import { parse as parseYaml } from 'yaml';
+import {
+  configSchema,
+  FAIL_ON,
+  formatTokens,
+  neutralise,
+  renderReportMarkdown,
+  tableCell,
+  truncate,
+  type BudgetCheck,
+  type Config,
+  type CostEstimate,
+  type FailOn,
+  type GateGap,
+  type GateResult,
+  type ReviewReport,
+  type Waiver,
+} from '../../review/index.js';
+import { loadBaseline, writeFileAtomic } from '../../review/node/index.js';
+import type { ComplianceApi } from '../../api/clientTypes.js';
+import { ComplianceError } from '../../api/errors.js';
+import type { DownloadFormat } from '../../api/schemas/common.js';
+import { choiceInput, InputError, listInput, textInput } from './runtime/inputs.js';
+import { MAX_COMMENT_CHARS } from './github/stickyComment.js';
+
+/** GitHub shows at most 10 annotations of each kind per step; the full list is in the summary. */
+export const MAX_ANNOTATIONS = 10;
+
+export interface Baseline {
+  path: string;
+  gapKeys: Set<string>;
+  /** Coverage per framework key in the baseline report, when it records one. */
+  coverage: Map<string, number>;
+}
+
+export interface GateInputs {
+  failOn: FailOn;
+  baseline: Baseline | undefined;
+  /** Waivers from the `waivers` input, added to compliance.yml's. */
+  waivers: Waiver[];
+}
+
+function resolveFromWorkspace(root: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(root, path);
+}
+
+/** Coverage by framework key from a previous report.json; tolerant: a raw report just has none. */
+function baselineCoverage(data: unknown): Map<string, number> {
+  const coverage = new Map<string, number>();
+  const frameworks = (data as { frameworks?: unknown } | null)?.frameworks;
+  if (!Array.isArray(frameworks)) return coverage;
+  for (const entry of frameworks as Array<{ framework?: { key?: unknown }; effectiveCoverage?: unknown; coverage?: unknown }>) {
+    const key = entry.framework?.key;
+    const value = typeof entry.effectiveCoverage === 'number' ? entry.effectiveCoverage : entry.coverage;
+    if (typeof key === 'string' && typeof value === 'number') coverage.set(key, value);
+  }
+  return coverage;
+}
+
+export async function readBaseline(root: string, path: string): Promise<Baseline> {
+  const absolute = resolveFromWorkspace(root, path);
+  const gapKeys = await loadBaseline(absolute);
+  let coverage = new Map<string, number>();
+  try {
+    coverage = baselineCoverage(JSON.parse(await readFile(absolute, 'utf8')));
+  } catch {
+    // loadBaseline has read and validated it; coverage is a courtesy.
+  }
+  return { path, gapKeys, coverage };
+}
+
+/** The `waivers` input: a YAML (or JSON) list with compliance.yml's waiver fields. */
+export function parseWaiversInput(text: string | undefined): Waiver[] {
+  if (text === undefined) return [];
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (error) {
+    throw new InputError('waivers', `is not valid YAML (${(error as Error).message.split('\n')[0]})`);
+  }
+  const parsed = configSchema.shape.waivers.safeParse(data ?? []);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InputError('waivers', `${issue?.path.join('.') ?? ''} ${issue?.message ?? 'is invalid'}`.trim(),
+      'A list of {framework, control, reason, owner, expires: YYYY-MM-DD}, as in compliance.yml.');
+  }
+  return parsed.data;
+}
+
+export async function readGateInputs(root: string): Promise<GateInputs> {
+  const failOn = choiceInput('fail-on', FAIL_ON, 'coverage');
+  const baselinePath = textInput('baseline');
+  const baseline = baselinePath ? await readBaseline(root, baselinePath) : undefined;
+  return { failOn, baseline, waivers: parseWaiversInput(textInput('waivers')) };
+}
+
+/** compliance.yml's waivers plus the input's; the input wins for the same framework and control. */
+export function mergeWaivers(config: Config, extra: readonly Waiver[]): Waiver[] {
+  const id = (waiver: Waiver) => `${waiver.framework.trim().toLowerCase()}\u0000${waiver.control.trim().toLowerCase()}`;
+  const overridden = new Set(extra.map(id));
+  return [...config.waivers.filter((waiver) => !overridden.has(id(waiver))), ...extra];
+}
+
+/** The `report-formats` input: pdf and docx renderings to download besides report.json and report.md. */
+export function reportFormatsInput(): DownloadFormat[] {
+  const formats = new Set<DownloadFormat>();
+  for (const raw of listInput('report-formats')) {
+    const format = raw.toLowerCase();
+    if (format === 'json' || format === 'md') continue; // always written
+    if (format !== 'pdf' && format !== 'docx') throw new InputError('report-formats', `"${raw}" is not a format: use pdf and/or docx (json and md are always written)`);
+    formats.add(format);
+  }
+  return [...formats];
+}
+
+export interface WrittenReport {
+  dir: string;
+  json: string;
+  markdown: string;
+  /** The service's rendering of each mapping job, by format. */
+  documents: string[];
+}
+
+/**
+ * report.json and report.md in `dir` (created), plus each mapping job's report in the extra
+ * formats, downloaded from the service (free).
+ */
+export async function writeReportFiles(
+  client: ComplianceApi | undefined,
+  report: ReviewReport,
+  dir: string,
+  formats: readonly DownloadFormat[],
+): Promise<WrittenReport> {
+  const json = join(dir, 'report.json');
+  const markdown = join(dir, 'report.md');
+  await writeFileAtomic(json, `${JSON.stringify(report, null, 2)}\n`);
+  await writeFileAtomic(markdown, renderReportMarkdown(report, { detail: 'full' }));
+  const documents: string[] = [];
+  if (client) {
+    for (const framework of report.frameworks) {
+      for (const [index, jobId] of framework.jobIds.entries()) {
+        for (const format of formats) {
+          const suffix = framework.jobIds.length > 1 ? `-${index + 1}` : '';
+          const path = join(dir, `${framework.framework.key}${suffix}.${format}`);
+          try {
+            const download = await client.downloadDocument({ jobId, format });
+            const data = download.kind === 'binary' ? download.data : download.kind === 'text' ? download.text : JSON.stringify(download.data, null, 2);
+            await writeFileAtomic(path, data);
+            documents.push(path);
+          } catch (error) {
+            if (!(error instanceof ComplianceError)) throw error;
+            core.warning(`Could not download the ${format} report of ${framework.framework.name}: ${error.toDisplayString()}`);
+          }
+        }
+      }
+    }
+  }
+  return { dir, json, markdown, documents };
+}
+
+const pct = (value: number) => `${Math.round(value * 10) / 10}%`;
+
+/** "+2.5 points" / "−1 point" / "no change". */
+export function coverageChange(now: number, before: number): string {
+  const delta = Math.round((now - before) * 10) / 10;
+  if (delta === 0) return 'no change';
+  const size = Math.abs(delta);
+  return `${delta > 0 ? '+' : '−'}${size} point${size === 1 ? '' : 's'}`;
+}
+
+function baselineTable(report: ReviewReport, baseline: Baseline | undefined, against: string): string[] {
+  if (!baseline) return [];
+  const rows = report.frameworks.flatMap((result) => {
+    const before = baseline.coverage.get(result.framework.key);
+    return before === undefined ? [] : [`| ${tableCell(result.framework.name)} | ${pct(before)} | ${pct(result.effectiveCoverage)} | ${coverageChange(result.effectiveCoverage, before)} |`];
+  });
+  if (rows.length === 0) return [];
+  return [`**Against ${against}:**`, '', '| Framework | Before | Now | Change |', '|---|---|---|---|', ...rows, ''];
+}
+
+export interface CostSummary {
+  mode: 'sandbox' | 'live';
+  estimate: CostEstimate;
+  budget: BudgetCheck;
+  tokensSpent: number;
+}
+
+export function renderCosts(costs: CostSummary): string {
+  const lines = ['## Costs', ''];
+  if (costs.mode === 'sandbox') lines.push('Sandbox key: nothing is charged. Live prices for reference:', '');
+  lines.push('| Operation | Count | Tokens each | Tokens |', '|---|---|---|---|');
+  for (const line of costs.estimate.lines) {
+    const each = line.tokensEach === undefined ? 'not listed' : line.tokensEach.toLocaleString('en-US');
+    const total = line.tokensEach === undefined ? '—' : (line.count * line.tokensEach).toLocaleString('en-US');
+    lines.push(`| ${line.operationId} | ${line.count} | ${each} | ${total} |`);
+  }
+  if (costs.estimate.lines.length === 0) lines.push('| (nothing priced) | 0 | — | 0 |');
+  lines.push('', `Tokens spent: **${formatTokens(costs.tokensSpent)}**${costs.budget.maxTokens !== undefined ? ` (cap ${formatTokens(costs.budget.maxTokens)})` : ''}.`);
+  if (costs.budget.balanceTokens !== undefined && costs.mode === 'live') lines.push(`Balance before this run: ${formatTokens(costs.budget.balanceTokens)}.`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The job summary's report: full (controls and evidence) or short (gap list capped). */
+export function renderReportSummary(report: ReviewReport, options: { detail: 'full' | 'summary'; baseline?: Baseline; maxGaps?: number }): string {
+  const markdown = renderReportMarkdown(report, { detail: options.detail, ...(options.maxGaps !== undefined ? { maxGaps: options.maxGaps } : {}) });
+  const delta = baselineTable(report, options.baseline, `the baseline (${tableCell(options.baseline?.path ?? '')})`);
+  if (delta.length === 0) return markdown;
+  const [title, blank, ...rest] = markdown.split('\n');
+  return [title, blank, ...delta, ...rest].join('\n');
+}
+
+/** The sticky comment: verdict, coverage table, change against the base branch, gaps capped to fit. */
+export function renderComment(report: ReviewReport, options: { baseline?: Baseline; runUrl?: string; maxGaps?: number }): string {
+  const footer = options.runUrl ? `\n[Full report in the job summary](${options.runUrl})\n` : '';
+  for (const maxGaps of [options.maxGaps ?? 25, 10, 3, 0]) {
+    const markdown = renderReportMarkdown(report, { detail: 'summary', maxGaps });
+    const delta = baselineTable(report, options.baseline, 'the base branch');
+    const [title, blank, ...rest] = markdown.split('\n');
+    const body = [(title ?? '').replace(/^# /, '### '), blank, ...delta, ...rest.map((line) => line.replace(/^(#{2,4}) /, '#$1 '))].join('\n') + footer;
+    if (body.length < MAX_COMMENT_CHARS - 200) return body;
+  }
+  return truncate(renderReportMarkdown(report, { detail: 'summary', maxGaps: 0 }), MAX_COMMENT_CHARS - 500) + footer;
+}
+
+function severity(gap: GateGap): number {
+  return (gap.waived ? 4 : 0) + (gap.isNew === false ? 2 : 0) + (gap.status === 'missing' ? 0 : 1);
+}
+
+/** Warning annotations for the top gaps (new and missing first), on the evidence's file and line when known. */
+export function annotateGaps(report: ReviewReport, limit: number = MAX_ANNOTATIONS): number {
+  const ranked = report.frameworks
+    .flatMap((result) => result.gaps.filter((gap) => !gap.waived).map((gap) => ({ result, gap })))
+    .sort((a, b) => severity(a.gap) - severity(b.gap) || a.gap.controlId.localeCompare(b.gap.controlId));
+  for (const { result, gap } of ranked.slice(0, limit)) {
+    const location = gap.evidence.find((quote) => quote.location.source && quote.location.source !== 'combined')?.location;
+    core.warning(`${gap.controlId} ${gap.title} (${gap.status}${gap.isNew ? ', new' : ''}): ${truncate(neutralise(gap.missing), 500)}`, {
+      title: `Compliance gap in ${result.framework.name}`,
+      ...(location?.source ? { file: location.source } : {}),
+      ...(location?.source && location.line !== undefined ? { startLine: location.line } : {}),
+    });
+  }
+  const hidden = ranked.length - Math.min(ranked.length, limit);
+  if (hidden > 0) core.info(`${hidden} more gap${hidden === 1 ? '' : 's'} listed in the job summary and report.md (GitHub shows at most ${limit} annotations per step).`);
+  return Math.min(ranked.length, limit);
+}
+
+/** The 1-based line of the waiver's `control:` in compliance.yml, when it can be found. */
+function waiverLine(configText: string | undefined, control: string): number | undefined {
+  if (!configText) return undefined;
+  const lines = configText.split(/\r?\n/);
+  const escaped = control.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`^\\s*-?\\s*control:\\s*["']?${escaped}["']?\\s*(#.*)?$`);
+  const index = lines.findIndex((line) => pattern.test(line));
+  return index >= 0 ? index + 1 : undefined;
+}
+
+/** An error annotation per expired waiver whose gap is back, pointing at compliance.yml. */
+export function annotateExpiredWaivers(frameworks: readonly GateResult[], configPath: string, configText: string | undefined): number {
+  let count = 0;
+  for (const result of frameworks) {
+    for (const waiver of result.expiredWaivers) {
+      if (count >= MAX_ANNOTATIONS) return count;
+      const line = waiverLine(configText, waiver.control);
+      core.error(`The waiver for ${waiver.control} (${result.framework.name}, owner ${waiver.owner}) expired on ${waiver.expires}: the gap counts again. Renew it with a new expiry or close the gap.`, {
+        title: 'Expired compliance waiver',
+        file: configPath,
+        ...(line !== undefined ? { startLine: line } : {}),
+      });
+      count++;
+    }
+  }
+  return count;
+}
+
+/** Outputs shared by map and review. */
+export function setReportOutputs(report: ReviewReport, written: WrittenReport | undefined): void {
+  const lowest = report.frameworks.reduce<GateResult | undefined>((low, result) => (!low || result.effectiveCoverage < low.effectiveCoverage ? result : low), undefined);
+  core.setOutput('coverage', lowest ? String(lowest.effectiveCoverage) : '');
+  core.setOutput('gaps', String(report.frameworks.reduce((sum, result) => sum + result.gaps.filter((gap) => !gap.waived).length, 0)));
+  core.setOutput('new-gaps', String(report.frameworks.reduce((sum, result) => sum + result.newGaps.length, 0)));
+  core.setOutput('passed', String(report.passed));
+  core.setOutput(
+    'frameworks',
+    JSON.stringify(
+      report.frameworks.map((result) => ({
+        framework: result.framework.key,
+        name: result.framework.name,
+        coverage: result.coverage,
+        effectiveCoverage: result.effectiveCoverage,
+        threshold: result.threshold,
+        gaps: result.gaps.length,
+        newGaps: result.newGaps.length,
+        passed: result.passed,
+      })),
+    ),
+  );
+  if (written) {
+    core.setOutput('report-path', written.dir);
+    core.setOutput('report-json', written.json);
+    core.setOutput('report-markdown', written.markdown);
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * actions/review: the whole review loop of compliance.yml in one step, for scheduled runs: sync
+ * what changed into the library, map each framework and gate it, pull framework updates, detect
+ * drifted generated documents (and regenerate them with `regenerate`), then open, update and close
+ * the gap issues. Order of publication: report files, job summary, annotations and outputs first;
+ * then issues; the gate is decided last.
+ */
+import * as core from '@actions/core';
+import {
+  checkBudget,
+  estimateCost,
+  formatTokens,
+  generationCost,
+  neutralise,
+  planGeneration,
+  renderSyncMarkdown,
+  runReview,
+  tableCell,
+  type ReviewResult,
+} from '../../review/index.js';
+import { isoDate } from '../../review/config.js';
+import { readManifest, readOptionalRepoFiles } from '../../review/node/index.js';
+import { driftInputPaths } from '../../review/drift.js';
+import { currentRepository, repositoryName } from './github/context.js';
+import { applyGapIssuePlan, listGapIssues } from './github/gapIssues.js';
+import { createGitHub } from './github/octokit.js';
+import { describeGitHubError, warnRefused } from './github/permissions.js';
+import { renderAppliedMarkdown, setGapIssueOutputs } from './gapIssues.js';
+import { formatsInput, generateInto, renderGenerationMarkdown } from './generate.js';
+import { reportDirectory } from './map.js';
+import {
+  annotateExpiredWaivers,
+  annotateGaps,
+  mergeWaivers,
+  readGateInputs,
+  renderCosts,
+  renderReportSummary,
+  setReportOutputs,
+  writeReportFiles,
+} from './report.js';
+import { loadRepoConfig, readDocuments } from './repo.js';
+import { booleanInput, InputError, numberInput, textInput } from './runtime/inputs.js';
+import type { ActionDefinition } from './runtime/run.js';
+import { createClient } from './runtime/service.js';
+import { appendSummary } from './runtime/summary.js';
+
+function renderUpdates(result: ReviewResult, since: string | undefined): string {
+  if (result.frameworkUpdates.length === 0) return '';
+  const lines = [`## Framework updates${since ? ` since ${since}` : ''}`, ''];
+  for (const entry of result.frameworkUpdates) {
+    if (entry.error) {
+      lines.push(`- **${tableCell(entry.slug)}**: could not be read (${tableCell(entry.error.message)})`);
+      continue;
+    }
+    if (entry.updates.length === 0) lines.push(`- **${tableCell(entry.name ?? entry.slug)}**: no updates`);
+    for (const update of entry.updates) {
+      lines.push(`- **${tableCell(entry.name ?? entry.slug)}** ${update.date.slice(0, 10)}: ${tableCell(update.title)}${update.summary ? ` — ${tableCell(update.summary)}` : ''}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function renderStatus(result: ReviewResult): string {
+  if (result.status === 'refused') return `> ❌ **Refused before spending anything:** ${neutralise(result.budget.reasons.join('; '))}\n`;
+  if (result.status === 'dry-run') return `> Dry run: planned and priced, nothing sent. The plan costs ${formatTokens(result.estimate.totalTokens)} at live prices.\n`;
+  return '';
+}
+
+export const reviewAction: ActionDefinition = {
+  name: 'review',
+  async run({ apiKey, githubToken }) {
+    const repo = await loadRepoConfig();
+    const gate = await readGateInputs(repo.root);
+    const failBelow = booleanInput('fail-below', true);
+    const dryRun = booleanInput('dry-run', false);
+    const skipSync = !booleanInput('sync', true);
+    const deleteRemoved = booleanInput('delete-removed', false);
+    const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
+    const wantIssues = booleanInput('gap-issues', true);
+    const regenerate = booleanInput('regenerate', false);
+    const formats = formatsInput();
+    const since = textInput('since');
+    if (since !== undefined && !isoDate.safeParse(since).success) throw new InputError('since', `must be a date written YYYY-MM-DD (got ${JSON.stringify(since)})`);
+    const config = { ...repo.config, waivers: mergeWaivers(repo.config, gate.waivers) };
+    const repository = repo.config.repository ?? repositoryName(currentRepository());
+    const client = createClient(apiKey, 'review');
+
+    const label = config.gapIssues.labels[0];
+    let github = wantIssues && githubToken && label && !dryRun ? createGitHub(githubToken) : undefined;
+    if (wantIssues && !githubToken) core.warning('No GitHub token: gap issues are skipped. Leave github-token at its default and grant `issues: write`.');
+    let existingIssues: Awaited<ReturnType<typeof listGapIssues>> | undefined;
+    if (github && label) {
+      try {
+        existingIssues = await listGapIssues(github, currentRepository(), label);
+      } catch (error) {
+        // The review still runs and reports; only the issues are left out.
+        core.warning(`Could not list the gap issues (${describeGitHubError(error)}): gap issues are skipped this run.`);
+        github = undefined;
+      }
+    }
+
+    const files = await readDocuments(repo.root, config.documents);
+    const hasGenerate = config.generate.length > 0;
+    const today = new Date().toISOString().slice(0, 10);
+    const result = await runReview(client, {
+      config,
+      files,
+      today,
+      now: new Date().toISOString(),
+      repository,
+      skipSync,
+      deleteRemoved,
+      dryRun,
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      failOn: gate.failOn,
+      ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
+      ...(existingIssues ? { existingIssues } : {}),
+      ...(since ? { lastReviewDate: since } : {}),
+      ...(hasGenerate ? { manifest: await readManifest(repo.root), generatedFiles: await readOptionalRepoFiles(repo.root, driftInputPaths(config.generate)) } : {}),
+      onProgress: ({ phase, message }) => core.info(`[${phase}] ${message}`),
+    });
+
+    // Regeneration spends tokens of its own: only when asked, only drifted documents, within the cap.
+    let generation: Awaited<ReturnType<typeof generateInto>> | undefined;
+    const generationPlan = result.drift ? planGeneration(result.drift.documents) : undefined;
+    let generationRefused: string | undefined;
+    let generatedTokens = 0;
+    if (regenerate && result.status === 'completed' && generationPlan && generationPlan.generate.length > 0) {
+      const billing = await client.getBilling();
+      const budget = checkBudget(estimateCost([generationCost(generationPlan.generate.length, billing.prices)]), {
+        mode: result.mode,
+        balanceTokens: billing.balanceTokens,
+        ...(maxTokens !== undefined ? { maxTokens: Math.max(0, maxTokens - result.tokensSpent) } : {}),
+      });
+      if (budget.allowed) {
+        generation = await generateInto(client, repo.root, generationPlan, formats);
+        const generated = generation.run.results.filter((entry) => entry.status === 'generated').length;
+        if (result.mode === 'live') generatedTokens = generated * (billing.prices.generateDocument ?? 0);
+      } else generationRefused = budget.reasons.join('; ');
+    }
+    const tokensSpent = result.tokensSpent + generatedTokens;
+
+    const written = result.status === 'refused' ? undefined : await writeReportFiles(client, result.report, reportDirectory(repo.root), []);
+    const parts = [
+      `# Compliance review of ${tableCell(repository)}`,
+      '',
+      renderStatus(result),
+      result.sync?.run ? renderSyncMarkdown(result.sync.run) : '',
+    ];
+    const tail = [
+      result.frameworkErrors.length ? `## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n` : '',
+      renderUpdates(result, since),
+      result.drift && generationPlan ? renderGenerationMarkdown(result.drift.documents, generationPlan, generation, !generation) : '',
+      generationRefused ? `> Regeneration refused before spending anything: ${neutralise(generationRefused)}\n` : '',
+      renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent }),
+    ];
+    const compose = (detail: 'full' | 'summary') =>
+      [...parts, result.report.frameworks.length ? renderReportSummary(result.report, { detail, baseline: gate.baseline, ...(detail === 'summary' ? { maxGaps: 25 } : {}) }).replace(/^# /, '## ') : '', ...tail]
+        .filter(Boolean)
+        .join('\n');
+    appendSummary(compose('full'), { shortened: () => compose('summary'), moreAt: 'report.md' });
+    annotateExpiredWaivers(result.frameworks, repo.path, repo.text);
+    annotateGaps(result.report);
+    for (const entry of result.frameworkErrors) core.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
+    setReportOutputs(result.report, written);
+    core.setOutput('status', result.status);
+    core.setOutput('tokens-spent', String(tokensSpent));
+    core.setOutput('drifted', JSON.stringify((result.drift?.documents ?? []).filter((entry) => entry.status !== 'up-to-date').map((entry) => entry.output)));
+    core.setOutput('framework-updates', JSON.stringify(result.frameworkUpdates.map((entry) => ({ slug: entry.slug, name: entry.name, updates: entry.updates }))));
+    core.setOutput('generated-paths', JSON.stringify(generation?.paths ?? []));
+    if (result.sync?.run) {
+      core.setOutput('synced', JSON.stringify(Object.fromEntries(['ingested', 'refreshed', 'deleted', 'failed'].map((outcome) => [outcome, result.sync?.run?.results.filter((entry) => entry.outcome === outcome).length ?? 0]))));
+    }
+
+    if (result.gapPlan && github) {
+      const applied = await applyGapIssuePlan(github, currentRepository(), result.gapPlan, { label: label as string });
+      if (applied.refused) warnRefused(applied.refused);
+      appendSummary(renderAppliedMarkdown(result.gapPlan, applied), { final: true });
+      setGapIssueOutputs(applied);
+    } else {
+      setGapIssueOutputs(undefined);
+    }
+
+    if (result.status === 'refused') {
+      core.setFailed(`refused before spending anything: ${result.budget.reasons.join('; ')}`);
+      return;
+    }
+    if (result.frameworkErrors.length > 0) {
+      core.setFailed(`mapping failed: ${result.frameworkErrors.map((entry) => `${entry.framework}: ${entry.message}`).join('; ')}`);
+      return;
+    }
+    const failedGeneration = generation?.run.results.filter((entry) => entry.status !== 'generated') ?? [];
+    if (failedGeneration.length > 0) core.warning(`regeneration failed for ${failedGeneration.map((entry) => entry.output).join(', ')}`);
+    if (result.sync?.run && !result.sync.run.complete) core.warning('the library sync did not finish: see the job summary');
+    if (result.status === 'completed' && !result.report.passed) {
+      const reasons = result.frameworks.flatMap((entry) => entry.reasons.map((reason) => `${entry.framework.name}: ${reason}`)).join('; ');
+      if (failBelow) core.setFailed(`compliance gate failed: ${reasons}`);
+      else core.warning(`compliance gate failed (fail-below is false, so the step passes): ${reasons}`);
+    }
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * The frame every action runs in: secrets masked first, then the action's body; any failure ends
+ * in core.setFailed with the message and the hint (never a stack trace, which goes to the debug
+ * log only), and invalid compliance.yml entries become error annotations on their lines.
+ */
+import * as core from '@actions/core';
+import { ComplianceError } from '../../../api/errors.js';
+import { ConfigError, ReviewError } from '../../../review/errors.js';
+import { RepoFileError } from '../../../review/node/files.js';
+import { isDependabotRun, isForkPullRequest } from '../github/context.js';
+import { describeGitHubError, httpStatus } from '../github/permissions.js';
+import { readGitHubToken } from '../github/octokit.js';
+import { InputError } from './inputs.js';
+import { appendSummary } from './summary.js';
+import { missingApiKeyError, readApiKey } from './service.js';
+
+export interface Secrets {
+  /** The compliance API key; undefined only for actions that declare `needsApiKey: false`. */
+  apiKey: string;
+  githubToken: string | undefined;
+}
+
+export interface ActionDefinition {
+  /** The folder name under actions/: used in the user agent and messages. */
+  name: string;
+  /** false for actions that never call the service (gap-issues). */
+  needsApiKey?: boolean;
+  run(secrets: Secrets): Promise<void>;
+}
+
+/** The message for people: what failed and what to do. */
+export function failureMessage(error: unknown): string {
+  if (error instanceof ConfigError) {
+    return `${error.issues.length === 1 ? 'the configuration has a problem' : `the configuration has ${error.issues.length} problems`}:\n${error.message}`;
+  }
+  if (error instanceof ComplianceError) return error.toDisplayString();
+  if (error instanceof ReviewError || error instanceof InputError || error instanceof RepoFileError) {
+    return error.hint ? `${error.message} (${error.hint})` : error.message;
+  }
+  if (httpStatus(error) !== undefined) return `GitHub API: ${describeGitHubError(error)}`;
+  return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function annotateConfigIssues(error: ConfigError): void {
+  for (const issue of error.issues.slice(0, 10)) {
+    core.error(issue.path ? `${issue.path}: ${issue.message}` : issue.message, {
+      title: 'Invalid compliance configuration',
+      file: issue.file,
+      ...(issue.line !== undefined ? { startLine: issue.line } : {}),
+      ...(issue.column !== undefined ? { startColumn: issue.column } : {}),
+    });
+  }
+}
+
+/** Fork pull requests get no secrets: say so plainly and skip instead of failing obscurely. */
+function skipWithoutSecrets(name: string): boolean {
+  if (!isForkPullRequest() && !isDependabotRun()) return false;
+  const who = isDependabotRun() ? 'Dependabot pull requests' : 'pull requests from forks';
+  const message = `compliance ${name}: skipped, no API key. GitHub does not pass secrets to ${who}, so the compliance check cannot run here; it runs once the change is merged or on a branch of this repository.`;
+  core.warning(message, { title: 'Compliance check skipped' });
+  appendSummary(`## Compliance ${name}: skipped\n\n${message}\n`);
+  core.setOutput('skipped', 'true');
+  return true;
+}
+
+export async function runAction(action: ActionDefinition): Promise<void> {
+  try {
+    const apiKey = readApiKey();
+    const githubToken = readGitHubToken();
+    if (action.needsApiKey !== false && !apiKey) {
+      if (skipWithoutSecrets(action.name)) return;
+      throw missingApiKeyError();
+    }
+    await action.run({ apiKey: apiKey ?? '', githubToken });
+  } catch (error) {
+    if (error instanceof ConfigError) annotateConfigIssues(error);
+    if (error instanceof Error && error.stack) core.debug(error.stack);
+    core.setFailed(failureMessage(error));
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The connection to the compliance service: the `api-key` and `base-url` inputs (falling back to
+ * COMPLIANCE_API_KEY and COMPLIANCE_BASE_URL) and the client built from them. The key is masked
+ * before anything else runs, so no later log line, summary or error can show it.
+ */
+import * as core from '@actions/core';
+import { ComplianceClient } from '../../../api/node/index.js';
+import { ComplianceValidationError } from '../../../api/errors.js';
+import { InputError, textInput } from './inputs.js';
+
+export const API_KEY_INPUT = 'api-key';
+export const BASE_URL_INPUT = 'base-url';
+
+/** The key from the input or the environment, masked in the log; undefined when neither is set. */
+export function readApiKey(): string | undefined {
+  const key = textInput(API_KEY_INPUT) ?? process.env.COMPLIANCE_API_KEY?.trim();
+  if (key) core.setSecret(key);
+  return key || undefined;
+}
+
+export function missingApiKeyError(): InputError {
+  return new InputError(
+    API_KEY_INPUT,
+    'is empty, and COMPLIANCE_API_KEY is not set either',
+    'Store the key as a repository secret and pass it: `api-key: ${{ secrets.COMPLIANCE_API_KEY }}`.',
+  );
+}
+
+/** A client for this action; a malformed key or base URL fails here, before any request. */
+export function createClient(apiKey: string, actionName: string): ComplianceClient {
+  const baseUrl = textInput(BASE_URL_INPUT) ?? process.env.COMPLIANCE_BASE_URL?.trim();
+  if (!baseUrl) {
+    throw new InputError(BASE_URL_INPUT, 'is empty, and COMPLIANCE_BASE_URL is not set either', 'Pass `base-url: https://<host>/api/public/v1` (the address your key was issued for).');
+  }
+  try {
+    return new ComplianceClient({ apiKey, baseUrl, userAgent: `compliance-github-action/${actionName}` });
+  } catch (error) {
+    if (error instanceof ComplianceValidationError && error.field === 'baseUrl') {
+      throw new InputError(BASE_URL_INPUT, error.message, error.hint);
+    }
+    if (error instanceof ComplianceValidationError && error.field === 'apiKey') {
+      throw new InputError(API_KEY_INPUT, 'is not a valid key (it must be one word, without spaces or line breaks)', 'Copy the key exactly as issued into the secret.');
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * GitHub Actions: each committed bundle's size and its cold start, measured as the runner would
+ * see it: from spawning `node actions/<name>/dist/index.js` to the first HTTP request arriving at a
+ * loopback server standing in for the service (or, for gap-issues, the GitHub API). Anchors: a
+ * bare `node -e ''` (start to exit), bare node's own first request, and the same action run from
+ * its TypeScript sources unbundled (Node's type stripping plus a .js → .ts resolve hook).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { median, type BenchReport } from './report.js';
+
+const ACTIONS = ['call', 'gap-issues', 'generate', 'map', 'review', 'suggest', 'sync'];
+const RUNS = 7;
+const KEY = 'csk_sandbox_bench_key_0001';
+
+/** Resolves `./x.js` to `./x.ts` when only the TypeScript source exists (the repo's import style). */
+const RESOLVE_HOOK = `export async function resolve(specifier, context, next) {
+  try { return await next(specifier, context); }
+  catch (error) { if (/^\\.\\.?\\//.test(specifier) && specifier.endsWith('.js')) return next(specifier.slice(0, -3) + '.ts', context); throw error; }
+}`;
+const TS_LOADER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(RESOLVE_HOOK)}`)});`)}`;
+
+interface FirstRequestServer {
+  url: string;
+  next(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A server that answers everything 401 (the action then stops) and reports when a request arrives. */
+async function firstRequestServer(): Promise<FirstRequestServer> {
+  let waiting: ((at: number) => void) | undefined;
+  const server = createServer((request, response) => {
+    const at = performance.now();
+    waiting?.(at);
+    waiting = undefined;
+    request.resume();
+    response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'invalid_api_key', message: 'bench', hint: 'bench', requestId: 'bench' }, message: 'Bad credentials' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    next: () => new Promise<number>((resolve) => (waiting = resolve)),
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function workspace(): string {
+  const root = mkdtempSync(join(tmpdir(), 'bench-actions-'));
+  mkdirSync(join(root, 'policies'));
+  writeFileSync(join(root, 'policies', 'policy.md'), `# Access control\n\n${'Access is granted on least privilege and reviewed quarterly. '.repeat(8)}\n`);
+  writeFileSync(
+    join(root, 'compliance.yml'),
+    'repository: acme/policies\ndocuments:\n  - paths: ["policies/*.md"]\nframeworks:\n  - framework: hipaa-security\n    threshold: 80\ngenerate:\n  - type: policy\n    framework: hipaa-security\n    output: generated/policy\n',
+  );
+  mkdirSync(join(root, 'compliance-report'));
+  writeFileSync(join(root, 'compliance-report', 'report.json'), JSON.stringify({ schema: 'compliance-review-report', schemaVersion: 1, generatedAt: '2026-01-01T00:00:00Z', passed: true, frameworks: [] }));
+  return root;
+}
+
+/** Milliseconds from spawn to the server's first request (the process is then left to finish). */
+async function timeToFirstRequest(server: FirstRequestServer, args: string[], env: Record<string, string>, cwd: string): Promise<number> {
+  const arrived = server.next();
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd, env, stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const at = await Promise.race([arrived, exited.then(() => Number.NaN)]);
+  await exited;
+  return at - started;
+}
+
+async function timeToExit(args: string[]): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { stdio: 'ignore' });
+  await new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return performance.now() - started;
+}
+
+function actionEnv(name: string, server: FirstRequestServer, root: string, runnerDir: string): Record<string, string> {
+  const inputs: Record<string, string> = {
+    'api-key': KEY,
+    'base-url': server.url,
+    'github-token': 'ghs_bench',
+    ...(name === 'call' ? { operation: 'ping' } : {}),
+    ...(name === 'suggest' ? { query: 'health data privacy' } : {}),
+    ...(name === 'review' ? { 'gap-issues': 'false' } : {}),
+  };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    GITHUB_WORKSPACE: root,
+    GITHUB_REPOSITORY: 'acme/policies',
+    GITHUB_API_URL: server.url,
+    GITHUB_OUTPUT: join(runnerDir, 'output'),
+    GITHUB_STEP_SUMMARY: join(runnerDir, 'summary'),
+    GITHUB_EVENT_PATH: join(runnerDir, 'event.json'),
+  };
+  for (const [input, value] of Object.entries(inputs)) env[`INPUT_${input.toUpperCase()}`] = value;
+  return env;
+}
+
+export async function bench(report: BenchReport): Promise<void> {
+  const server = await firstRequestServer();
+  const root = workspace();
+  const runnerDir = mkdtempSync(join(tmpdir(), 'bench-runner-'));
+  writeFileSync(join(runnerDir, 'event.json'), '{}');
+  try {
+    const bare: number[] = [];
+    const bareRequest: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      bare.push(await timeToExit(['-e', '']));
+      bareRequest.push(await timeToFirstRequest(server, ['-e', `require('node:http').get(${JSON.stringify(`${server.url}/ping`)}, (r) => r.resume())`], { PATH: process.env.PATH ?? '' }, root));
+    }
+    report.figure("bare node -e '' (start to exit)", median(bare), 'ms');
+    report.figure('bare node: start to first request (node:http)', median(bareRequest), 'ms');
+
+    for (const name of ACTIONS) {
+      const bundle = join('actions', name, 'dist', 'index.js');
+      report.figure(`${name}: bundle size`, statSync(bundle).size / 1024, 'KiB');
+      const env = actionEnv(name, server, root, runnerDir);
+      const bundled: number[] = [];
+      const unbundled: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        writeFileSync(env.GITHUB_OUTPUT as string, '');
+        writeFileSync(env.GITHUB_STEP_SUMMARY as string, '');
+        bundled.push(await timeToFirstRequest(server, [join(process.cwd(), bundle)], env, root));
+      }
+      for (let i = 0; i < Math.min(RUNS, 3); i++) {
+        unbundled.push(await timeToFirstRequest(server, ['--no-warnings', '--import', TS_LOADER, join(process.cwd(), 'actions', name, 'src', 'main.ts')], env, root));
+      }
+      report.figure(`${name}: cold start to first request (bundle)`, median(bundled), 'ms');
+      const anchor = median(unbundled);
+      if (Number.isNaN(anchor)) report.note(`${name}: the unbundled sources made no request (the type-stripping loader could not run them)`);
+      else report.figure(`${name}: cold start to first request (unbundled TS)`, anchor, 'ms');
+    }
+    report.note(`median of ${RUNS} runs (unbundled: 3); the first request is the API's ping (or, for gap-issues, GitHub's issue listing)`);
+  } finally {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(runnerDir, { recursive: true, force: true });
+  }
+}

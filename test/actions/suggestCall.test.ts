@@ -1,0 +1,73 @@
+/** actions/suggest and actions/call against the sandbox. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import { API_KEY, leakedSecrets, runAction } from './harness.js';
+
+let sandbox: RunningSandbox;
+let workspace: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY] });
+  workspace = mkdtempSync(join(tmpdir(), 'action-workspace-'));
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+const run = (name: string, inputs: Record<string, string>) => runAction(name, { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, ...inputs } });
+
+describe('actions/suggest', () => {
+  it('outputs ranked candidates and writes a ranked table', async () => {
+    const result = await run('suggest', { query: 'health data privacy for a US telehealth app', jurisdiction: 'US', limit: '3' });
+    expect(result.code, result.stdout).toBe(0);
+    const candidates = JSON.parse(result.outputs.candidates as string);
+    expect(candidates).toHaveLength(3);
+    expect(candidates.map((candidate: { rank: number }) => candidate.rank)).toEqual([1, 2, 3]);
+    expect(result.outputs.top).toBe(candidates[0].slug ?? candidates[0].name);
+    expect(result.summary).toContain('| # | Framework | Regulator |');
+    expect(result.summary).toContain(`| 1 | [${candidates[0].name}](`);
+    expect(leakedSecrets(result, [API_KEY])).toEqual([]);
+  });
+
+  it('needs a question', async () => {
+    const result = await run('suggest', {});
+    expect(result.code).toBe(1);
+    expect(result.annotations.at(-1)?.message).toContain('input query: is required');
+  });
+});
+
+describe('actions/call', () => {
+  it('calls operations by id: JSON results as output, jobs waited for, binary downloads written to a path', async () => {
+    const billing = await run('call', { operation: 'getBilling' });
+    expect(billing.code, billing.stdout).toBe(0);
+    expect(JSON.parse(billing.outputs.result as string)).toHaveProperty('balanceTokens');
+
+    const calendar = await run('call', { operation: 'setCalendar', input: '{"cadence": "quarterly"}' });
+    expect(JSON.parse(calendar.outputs.result as string)).toMatchObject({ cadence: 'quarterly' });
+
+    const generated = await run('call', { operation: 'generateDocument', input: JSON.stringify({ framework: 'gdpr', organisation: { name: 'Acme Ltd' } }), wait: 'true' });
+    expect(generated.code, generated.stdout).toBe(0);
+    const jobId = generated.outputs['job-id'] as string;
+    expect(JSON.parse(generated.outputs.job as string)).toMatchObject({ jobId, status: 'completed' });
+
+    const pdf = await run('call', { operation: 'downloadDocument', input: JSON.stringify({ jobId, format: 'pdf' }), 'output-path': 'out/policy.pdf' });
+    expect(pdf.code, pdf.stdout).toBe(0);
+    expect(pdf.outputs.path).toBe(join(workspace, 'out', 'policy.pdf'));
+    expect(readFileSync(join(workspace, 'out', 'policy.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(JSON.parse(pdf.outputs.result as string)).toMatchObject({ kind: 'binary', contentType: 'application/pdf' });
+    expect(pdf.summary).toContain('## compliance call downloadDocument');
+    for (const result of [billing, calendar, generated, pdf]) expect(leakedSecrets(result, [API_KEY])).toEqual([]);
+  });
+
+  it('fails clearly on an unknown operation, bad JSON and a service error', async () => {
+    const unknown = await run('call', { operation: 'getBalance' });
+    expect(unknown.annotations.at(-1)?.message).toMatch(/^input operation: unknown operation "getBalance" \(Use one of: getServiceCard, /);
+    const badJson = await run('call', { operation: 'setCalendar', input: '{cadence: quarterly}' });
+    expect(badJson.annotations.at(-1)?.message).toContain('input input: is not valid JSON');
+    const missing = await run('call', { operation: 'getJob', input: '{"jobId": "00000000-0000-4000-8000-000000000000"}' });
+    expect(missing.code).toBe(1);
+    expect(missing.annotations.at(-1)?.message).toMatch(/^getJob: .*\| request id: /);
+  });
+});
