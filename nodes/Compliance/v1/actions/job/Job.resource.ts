@@ -1,0 +1,24 @@
+import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceOperations } from '../../helpers/interfaces.js';
+import { operationSelector } from '../../helpers/utils.js';
+import * as get from './get.operation.js';
+import * as wait from './wait.operation.js';
+
+export const operations: ResourceOperations = {
+  get: { operationId: 'getJob', name: 'Get', module: get },
+  wait: {
+    operationId: 'getJob',
+    name: 'Wait',
+    module: wait,
+    override: {
+      description:
+        'Poll a generation, mapping or library job until it is completed or failed (first poll at once, then with growing intervals) within a time limit. Free.',
+      action: 'Wait for a job',
+    },
+  },
+};
+
+export const description: INodeProperties[] = [
+  operationSelector('job', operations, 'get'),
+  ...Object.values(operations).flatMap((entry) => entry.module.description),
+];

@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { ComplianceClient } from '../../../../../api/client.js';
+import { asData, jsonItems, text } from '../../helpers/utils.js';
+
+export const documentIdProperty: INodeProperties = {
+  displayName: 'Document ID',
+  name: 'documentId',
+  type: 'string',
+  default: '',
+  required: true,
+  description: 'The ID of the library document, as returned by Ingest, Get Many or Search',
+};
+
+const properties: INodeProperties[] = [
+  documentIdProperty,
+  {
+    displayName: 'Include Content',
+    name: 'includeContent',
+    type: 'boolean',
+    default: false,
+    description: 'Whether to include the stored text of the document',
+  },
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['library'], operation: ['get'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
+  const id = text(this.getNodeParameter('documentId', itemIndex)) ?? '';
+  const includeContent = this.getNodeParameter('includeContent', itemIndex, false) as boolean;
+  const document = await client.getLibraryDocument({ id, ...(includeContent ? { include: 'content' as const } : {}) });
+  return jsonItems(asData(document), itemIndex);
+}

@@ -1,0 +1,58 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { ComplianceClient } from '../../../../../api/client.js';
+import { asData, compact, jsonItems, returnAllProperties, text } from '../../helpers/utils.js';
+
+const displayOptions = { show: { resource: ['library'], operation: ['search'] } };
+
+const properties: INodeProperties[] = [
+  {
+    displayName: 'Query',
+    name: 'query',
+    type: 'string',
+    default: '',
+    required: true,
+    placeholder: 'e.g. least privilege access review',
+    description: 'Words to search for; results are ranked by relevance with highlighted snippets',
+  },
+];
+
+const filterProperties: INodeProperties[] = [
+  {
+    displayName: 'Filters',
+    name: 'filters',
+    type: 'collection',
+    placeholder: 'Add Filter',
+    default: {},
+    options: [
+      { displayName: 'Category', name: 'category', type: 'string', default: '' },
+      { displayName: 'Tags', name: 'tags', type: 'string', default: '', description: 'Comma-separated tags' },
+    ],
+  },
+];
+
+export const description: INodeProperties[] = [
+  ...updateDisplayOptions(displayOptions, properties),
+  ...returnAllProperties(displayOptions),
+  ...updateDisplayOptions(displayOptions, filterProperties),
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
+  const query = text(this.getNodeParameter('query', itemIndex)) ?? '';
+  const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+  const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+  let limit: number | undefined;
+  if (returnAll) {
+    // As many as the service allows in one (charged) query: its maximum, from the free capabilities call.
+    limit = (await client.getCapabilities()).limits.searchMaxLimit;
+  } else {
+    limit = this.getNodeParameter('limit', itemIndex, 50) as number;
+  }
+  const result = await client.searchLibrary({
+    query,
+    ...compact({ category: text(filters.category), tags: text(filters.tags) }),
+    ...(limit !== undefined ? { limit } : {}),
+  });
+  const hits = returnAll || limit === undefined ? result.results : result.results.slice(0, limit);
+  return jsonItems(hits.map((hit, index) => ({ ...asData(hit), rank: index + 1, query })), itemIndex);
+}

@@ -1,0 +1,208 @@
+/**
+ * Shared pieces of the operations: option entries derived from the operation table, the wait and
+ * pagination parameters, and the item helpers that keep `pairedItem`.
+ */
+import type {
+  IDataObject,
+  IDisplayOptions,
+  IExecuteFunctions,
+  INodeExecutionData,
+  INodeProperties,
+  INodePropertyOptions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { ComplianceClient } from '../../../../api/client.js';
+import type { JobStatusModel } from '../../../../api/clientTypes.js';
+import { ComplianceJobTimeoutError } from '../../../../api/errors.js';
+import { operations, type OperationId } from '../../../../api/operations.js';
+import { toNodeError } from '../../../shared/errors.js';
+import type { ResourceOperations } from './interfaces.js';
+
+/** "Charged … in live mode" from the table's cost, so agents and people see what spends tokens. */
+export function costNote(operationId: OperationId): string {
+  const { cost } = operations[operationId];
+  if (cost.kind === 'free') return '';
+  if (cost.kind === 'fixed') return ` Live keys are charged ${cost.tokens.toLocaleString('en-US')} tokens per call; sandbox keys are free.`;
+  return ' Live keys are charged the price listed by Account → Get Capabilities; sandbox keys are free.';
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+const VERBS = /^(get|list|check|download|search|suggest|generate|map|ingest|refresh|delete|set|buy|create|wait)\b/i;
+
+/** The action line n8n shows (and tools expose): the table's summary, as a verb phrase. */
+export function actionOf(operationId: OperationId): string {
+  const { summary } = operations[operationId];
+  if (VERBS.test(summary)) return summary;
+  const first = /^[A-Z][a-z]/.test(summary) ? summary[0]!.toLowerCase() + summary.slice(1) : summary;
+  return `Get ${first}`;
+}
+
+/** The operation dropdown of a resource, sorted by name, every entry derived from the table. */
+export function operationSelector(resource: string, entries: ResourceOperations, defaultOperation: string): INodeProperties {
+  const options: INodePropertyOptions[] = Object.entries(entries)
+    .map(([value, entry]) => ({
+      name: entry.name,
+      value,
+      description: entry.override?.description ?? sentence(operations[entry.operationId].description) + costNote(entry.operationId),
+      action: entry.override?.action ?? actionOf(entry.operationId),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    displayName: 'Operation',
+    name: 'operation',
+    type: 'options',
+    noDataExpression: true,
+    displayOptions: { show: { resource: [resource] } },
+    options,
+    default: defaultOperation,
+  };
+}
+
+/** Items for one input item's result, each paired with it. */
+export function jsonItems(data: IDataObject | IDataObject[], itemIndex: number): INodeExecutionData[] {
+  return (Array.isArray(data) ? data : [data]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
+}
+
+export function asData(value: unknown): IDataObject {
+  return value as IDataObject;
+}
+
+/** Trims a string parameter; empty becomes undefined so optional fields are left out. */
+export function text(value: unknown): string | undefined {
+  if (typeof value !== 'string') return value === undefined || value === null ? undefined : String(value);
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** Drops undefined and empty-string values. */
+export function compact<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined && value !== '')) as Partial<T>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Waiting for jobs (operations the table marks `createsJob`)
+
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
+
+export function waitProperties(displayOptions: IDisplayOptions, withToggle = true): INodeProperties[] {
+  const whenWaiting: IDisplayOptions = withToggle
+    ? { show: { ...displayOptions.show, waitForCompletion: [true] } }
+    : displayOptions;
+  const properties: INodeProperties[] = [
+    {
+      displayName: 'Timeout (Seconds)',
+      name: 'waitTimeout',
+      type: 'number',
+      typeOptions: { minValue: 1 },
+      default: DEFAULT_WAIT_TIMEOUT_SECONDS,
+      description:
+        'How long to wait in total. The job is polled at once, then with growing intervals; the job itself carries on after a timeout.',
+      displayOptions: whenWaiting,
+    },
+    {
+      displayName: 'On Timeout',
+      name: 'onTimeout',
+      type: 'options',
+      options: [
+        { name: 'Fail', value: 'fail', description: 'Stop with an error naming the job ID' },
+        {
+          name: 'Return Last Status',
+          value: 'returnStatus',
+          description: 'Output the last status with the job ID and timedOut: true, to wait again later with Job → Wait',
+        },
+      ],
+      default: 'fail',
+      description: 'What to do when the job has not finished within the timeout',
+      displayOptions: whenWaiting,
+    },
+  ];
+  if (!withToggle) return properties;
+  return [
+    {
+      displayName: 'Wait for Completion',
+      name: 'waitForCompletion',
+      type: 'boolean',
+      default: true,
+      description:
+        'Whether to wait until the job has completed or failed before continuing. When off, the output is the accepted job (with its ID) at once.',
+      displayOptions,
+    },
+    ...properties,
+  ];
+}
+
+/**
+ * Waits for a job as the parameters say: completed → the final status merged over `accepted`;
+ * failed → ComplianceJobError; timeout → an error, or the last status with `timedOut: true`.
+ */
+export async function waitAsConfigured(
+  this: IExecuteFunctions,
+  itemIndex: number,
+  client: ComplianceClient,
+  jobId: string,
+  accepted: IDataObject = {},
+  estimatedSeconds?: number,
+): Promise<IDataObject> {
+  const timeoutSeconds = this.getNodeParameter('waitTimeout', itemIndex, DEFAULT_WAIT_TIMEOUT_SECONDS) as number;
+  const onTimeout = this.getNodeParameter('onTimeout', itemIndex, 'fail') as string;
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+    throw new NodeOperationError(this.getNode(), 'Timeout (Seconds) must be a positive number', { itemIndex });
+  }
+  const signal = this.getExecutionCancelSignal?.();
+  try {
+    const job: JobStatusModel = await client.waitForJob(jobId, {
+      timeoutMs: timeoutSeconds * 1000,
+      ...(estimatedSeconds !== undefined ? { estimatedSeconds } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    return { ...accepted, ...asData(job), jobId, timedOut: false };
+  } catch (error) {
+    if (error instanceof ComplianceJobTimeoutError && onTimeout === 'returnStatus') {
+      const last = typeof error.job === 'object' && error.job !== null ? asData(error.job) : {};
+      return { ...accepted, ...last, jobId, timedOut: true, message: error.message };
+    }
+    throw toNodeError(this.getNode(), error, itemIndex);
+  }
+}
+
+/** Submits through `submit`, then waits when "Wait for Completion" is on. */
+export async function submitJob(
+  this: IExecuteFunctions,
+  itemIndex: number,
+  client: ComplianceClient,
+  submit: () => Promise<{ jobId: string; estimatedSeconds?: number } & object>,
+): Promise<INodeExecutionData[]> {
+  const accepted = await submit();
+  const wait = this.getNodeParameter('waitForCompletion', itemIndex, true) as boolean;
+  if (!wait) return jsonItems(asData(accepted), itemIndex);
+  const result = await waitAsConfigured.call(this, itemIndex, client, accepted.jobId, asData(accepted), accepted.estimatedSeconds);
+  return jsonItems(result, itemIndex);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Return All / Limit
+
+export function returnAllProperties(displayOptions: IDisplayOptions): INodeProperties[] {
+  return [
+    {
+      displayName: 'Return All',
+      name: 'returnAll',
+      type: 'boolean',
+      default: false,
+      description: 'Whether to return all results or only up to a given limit',
+      displayOptions,
+    },
+    {
+      displayName: 'Limit',
+      name: 'limit',
+      type: 'number',
+      typeOptions: { minValue: 1 },
+      default: 50,
+      description: 'Max number of results to return',
+      displayOptions: { show: { ...displayOptions.show, returnAll: [false] } },
+    },
+  ];
+}

@@ -1,0 +1,158 @@
+/**
+ * The shared API core inside n8n: a ComplianceClient whose transport is n8n's
+ * `httpRequestWithAuthentication` (the credential's `authenticate` adds the key; the client never
+ * sees it) and whose sleep is n8n-workflow's `sleep`. No second HTTP client, no timers of our own.
+ */
+import type {
+  IExecuteFunctions,
+  IHttpRequestOptions,
+  ILoadOptionsFunctions,
+  IPollFunctions,
+} from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+import { ComplianceClient } from '../../api/client.js';
+import {
+  TransportError,
+  type Sleep,
+  type Transport,
+  type TransportFailureKind,
+} from '../../api/transport.js';
+
+export const CREDENTIAL_TYPE = 'complianceApi';
+export const USER_AGENT = 'n8n-nodes-compliance (n8n)';
+
+export type ComplianceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+interface FullResponse {
+  body?: unknown;
+  headers?: unknown;
+  statusCode?: number;
+}
+
+/** Error codes that mean the connection never came up: nothing reached the service. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CLOSED']);
+
+/** The error codes and messages along an error's cause chain (n8n wraps axios errors). */
+function chainOf(error: unknown): { codes: string[]; messages: string[] } {
+  const codes: string[] = [];
+  const messages: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') codes.push(code);
+    if (typeof message === 'string') messages.push(message);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return { codes, messages };
+}
+
+/**
+ * Classifies a failure of n8n's request helper with no response. Only the message is kept: the
+ * helper's error carries the request configuration, headers (and so the key) included.
+ */
+export function classifyRequestFailure(error: unknown, aborted: boolean): TransportError {
+  const { codes, messages } = chainOf(error);
+  const text = messages.join(' | ');
+  let kind: TransportFailureKind;
+  let sent: boolean;
+  if (aborted || codes.includes('ERR_CANCELED')) [kind, sent] = ['aborted', true];
+  else if (codes.includes('ETIMEDOUT') || /timeout of \d+ms exceeded|timed? ?out/i.test(text)) [kind, sent] = ['timeout', true];
+  else if (codes.some((code) => NOT_SENT_CODES.has(code))) [kind, sent] = ['connect', false];
+  else if (codes.some((code) => RESET_CODES.has(code)) || codes.includes('ECONNABORTED')) [kind, sent] = ['reset', true];
+  else [kind, sent] = ['other', true];
+  const code = codes.find((candidate) => !messages.some((message) => message.includes(candidate)));
+  const message = messages[messages.length - 1] ?? messages[0] ?? 'request failed';
+  return new TransportError(kind, sent, code ? `${message} (${code})` : message);
+}
+
+function headersOf(raw: unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (typeof raw !== 'object' || raw === null) return headers;
+  const source =
+    typeof (raw as { toJSON?: unknown }).toJSON === 'function'
+      ? ((raw as { toJSON: () => unknown }).toJSON() as Record<string, unknown>)
+      : (raw as Record<string, unknown>);
+  for (const [name, value] of Object.entries(source)) {
+    if (value === undefined || value === null) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return headers;
+}
+
+function bytesOf(body: unknown): Uint8Array {
+  if (body === undefined || body === null) return new Uint8Array(0);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (typeof body === 'string') return new TextEncoder().encode(body);
+  // A helper that parsed JSON despite the arraybuffer encoding: re-serialise it.
+  return new TextEncoder().encode(JSON.stringify(body));
+}
+
+/** A Transport over `this.helpers.httpRequestWithAuthentication` with the Compliance API credential. */
+export function n8nTransport(context: ComplianceContext): Transport {
+  return async (request) => {
+    const options: IHttpRequestOptions = {
+      method: request.method,
+      url: request.url,
+      headers: { ...request.headers },
+      returnFullResponse: true,
+      ignoreHttpStatusErrors: true,
+      encoding: 'arraybuffer',
+      json: false,
+      timeout: request.timeoutMs,
+    };
+    if (request.body !== undefined) {
+      options.body = typeof request.body === 'string' ? request.body : Buffer.from(request.body);
+    }
+    let response: FullResponse;
+    try {
+      response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options)) as FullResponse;
+    } catch (error) {
+      throw classifyRequestFailure(error, request.signal?.aborted === true);
+    }
+    if (typeof response !== 'object' || response === null || typeof response.statusCode !== 'number') {
+      throw new TransportError('other', true, 'the n8n request helper returned no status code');
+    }
+    return { status: response.statusCode, headers: headersOf(response.headers), body: bytesOf(response.body) };
+  };
+}
+
+/** n8n-workflow's sleep; an abort is noticed by the client right after the sleep. */
+export const n8nSleep: Sleep = async (ms) => {
+  await sleep(ms);
+};
+
+/** The base URL of the credential, as entered (the client normalises it). */
+export async function credentialBaseUrl(context: ComplianceContext): Promise<string> {
+  const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+  return String(credentials.baseUrl ?? '');
+}
+
+export interface ClientSettings {
+  /** Per-attempt timeout in ms. */
+  timeoutMs?: number;
+}
+
+export async function createClient(context: ComplianceContext, settings: ClientSettings = {}): Promise<ComplianceClient> {
+  return new ComplianceClient({
+    baseUrl: await credentialBaseUrl(context),
+    transport: n8nTransport(context),
+    sleep: n8nSleep,
+    now: () => Date.now(),
+    userAgent: USER_AGENT,
+    ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * The package in a real n8n (2.40.7): built, installed as a community package, credentials and
+ * workflows imported with the n8n CLI and executed with `n8n execute` against the sandbox on
+ * loopback. Set COMPLIANCE_SKIP_REAL_N8N=1 to skip (it says so); CI never sets it.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
+import { buildPackage, installN8n, N8nHarness, outputOf, type N8nRun } from './harness.js';
+import { credentials, triggerWorkflow, WORKFLOW_IDS, workflows, type Keys } from './workflows.js';
+
+const skip = process.env.COMPLIANCE_SKIP_REAL_N8N === '1';
+if (skip) console.warn('COMPLIANCE_SKIP_REAL_N8N=1: the real-n8n suite is skipped');
+
+const KEYS: Keys = {
+  sandbox: 'csk_sandbox_n8n_real_suite_0001',
+  trigger: 'csk_sandbox_n8n_real_trigger_01',
+  live: 'csk_live_n8n_real_low_balance_01',
+};
+// 50,000 tokens at the API plan's 22,222 a day: about 2.2 days left, under the 7-day threshold.
+const LIVE_BALANCE = 50_000;
+
+describe.skipIf(skip)('the nodes in a real n8n', () => {
+  let sandbox: RunningSandbox;
+  let n8n: N8nHarness;
+  const timings: Record<string, number> = {};
+
+  beforeAll(async () => {
+    const bin = installN8n();
+    buildPackage();
+    sandbox = await startSandbox({ port: 0, jobSeconds: 1, keys: [KEYS.sandbox, KEYS.trigger, `${KEYS.live}:live:${LIVE_BALANCE}`] });
+    n8n = await N8nHarness.create(bin);
+    const started = Date.now();
+    await n8n.importCredentials(credentials(sandbox.origin, sandbox.baseUrl, KEYS));
+    await n8n.importWorkflows(workflows());
+    timings.import = Date.now() - started;
+  }, 30 * 60_000);
+
+  afterAll(async () => {
+    n8n?.close();
+    await sandbox?.close();
+    console.log(`real n8n timings (ms): ${JSON.stringify(timings)}`);
+  });
+
+  async function execute(id: string): Promise<N8nRun> {
+    const run = await n8n.execute(id);
+    timings[id] = (timings[id] ?? 0) + run.ms;
+    // No API key in anything n8n printed: outputs, errors, logs.
+    for (const key of Object.values(KEYS)) {
+      expect(run.stdout).not.toContain(key);
+      expect(run.stderr).not.toContain(key);
+    }
+    return run;
+  }
+
+  it('authenticates with either header and maps a bad key to the service error (ping)', async () => {
+    const run = await execute(WORKFLOW_IDS.ping);
+    expect(run.execution.status).toBe('success');
+    const [bearer] = outputOf(run, 'Ping Bearer');
+    expect(bearer!.json).toMatchObject({ ok: true, mode: 'sandbox', client: expect.any(String) });
+    expect(bearer!.pairedItem).toEqual({ item: 0 });
+    const [header] = outputOf(run, 'Ping X-API-Key');
+    expect(header!.json).toMatchObject({ ok: true, mode: 'sandbox' });
+    // Continue On Fail: the error comes back as an item with the service's code and request id.
+    const [bad] = outputOf(run, 'Ping Bad Key');
+    expect(bad!.json).toMatchObject({ code: 'invalid_api_key', status: 401, requestId: expect.any(String) });
+    expect(String(bad!.json.error)).toMatch(/ping/);
+  }, 120_000);
+
+  it('generates, waits and downloads a PDF as binary data', async () => {
+    const run = await execute(WORKFLOW_IDS.generate);
+    expect(run.execution.status).toBe('success');
+    const [job] = outputOf(run, 'Generate');
+    expect(job!.json).toMatchObject({ status: 'completed', timedOut: false, jobId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const [download] = outputOf(run, 'Download PDF');
+    expect(download!.json).toMatchObject({ jobId: job!.json.jobId, format: 'pdf', mimeType: 'application/pdf' });
+    expect(download!.json.fileSize).toBeGreaterThan(1000);
+    const binary = download!.binary?.policy;
+    expect(binary).toBeDefined();
+    expect(binary!.mimeType).toBe('application/pdf');
+    expect(binary!.fileName).toMatch(/\.pdf$/);
+    expect(binary!.fileExtension).toBe('pdf');
+    if (binary!.data && !binary!.id) expect(Buffer.from(binary!.data, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+  }, 180_000);
+
+  it('maps a file uploaded from a binary property and downloads the report', async () => {
+    const run = await execute(WORKFLOW_IDS.map);
+    expect(run.execution.status).toBe('success');
+    const [file] = outputOf(run, 'To File');
+    expect(file!.binary?.data?.fileName).toBe('access-control-policy.txt');
+    const [job] = outputOf(run, 'Map');
+    expect(job!.json).toMatchObject({ status: 'completed', kind: 'mapping' });
+    const [report] = outputOf(run, 'Report');
+    const document = report!.json.document as { coverage: number; controls: unknown[]; gaps: unknown[]; framework: unknown };
+    expect(typeof document.coverage).toBe('number');
+    expect(document.coverage).toBeGreaterThan(0);
+    expect(document.controls.length).toBeGreaterThan(0);
+    expect(Array.isArray(document.gaps)).toBe(true);
+  }, 180_000);
+
+  it('ingests a library document and finds it by search', async () => {
+    const run = await execute(WORKFLOW_IDS.library);
+    expect(run.execution.status).toBe('success');
+    const [ingested] = outputOf(run, 'Ingest');
+    expect(ingested!.json).toMatchObject({ status: 'completed', documentId: expect.any(String) });
+    const hits = outputOf(run, 'Search');
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.map((hit) => hit.json.documentId)).toContain(ingested!.json.documentId);
+    expect(hits[0]!.json).toMatchObject({ rank: 1, snippets: expect.any(Array) });
+    expect(hits.every((hit) => JSON.stringify(hit.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
+  }, 180_000);
+
+  it('fires the polling trigger in a running n8n once, and not again after a restart', async () => {
+    const events: Array<Record<string, unknown>> = [];
+    const capture = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        events.push(JSON.parse(body) as Record<string, unknown>);
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => capture.listen(0, '127.0.0.1', resolve));
+    const captureUrl = `http://127.0.0.1:${(capture.address() as AddressInfo).port}/events`;
+    try {
+      await n8n.importWorkflows([triggerWorkflow(captureUrl)]);
+      const published = await n8n.run(['publish:workflow', `--id=${WORKFLOW_IDS.triggerBalance}`]);
+      expect(published.exitCode, published.stdout + published.stderr).toBe(0);
+
+      // Activation polls once: the balance (about 2.2 days) is under the 7-day threshold.
+      let started = Date.now();
+      let server = await n8n.start();
+      while (events.length === 0 && Date.now() - started < 60_000) await delay(250);
+      // The execution finishing saves the cursor: give it a moment before stopping.
+      await delay(3_000);
+      await server.stop();
+      timings.triggerFirstStart = Date.now() - started;
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ event: 'balanceLow', eventKey: 'balanceLow:1', thresholdDays: 7, balanceTokens: LIVE_BALANCE, mode: 'live' });
+      expect(events[0]!.estimatedDaysRemaining).toBeLessThan(7);
+      for (const key of Object.values(KEYS)) expect(server.output()).not.toContain(key);
+
+      // A restart polls again at activation: the cursor in the workflow's static data says this
+      // dip was reported, so nothing fires.
+      started = Date.now();
+      server = await n8n.start();
+      await delay(5_000);
+      await server.stop();
+      timings.triggerRestart = Date.now() - started;
+      const problems = server.output().split('\n').filter((line) => /Problem with execution|problem activating|Compliance/i.test(line));
+      expect(problems).toEqual([]);
+      expect(events).toHaveLength(1);
+    } finally {
+      capture.close();
+    }
+  }, 300_000);
+});

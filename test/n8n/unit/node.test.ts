@@ -1,0 +1,288 @@
+/**
+ * The action node with a fake execute context whose requests go to a real sandbox: parameter
+ * handling of every operation (what is sent, what comes out, pairedItem) and error mapping.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operationIds, operations } from '../../../api/operations.js';
+import { Compliance } from '../../../nodes/Compliance/Compliance.node.js';
+import { resources } from '../../../nodes/Compliance/v1/actions/resources.js';
+import { router } from '../../../nodes/Compliance/v1/actions/router.js';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
+import { fakeExecute, type FakeCredentials } from './fakeContext.js';
+
+const KEY = 'csk_sandbox_unit_node_key_00001';
+const SLOW_KEY = 'csk_sandbox_unit_slow_key_00001';
+const LONG_TEXT =
+  'Access to production systems follows least privilege. Access is reviewed every quarter by the system owner, ' +
+  'privileged accounts need multi-factor authentication, and leavers lose access within one working day. ';
+
+let sandbox: RunningSandbox;
+let slowSandbox: RunningSandbox;
+let credentials: FakeCredentials;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY] });
+  slowSandbox = await startSandbox({ port: 0, jobSeconds: 30, keys: [SLOW_KEY] });
+  credentials = { apiKey: KEY, baseUrl: sandbox.origin, authHeader: 'bearer' };
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await slowSandbox?.close();
+});
+
+async function run(parameters: IDataObject, options: { items?: INodeExecutionData[]; continueOnFail?: boolean; credentials?: FakeCredentials } = {}) {
+  const { context, requests } = fakeExecute({ credentials: options.credentials ?? credentials, parameters, ...options });
+  const [output] = await router.call(context);
+  return { output: output!, requests, json: output![0]?.json as IDataObject };
+}
+
+function bodyOf(request: { body?: string | Buffer } | undefined): IDataObject {
+  return JSON.parse(String(request?.body)) as IDataObject;
+}
+
+describe('node description', () => {
+  it('exposes every operation of the table exactly once, under the resource the table names', () => {
+    const exposed = Object.entries(resources).flatMap(([resource, { operations: entries }]) =>
+      Object.values(entries).map((entry) => ({ resource, id: entry.operationId })),
+    );
+    for (const id of operationIds) {
+      expect(exposed.filter((entry) => entry.id === id && entry.resource === operations[id].resource).length, id).toBeGreaterThanOrEqual(1);
+    }
+    // Job → Wait is the only extra entry (it polls getJob).
+    expect(exposed).toHaveLength(operationIds.length + 1);
+  });
+
+  it('derives option descriptions, actions and cost notes from the table and offers Wait for Completion where jobs are created', () => {
+    const node = new Compliance();
+    const description = node.nodeVersions[1]!.description;
+    expect(description.usableAsTool).toBe(true);
+    const selectors = description.properties.filter((property) => property.name === 'operation');
+    const options = selectors.flatMap((selector) => selector.options as Array<{ value: string; description: string; action: string }>);
+    const search = options.find((option) => option.action === operations.searchLibrary.summary)!;
+    expect(search.description).toContain(operations.searchLibrary.description);
+    expect(search.description).toContain('5,000 tokens');
+    for (const [resource, { operations: entries }] of Object.entries(resources)) {
+      for (const [value, entry] of Object.entries(entries)) {
+        const waits = description.properties.some(
+          (property) => property.name === 'waitForCompletion' && property.displayOptions?.show?.resource?.includes(resource) && property.displayOptions?.show?.operation?.includes(value),
+        );
+        expect(waits, `${resource}.${value}`).toBe(operations[entry.operationId].createsJob === true && value !== 'wait');
+      }
+    }
+  });
+});
+
+describe('account, billing and calendar', () => {
+  it.each([
+    ['ping', '/ping', { mode: 'sandbox' }],
+    ['getCapabilities', '/capabilities', { formats: ['json', 'md', 'pdf', 'docx'] }],
+    ['getUsage', '/usage', {}],
+    ['getServiceCard', '/api/public/v1', { version: 'v1' }],
+    ['getOpenApi', '/openapi.json', { openapi: expect.stringMatching(/^3\./) }],
+  ])('account %s', async (operation, path, expected) => {
+    const { json, requests, output } = await run({ resource: 'account', operation });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.method).toBe('GET');
+    expect(new URL(requests[0]!.url).pathname.replace(/\/$/, '')).toBe(`/api/public/v1${path === '/api/public/v1' ? '' : path}`);
+    expect(json).toMatchObject(expected);
+    expect(output[0]!.pairedItem).toEqual({ item: 0 });
+  });
+
+  it('billing get, checkout, auto-top-up', async () => {
+    expect((await run({ resource: 'billing', operation: 'get' })).json).toMatchObject({ balanceTokens: 0, meter: expect.any(Object) });
+    const checkout = await run({ resource: 'billing', operation: 'createCheckout', pack: 'pack25' });
+    expect(bodyOf(checkout.requests[0])).toEqual({ pack: 'pack25' });
+    expect(checkout.json).toMatchObject({ url: expect.stringContaining('/checkout/'), pack: { code: 'pack25' } });
+    const enable = await run({ resource: 'billing', operation: 'setAutoTopUp', enabled: true, thresholdTokens: 200_000, pack: 'pack10' });
+    expect(enable.requests[0]!.method).toBe('PUT');
+    expect(bodyOf(enable.requests[0])).toEqual({ enabled: true, thresholdTokens: 200_000, pack: 'pack10' });
+    expect((await run({ resource: 'billing', operation: 'getAutoTopUp' })).json).toMatchObject({ enabled: true, thresholdTokens: 200_000 });
+    // Disabling sends only enabled=false, whatever the hidden fields hold.
+    const disable = await run({ resource: 'billing', operation: 'setAutoTopUp', enabled: false, thresholdTokens: 5, pack: 'pack500' });
+    expect(bodyOf(disable.requests[0])).toEqual({ enabled: false });
+  });
+
+  it('calendar set reads a zone-less n8n date as UTC; get reads it back', async () => {
+    const set = await run({ resource: 'calendar', operation: 'set', cadence: 'quarterly', firstReviewAt: '2031-03-01T09:00:00' });
+    expect(bodyOf(set.requests[0])).toEqual({ cadence: 'quarterly', firstReviewAt: '2031-03-01T09:00:00.000Z' });
+    expect((await run({ resource: 'calendar', operation: 'get' })).json).toMatchObject({ cadence: 'quarterly', nextReviewAt: expect.stringContaining('2031-03-01') });
+    const none = await run({ resource: 'calendar', operation: 'set', cadence: 'none', firstReviewAt: '2031-03-01T09:00:00' });
+    expect(bodyOf(none.requests[0])).toEqual({ cadence: 'none' });
+  });
+});
+
+describe('framework and document', () => {
+  it('suggest sends the query and filled additional fields only; split gives one item per candidate', async () => {
+    const whole = await run({ resource: 'framework', operation: 'suggest', query: ' health data privacy ', additionalFields: { jurisdiction: 'US', domain: '' } });
+    expect(bodyOf(whole.requests[0])).toEqual({ query: 'health data privacy', jurisdiction: 'US' });
+    expect(whole.output).toHaveLength(1);
+    const candidates = whole.json.candidates as IDataObject[];
+    expect(candidates.length).toBeGreaterThan(1);
+    const split = await run({ resource: 'framework', operation: 'suggest', query: 'health data privacy', splitIntoItems: true });
+    expect(split.output).toHaveLength(candidates.length);
+    expect(split.output.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
+    expect(split.output[0]!.json).toMatchObject({ rank: 1, mode: 'sandbox' });
+  });
+
+  it('framework get', async () => {
+    const { json, requests } = await run({ resource: 'framework', operation: 'get', slug: 'gdpr' });
+    expect(requests[0]!.url).toMatch(/\/frameworks\/gdpr$/);
+    expect(json).toMatchObject({ slug: 'gdpr', updates: expect.any(Array) });
+  });
+
+  let jobId = '';
+  it('generate waits by default, and returns the accepted job when told not to wait', async () => {
+    const waited = await run({
+      resource: 'document',
+      operation: 'generate',
+      framework: 'gdpr',
+      documentType: 'data_protection_policy',
+      organisation: { name: 'Acme Ltd', country: '' },
+      additionalFields: { humanize: true, context: '' },
+    });
+    expect(bodyOf(waited.requests[0])).toEqual({ framework: 'gdpr', type: 'data_protection_policy', organisation: { name: 'Acme Ltd' }, humanize: true });
+    expect(waited.requests[1]!.url).toMatch(/\/jobs\//);
+    expect(waited.json).toMatchObject({ status: 'completed', timedOut: false, kind: 'generation' });
+    jobId = String(waited.json.jobId);
+    const queued = await run({ resource: 'document', operation: 'generate', framework: 'iso-27001', waitForCompletion: false });
+    expect(queued.requests).toHaveLength(1);
+    expect(queued.json).toMatchObject({ jobId: expect.any(String), estimatedSeconds: expect.any(Number) });
+  });
+
+  it('download: pdf and docx as binary with name and MIME type, md as text, json parsed', async () => {
+    const pdf = await run({ resource: 'document', operation: 'download', jobId, format: 'pdf', binaryPropertyName: 'file' });
+    const binary = pdf.output[0]!.binary!.file!;
+    expect(binary.mimeType).toBe('application/pdf');
+    expect(binary.fileName).toMatch(/\.pdf$/);
+    expect(Buffer.from(binary.data, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.json).toMatchObject({ jobId, format: 'pdf', fileSize: Number(binary.fileSize) });
+    const docx = await run({ resource: 'document', operation: 'download', jobId, format: 'docx', binaryPropertyName: 'data', options: { fileName: 'policy.docx' } });
+    expect(docx.output[0]!.binary!.data).toMatchObject({ fileName: 'policy.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' });
+    const md = await run({ resource: 'document', operation: 'download', jobId, format: 'md' });
+    expect(md.output[0]!.binary).toBeUndefined();
+    expect(String(md.json.text)).toMatch(/^#/m);
+    const json = await run({ resource: 'document', operation: 'download', jobId, format: 'json' });
+    expect(json.json.document).toMatchObject({ jobId, sections: expect.any(Array) });
+  });
+
+  it('map: text content, or an upload from a binary property (named from its MIME type when needed)', async () => {
+    const text = await run({ resource: 'document', operation: 'map', framework: 'iso-27001', inputDataType: 'text', content: LONG_TEXT, options: { title: 'Access' } });
+    expect(bodyOf(text.requests[0])).toEqual({ framework: 'iso-27001', content: LONG_TEXT, title: 'Access' });
+    expect(text.json).toMatchObject({ status: 'completed', kind: 'mapping' });
+    const items: INodeExecutionData[] = [
+      { json: {}, binary: { upload: { data: Buffer.from(LONG_TEXT).toString('base64'), mimeType: 'text/plain', fileName: 'policy' } } },
+    ];
+    const upload = await run({ resource: 'document', operation: 'map', framework: 'iso-27001', inputDataType: 'binary', binaryPropertyName: 'upload' }, { items });
+    const request = upload.requests[0]!;
+    expect(request.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(String(request.body)).toContain('filename="policy.txt"');
+    expect(String(request.body)).toContain(LONG_TEXT.slice(0, 40));
+    expect(upload.json).toMatchObject({ status: 'completed', kind: 'mapping' });
+  });
+
+  it('job get and wait', async () => {
+    expect((await run({ resource: 'job', operation: 'get', jobId })).json).toMatchObject({ jobId, status: 'completed' });
+    expect((await run({ resource: 'job', operation: 'wait', jobId, waitTimeout: 10, onTimeout: 'fail' })).json).toMatchObject({ jobId, status: 'completed', timedOut: false });
+  });
+});
+
+describe('library', () => {
+  let documentId = '';
+  it('ingest, get, refresh, list, search, delete', async () => {
+    const ingested = await run({
+      resource: 'library',
+      operation: 'ingest',
+      title: 'Access review',
+      content: LONG_TEXT,
+      additionalFields: { tags: 'access, review', category: '', filename: 'policies/access.md' },
+    });
+    expect(bodyOf(ingested.requests[0])).toEqual({ title: 'Access review', content: LONG_TEXT, tags: ['access', 'review'], filename: 'policies/access.md' });
+    expect(ingested.json).toMatchObject({ status: 'completed', documentId: expect.any(String) });
+    documentId = String(ingested.json.documentId);
+
+    const got = await run({ resource: 'library', operation: 'get', documentId, includeContent: true });
+    expect(got.requests[0]!.url).toMatch(/include=content$/);
+    expect(got.json).toMatchObject({ id: documentId, content: LONG_TEXT, version: 1 });
+
+    const refreshed = await run({ resource: 'library', operation: 'refresh', documentId, content: `${LONG_TEXT}Updated.` });
+    expect(refreshed.json).toMatchObject({ status: 'completed' });
+    expect((await run({ resource: 'library', operation: 'get', documentId })).json).toMatchObject({ version: 2 });
+
+    await run({ resource: 'library', operation: 'ingest', title: 'Second', content: `${LONG_TEXT} A second document.`, additionalFields: {} });
+    const limited = await run({ resource: 'library', operation: 'getAll', returnAll: false, limit: 1, filters: {} });
+    expect(limited.output).toHaveLength(1);
+    const all = await run({ resource: 'library', operation: 'getAll', returnAll: true, filters: { tag: 'access' } });
+    expect(all.output.map((item) => item.json.id)).toEqual([documentId]);
+
+    const search = await run({ resource: 'library', operation: 'search', query: 'least privilege', returnAll: false, limit: 1, filters: { tags: '' } });
+    expect(bodyOf(search.requests[0])).toEqual({ query: 'least privilege', limit: 1 });
+    expect(search.output).toHaveLength(1);
+    expect(search.json).toMatchObject({ rank: 1, documentId: expect.any(String), snippets: expect.any(Array) });
+    const searchAll = await run({ resource: 'library', operation: 'search', query: 'least privilege', returnAll: true });
+    expect(bodyOf(searchAll.requests[1])).toMatchObject({ limit: 50 });
+    expect(searchAll.output.length).toBe(2);
+
+    const deleted = await run({ resource: 'library', operation: 'delete', documentId });
+    expect(deleted.requests[0]!.method).toBe('DELETE');
+    expect(deleted.json).toMatchObject({ id: documentId, deleted: true });
+  });
+});
+
+describe('errors', () => {
+  it('a local refusal is a NodeOperationError with the code and hint; nothing is sent', async () => {
+    const { context, requests } = fakeExecute({ credentials, parameters: { resource: 'framework', operation: 'suggest', query: '  ' } });
+    const error = await router.call(context).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NodeOperationError);
+    expect((error as NodeOperationError).context).toMatchObject({ code: 'missing_query', itemIndex: 0 });
+    expect(requests).toHaveLength(0);
+  });
+
+  it("a service error is a NodeApiError with the service's code, hint and request id", async () => {
+    const { context } = fakeExecute({ credentials, parameters: { resource: 'job', operation: 'get', jobId: '3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a' } });
+    const error = (await router.call(context).catch((caught: unknown) => caught)) as NodeApiError;
+    expect(error).toBeInstanceOf(NodeApiError);
+    expect(error.httpCode).toBe('404');
+    expect(error.context).toMatchObject({ code: 'job_not_found', requestId: expect.any(String), hint: expect.any(String) });
+    expect(error.message).toMatch(/^getJob: /);
+    expect(error.description).toContain(`Request ID: ${String(error.context.requestId)}`);
+  });
+
+  it('a bad key gives 401 and the key appears nowhere in the error', async () => {
+    const secret = 'csk_sandbox_this_key_does_not_exist_42';
+    const { context } = fakeExecute({ credentials: { ...credentials, apiKey: secret, authHeader: 'xApiKey' }, parameters: { resource: 'account', operation: 'ping' } });
+    const error = (await router.call(context).catch((caught: unknown) => caught)) as NodeApiError;
+    expect(error.httpCode).toBe('401');
+    expect(error.context.code).toBe('invalid_api_key');
+    expect(JSON.stringify({ message: error.message, description: error.description, context: error.context })).not.toContain(secret);
+  });
+
+  it('Continue On Fail returns the error for the failing item and carries on, every item paired', async () => {
+    const items = [{ json: {} }, { json: {} }];
+    const { output } = await run([{ resource: 'framework', operation: 'get', slug: 'no-such-framework' }, { resource: 'framework', operation: 'get', slug: 'gdpr' }] as unknown as IDataObject, {
+      items,
+      continueOnFail: true,
+    });
+    expect(output).toHaveLength(2);
+    expect(output[0]).toMatchObject({ json: { code: 'framework_not_found', status: 404, error: expect.stringContaining('getFramework') }, pairedItem: { item: 0 } });
+    expect(output[1]).toMatchObject({ json: { slug: 'gdpr' }, pairedItem: { item: 1 } });
+  });
+
+  it('an invalid base URL is refused before any request', async () => {
+    const { context, requests } = fakeExecute({ credentials: { ...credentials, baseUrl: 'http://example.com/wrong' }, parameters: { resource: 'account', operation: 'ping' } });
+    const error = (await router.call(context).catch((caught: unknown) => caught)) as NodeOperationError;
+    expect(error.context.code).toBe('invalid_base_url');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('a wait that runs out either fails with the job id or returns the last status, as chosen', async () => {
+    const slow = { apiKey: SLOW_KEY, baseUrl: slowSandbox.baseUrl };
+    const submitted = await run({ resource: 'document', operation: 'generate', framework: 'gdpr', waitForCompletion: true, waitTimeout: 0.2, onTimeout: 'returnStatus' }, { credentials: slow });
+    expect(submitted.json).toMatchObject({ timedOut: true, status: 'queued', jobId: expect.any(String) });
+    const { context } = fakeExecute({ credentials: slow, parameters: { resource: 'job', operation: 'wait', jobId: submitted.json.jobId, waitTimeout: 0.2, onTimeout: 'fail' } });
+    const error = (await router.call(context).catch((caught: unknown) => caught)) as NodeOperationError;
+    expect(error).toBeInstanceOf(NodeOperationError);
+    expect(error.context).toMatchObject({ code: 'job_timeout', jobId: submitted.json.jobId });
+  });
+});
