@@ -4,6 +4,7 @@ export * from './operations.js';
 export * from './transport.js';
 export * from './baseUrl.js';
 export * from './validation.js';
+export * from './contentHash.js';
 export * from './schemas/common.js';
 export * as requestSchemas from './schemas/requests.js';
 export * as responseSchemas from './schemas/responses.js';

@@ -3,10 +3,10 @@
  * summary. Deterministic: the same content and the same library give the same result.
  */
 import {
-  analyseContent, compileVocabulary, cosine, vocabularyCounts, type ContentAnalysis, type TermProfile,
+  analyseContent, compileVocabulary, vocabularyCounts, type ContentAnalysis, type TermProfile,
 } from './analysis.js';
 import { parseBlocks } from './blocks.js';
-import { splitSentences, truncateAtWord } from './text.js';
+import { contentStems, splitSentences, truncateAtWord } from './text.js';
 import { BUILTIN_CATEGORIES, FALLBACK_CATEGORY, TOPIC_TAGS } from './vocabulary.js';
 
 /** Similarity to an existing category's documents at which the document joins that category. */
@@ -68,20 +68,36 @@ export function classifyDocument(input: ClassifyInput): DocumentClassification {
  * has it); else the fallback.
  */
 export function chooseCategory(analysis: ContentAnalysis, neighbours: readonly ClassifiedNeighbour[]): CategoryDecision {
+  // Maps, not object dictionaries: a library's centroids hold thousands of distinct terms.
   const documentFrequency = new Map<string, number>();
-  for (const n of neighbours) for (const term of Object.keys(n.profile)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-  const idf = (term: string): number => Math.log(1 + (neighbours.length + 1) / ((documentFrequency.get(term) ?? 0) + 1));
+  for (const n of neighbours) for (const term in n.profile) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  const idfOf = new Map<string, number>();
+  const unseenIdf = Math.log(1 + (neighbours.length + 1));
+  for (const [term, df] of documentFrequency) idfOf.set(term, Math.log(1 + (neighbours.length + 1) / (df + 1)));
+  const idf = (term: string): number => idfOf.get(term) ?? unseenIdf;
 
-  const centroids = new Map<string, TermProfile>();
+  const centroids = new Map<string, Map<string, number>>();
   for (const n of neighbours) {
-    const centroid = centroids.get(n.category) ?? {};
-    const norm = Math.sqrt(Object.values(n.profile).reduce((s, w) => s + w * w, 0)) || 1;
-    for (const [term, weight] of Object.entries(n.profile)) centroid[term] = (centroid[term] ?? 0) + weight / norm;
-    centroids.set(n.category, centroid);
+    let centroid = centroids.get(n.category);
+    if (!centroid) centroids.set(n.category, (centroid = new Map()));
+    let sumSquares = 0;
+    for (const term in n.profile) sumSquares += (n.profile[term] as number) ** 2;
+    const norm = Math.sqrt(sumSquares) || 1;
+    for (const term in n.profile) centroid.set(term, (centroid.get(term) ?? 0) + (n.profile[term] as number) / norm);
   }
+  let documentNorm = 0;
+  for (const term in analysis.profile) documentNorm += ((analysis.profile[term] as number) * idf(term)) ** 2;
   let best: CategoryDecision | undefined;
   for (const [category, centroid] of [...centroids.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const similarity = cosine(analysis.profile, centroid, idf);
+    // Cosine similarity of the document and the centroid, both weighted by idf.
+    let dot = 0;
+    for (const term in analysis.profile) {
+      const other = centroid.get(term);
+      if (other !== undefined) dot += (analysis.profile[term] as number) * other * idf(term) ** 2;
+    }
+    let centroidNorm = 0;
+    for (const [term, weight] of centroid) centroidNorm += (weight * idf(term)) ** 2;
+    const similarity = documentNorm && centroidNorm ? dot / Math.sqrt(documentNorm * centroidNorm) : 0;
     if (!best || similarity > best.confidence) best = { category, method: 'existing', confidence: similarity };
   }
   if (best && best.confidence >= EXISTING_CATEGORY_MIN_SIMILARITY) return { ...best, confidence: round(best.confidence) };
@@ -138,7 +154,7 @@ export function summarise(content: string, analysis: ContentAnalysis): string {
       const text = sentence.text;
       order++;
       if (text.length < 40 || text.length > 400 || !/[.!?]$/.test(text)) continue;
-      const stems = analyseContent(text).stems;
+      const stems = contentStems(text);
       const weight = stems.reduce((sum, s) => sum + (analysis.profile[s] ?? 0), 0) / Math.sqrt(Math.max(stems.length, 1));
       const lead = block.kind === 'paragraph' ? 1 + 0.5 / order : 0.8;
       candidates.push({ text, order, score: weight * lead });

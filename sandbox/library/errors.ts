@@ -2,7 +2,7 @@
 
 export type LibraryErrorCode =
   | 'content_too_short'
-  | 'content_too_large'
+  | 'content_too_long'
   | 'duplicate_document'
   | 'library_full'
   | 'document_not_found'
@@ -14,7 +14,7 @@ export type LibraryErrorCode =
 
 const STATUS: Record<LibraryErrorCode, number> = {
   content_too_short: 400,
-  content_too_large: 400,
+  content_too_long: 400,
   // 409: the request conflicts with the library's current state and the caller can resolve it
   // (refresh the holder / delete documents). Not 429 or 5xx, which retrying clients would repeat.
   duplicate_document: 409,

@@ -9,12 +9,13 @@
 import { randomBytes } from 'node:crypto';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { LIMITS } from '../../api/schemas/common.js';
+import type { TermProfile } from './analysis.js';
 import { classifyDocument, type ClassifiedNeighbour } from './classify.js';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, SANDBOX_CLASSIFICATION_WATERMARK, SANDBOX_SUMMARY_PREFIX } from './constants.js';
 import { contentHash } from './contentHash.js';
 import { LibraryError } from './errors.js';
 import { splitPassages } from './passages.js';
-import { createLibrarySchema, createPassageTable, DOCUMENTS_TABLE, PASSAGES_PER_DOCUMENT, passageTable } from './schema.js';
+import { createLibrarySchema, createPassageTable, DOCUMENTS_TABLE, passageRowid, passageTable } from './schema.js';
 import { searchPassages } from './search.js';
 import type {
   Classification, CompleteOptions, IngestAdmission, IngestInput, InterruptedWork, LibraryDocumentView, LibraryPage,
@@ -51,15 +52,18 @@ interface DocumentRow {
   pending_hash: string | null;
   created_at: string;
   updated_at: string;
+  passages: number;
 }
 
 const METADATA_COLUMNS =
   'seq, key_id, id, title, filename, given_category, given_tags, category, tags, classification, summary, profile, status, version, ' +
   "case when :withContent then content else '' end as content, content_hash, size, bytes, pending_kind, " +
-  'null as pending_content, pending_hash, created_at, updated_at';
+  'null as pending_content, pending_hash, created_at, updated_at, passages';
 
 /** The caller's most recent ready documents the classifier compares a new document with. */
 const CLASSIFICATION_NEIGHBOURS = 150;
+/** Profiles kept parsed in memory (about 3 KB each); the cache starts over beyond this. */
+const PROFILE_CACHE_MAX = 5_000;
 
 /** Removes the characters the snippet markers use, so stored text can never forge a <mark>. */
 function withoutMarkers(text: string): string {
@@ -70,6 +74,8 @@ export class Library {
   private readonly statements = new Map<string, StatementSync>();
   private readonly newDocumentId: () => string;
   private savepointDepth = 0;
+  /** Parsed term profiles of classified documents, by document seq (see neighbours()). */
+  private readonly profiles = new Map<number, { stamp: string; neighbour: ClassifiedNeighbour }>();
 
   /** Creates the library's tables in `db` when they do not exist yet. */
   constructor(
@@ -82,29 +88,34 @@ export class Library {
 
   /** The rejection an ingest would get (size, duplicate, capacity), without writing anything. */
   checkIngest(keyId: string, content: string, capacity: number): LibraryError | null {
+    return this.ingestAdmission(keyId, content, capacity).rejection;
+  }
+
+  private ingestAdmission(keyId: string, content: string, capacity: number): { rejection: LibraryError | null; hash: string } {
     const size = sizeRejection(content);
-    if (size) return size;
+    if (size) return { rejection: size, hash: '' };
     const hash = contentHash(content);
     const holder = this.row<{ id: string }>(
       `select id from ${DOCUMENTS_TABLE} where key_id = ? and (content_hash = ? or pending_hash = ?) order by seq limit 1`,
       keyId, hash, hash,
     );
-    if (holder) return duplicate(holder.id);
+    if (holder) return { rejection: duplicate(holder.id), hash };
     const { documents } = this.storage(keyId);
     if (documents >= capacity) {
-      return new LibraryError(
+      const rejection = new LibraryError(
         'library_full',
         `The library holds ${documents} documents, its capacity is ${capacity}.`,
         'Delete documents you no longer need (DELETE /library/documents/{id}), then ingest again.',
         { documents, capacity },
       );
+      return { rejection, hash };
     }
-    return null;
+    return { rejection: null, hash };
   }
 
   /** Admits and stores a pending document (throws LibraryError on rejection); the job then calls completeWork or failWork. */
   beginIngest(keyId: string, input: IngestInput, admission: IngestAdmission): PendingWork {
-    const rejection = this.checkIngest(keyId, input.content, admission.capacity);
+    const { rejection, hash } = this.ingestAdmission(keyId, input.content, admission.capacity);
     if (rejection) throw rejection;
     const id = this.newDocumentId();
     const givenCategory = input.category?.trim() || null;
@@ -114,7 +125,7 @@ export class Library {
          content, content_hash, size, bytes, pending_kind, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 1, ?, ?, ?, ?, 'ingest', ?, ?)`,
       keyId, id, input.title.trim(), input.filename?.trim() || null, givenCategory, givenTags, givenCategory, givenTags,
-      input.content, contentHash(input.content), input.content.length, Buffer.byteLength(input.content, 'utf8'),
+      input.content, hash, input.content.length, Buffer.byteLength(input.content, 'utf8'),
       admission.now, admission.now,
     );
     return { documentId: id, version: 1, kind: 'ingest' };
@@ -122,41 +133,46 @@ export class Library {
 
   /** The rejection a refresh would get (not found, busy, size, unchanged, duplicate of another), without writing anything. */
   checkRefresh(keyId: string, documentId: string, content: string): LibraryError | null {
+    return this.refreshAdmission(keyId, documentId, content).rejection;
+  }
+
+  private refreshAdmission(keyId: string, documentId: string, content: string): { rejection: LibraryError | null; hash: string } {
+    const rejected = (rejection: LibraryError) => ({ rejection, hash: '' });
     const row = this.findRow(keyId, documentId, false);
-    if (!row) return notFound(documentId);
+    if (!row) return rejected(notFound(documentId));
     if (row.pending_kind) {
-      return new LibraryError(
+      return rejected(new LibraryError(
         'document_busy',
         `Document ${documentId} has an ${row.pending_kind} in progress.`,
         'Wait for the running job to finish (GET /jobs/{jobId}), then refresh again.',
         { documentId },
-      );
+      ));
     }
     const size = sizeRejection(content);
-    if (size) return size;
+    if (size) return rejected(size);
     const hash = contentHash(content);
     if (hash === row.content_hash) {
-      return new LibraryError(
+      return rejected(new LibraryError(
         'document_unchanged',
         `The content is identical to version ${row.version} of document ${documentId}; nothing was charged.`,
         'Refresh only documents whose content changed; compare with the contentHash the library reports.',
         { documentId, version: row.version },
-      );
+      ));
     }
     const holder = this.row<{ id: string }>(
       `select id from ${DOCUMENTS_TABLE} where key_id = ? and id <> ? and (content_hash = ? or pending_hash = ?) order by seq limit 1`,
       keyId, documentId, hash, hash,
     );
-    return holder ? duplicate(holder.id) : null;
+    return { rejection: holder ? duplicate(holder.id) : null, hash };
   }
 
   /** Stores the new content as the document's pending version; the current version stays live until completeWork. */
   beginRefresh(keyId: string, documentId: string, content: string, now: string): PendingWork {
-    const rejection = this.checkRefresh(keyId, documentId, content);
+    const { rejection, hash } = this.refreshAdmission(keyId, documentId, content);
     if (rejection) throw rejection;
     this.run(
       `update ${DOCUMENTS_TABLE} set pending_kind = 'refresh', pending_content = ?, pending_hash = ?, updated_at = ? where key_id = ? and id = ?`,
-      content, contentHash(content), now, keyId, documentId,
+      content, hash, now, keyId, documentId,
     );
     const row = this.findRow(keyId, documentId, false);
     return { documentId, version: (row?.version ?? 0) + 1, kind: 'refresh' };
@@ -173,12 +189,8 @@ export class Library {
     if (!row.pending_kind) return toView(row, false);
     const content = row.pending_kind === 'refresh' ? (row.pending_content ?? '') : row.content;
     const version = row.pending_kind === 'refresh' ? row.version + 1 : row.version;
-    const neighbours = this.rows<{ category: string; profile: string }>(
-      `select category, profile from ${DOCUMENTS_TABLE}
-       where key_id = ? and id <> ? and status = 'ready' and category is not null and profile is not null
-       order by seq desc limit ${CLASSIFICATION_NEIGHBOURS}`,
-      keyId, documentId,
-    ).map((n): ClassifiedNeighbour => ({ category: n.category, profile: JSON.parse(n.profile) as Record<string, number> }));
+    const hash = row.pending_kind === 'refresh' ? (row.pending_hash ?? contentHash(content)) : row.content_hash;
+    const neighbours = this.neighbours(keyId, documentId);
     const result = classifyDocument({
       title: row.title,
       content,
@@ -193,22 +205,23 @@ export class Library {
       ...(sandbox ? { watermark: SANDBOX_CLASSIFICATION_WATERMARK } : {}),
     };
     const table = passageTable(keyId);
+    const passages = splitPassages(content);
     this.atomically(() => {
       createPassageTable(this.db, table);
-      this.run(`delete from ${table} where rowid >= ? and rowid < ?`, row.seq * PASSAGES_PER_DOCUMENT, (row.seq + 1) * PASSAGES_PER_DOCUMENT);
-      const insert = `insert into ${table} (rowid, title, heading, body) values (?, ?, ?, ?)`;
-      splitPassages(content).forEach((passage, ordinal) => {
-        this.run(insert, row.seq * PASSAGES_PER_DOCUMENT + ordinal, row.title,
-          withoutMarkers(passage.heading), withoutMarkers(passage.body));
+      // A first ingest has nothing indexed yet; a refresh replaces the previous version's passages.
+      if (row.passages > 0) this.deletePassages(table, row.seq);
+      const insert = this.prepare(`insert into ${table} (rowid, title, heading, body) values (?, ?, ?, ?)`);
+      passages.forEach((passage, ordinal) => {
+        insert.run(passageRowid(row.seq, ordinal), row.title, withoutMarkers(passage.heading), withoutMarkers(passage.body));
       });
       this.run(
         `update ${DOCUMENTS_TABLE} set status = 'ready', version = ?, content = ?, content_hash = ?, size = ?, bytes = ?,
            category = ?, tags = ?, summary = ?, classification = ?, profile = ?,
-           pending_kind = null, pending_content = null, pending_hash = null, updated_at = ?
+           pending_kind = null, pending_content = null, pending_hash = null, updated_at = ?, passages = ?
          where seq = ?`,
-        version, content, contentHash(content), content.length, Buffer.byteLength(content, 'utf8'),
+        version, content, hash, content.length, Buffer.byteLength(content, 'utf8'),
         result.category, JSON.stringify(result.tags), (sandbox ? SANDBOX_SUMMARY_PREFIX : '') + result.summary,
-        JSON.stringify(classification), JSON.stringify(result.profile), options.now, row.seq,
+        JSON.stringify(classification), JSON.stringify(result.profile), options.now, passages.length, row.seq,
       );
     });
     const view = this.get(keyId, documentId);
@@ -280,9 +293,7 @@ export class Library {
     if (!row) return false;
     const table = passageTable(keyId);
     this.atomically(() => {
-      if (this.tableExists(table)) {
-        this.run(`delete from ${table} where rowid >= ? and rowid < ?`, row.seq * PASSAGES_PER_DOCUMENT, (row.seq + 1) * PASSAGES_PER_DOCUMENT);
-      }
+      if (row.passages > 0 && this.tableExists(table)) this.deletePassages(table, row.seq);
       this.run(`delete from ${DOCUMENTS_TABLE} where seq = ?`, row.seq);
     });
     return true;
@@ -309,6 +320,37 @@ export class Library {
   private findRow(keyId: string, documentId: string, withContent: boolean, withPending = false): DocumentRow | undefined {
     const columns = withPending ? '*' : METADATA_COLUMNS.replace(':withContent', withContent ? '1' : '0');
     return this.row<DocumentRow>(`select ${columns} from ${DOCUMENTS_TABLE} where key_id = ? and id = ?`, keyId, documentId);
+  }
+
+  /**
+   * The key's most recent ready, classified documents, with their term profiles. Profiles are
+   * cached by document and stamp (version, update time, category): a stamp that no longer matches
+   * the row (a refresh, a rolled-back transaction) reads the row again, so the cache never answers
+   * with a state the database does not hold.
+   */
+  private neighbours(keyId: string, documentId: string): ClassifiedNeighbour[] {
+    const rows = this.rows<{ seq: number; category: string; version: number; updated_at: string }>(
+      `select seq, category, version, updated_at from ${DOCUMENTS_TABLE}
+       where key_id = ? and id <> ? and status = 'ready' and category is not null and profile is not null
+       order by seq desc limit ${CLASSIFICATION_NEIGHBOURS}`,
+      keyId, documentId,
+    );
+    if (this.profiles.size > PROFILE_CACHE_MAX) this.profiles.clear();
+    return rows.map((r) => {
+      const stamp = `${r.version}|${r.updated_at}|${r.category}`;
+      let cached = this.profiles.get(r.seq);
+      if (cached?.stamp !== stamp) {
+        const profile = this.row<{ profile: string }>(`select profile from ${DOCUMENTS_TABLE} where seq = ?`, r.seq)?.profile ?? '{}';
+        cached = { stamp, neighbour: { category: r.category, profile: JSON.parse(profile) as TermProfile } };
+        this.profiles.set(r.seq, cached);
+      }
+      return cached.neighbour;
+    });
+  }
+
+  /** Removes a document's passages from the index (one rowid range, bound as integers). */
+  private deletePassages(table: string, seq: number): void {
+    this.run(`delete from ${table} where rowid >= ? and rowid < ?`, passageRowid(seq), passageRowid(seq + 1));
   }
 
   private tableExists(table: string): boolean {
@@ -394,7 +436,7 @@ function sizeRejection(content: string): LibraryError | null {
   }
   if (content.length > LIMITS.libraryMaxChars) {
     return new LibraryError(
-      'content_too_large',
+      'content_too_long',
       `The content has ${content.length} characters; the maximum is ${LIMITS.libraryMaxChars}.`,
       'Split the document into parts of at most 300,000 characters and ingest each.',
       { size: content.length, maximum: LIMITS.libraryMaxChars },

@@ -14,34 +14,57 @@ export const DOCUMENTS_TABLE = 'library_documents';
  */
 export const PASSAGES_PER_DOCUMENT = 1 << 20;
 
+/**
+ * The rowid of a document's passage, as a BigInt. Rowids are always bound as integers: JavaScript
+ * numbers bind as REAL, and FTS5 does not use a rowid constraint bound to a REAL (it scans the whole
+ * table and lets SQLite filter), which turned every index update and snippet lookup into a scan of
+ * the key's entire index.
+ */
+export function passageRowid(documentSeq: number, ordinal = 0): bigint {
+  return BigInt(documentSeq) * BigInt(PASSAGES_PER_DOCUMENT) + BigInt(ordinal);
+}
+
 export function createLibrarySchema(db: DatabaseSync): void {
+  // A database from before the passages column: add it; 1 marks "may have indexed passages", so the
+  // next refresh or delete clears the document's rowid range before anything is inserted again.
+  const columns = db.prepare(`select name from pragma_table_info('${DOCUMENTS_TABLE}')`).all() as Array<{ name: string }>;
+  if (columns.length > 0 && !columns.some((c) => c.name === 'passages')) {
+    db.exec(`alter table ${DOCUMENTS_TABLE} add column passages integer not null default 0;
+      update ${DOCUMENTS_TABLE} set passages = 1 where status = 'ready' or pending_kind = 'refresh';`);
+  }
   db.exec(`
     create table if not exists ${DOCUMENTS_TABLE} (
+      -- Column order matters: a row longer than a page keeps only its first few hundred bytes in
+      -- the table b-tree, the rest in overflow pages. The fixed-size columns every search, listing
+      -- and admission check reads come first, the texts last, so those reads never follow overflow.
       seq integer primary key autoincrement,
       key_id text not null,
       id text not null unique,
+      status text not null check (status in ('pending', 'ready')),
+      version integer not null,
+      pending_kind text check (pending_kind in ('ingest', 'refresh')),
+      size integer not null,
+      bytes integer not null,
+      passages integer not null default 0,
+      content_hash text not null,
+      pending_hash text,
+      created_at text not null,
+      updated_at text not null,
       title text not null,
       filename text,
-      given_category text,
-      given_tags text not null default '[]',
       category text,
       tags text not null default '[]',
+      given_category text,
+      given_tags text not null default '[]',
       classification text,
       summary text,
       profile text,
-      status text not null check (status in ('pending', 'ready')),
-      version integer not null,
       content text not null,
-      content_hash text not null,
-      size integer not null,
-      bytes integer not null,
-      pending_kind text check (pending_kind in ('ingest', 'refresh')),
-      pending_content text,
-      pending_hash text,
-      created_at text not null,
-      updated_at text not null
+      pending_content text
     );
     create index if not exists ${DOCUMENTS_TABLE}_by_key on ${DOCUMENTS_TABLE} (key_id, seq);
+    -- Covers the storage counters (count and bytes per key) without reading the rows.
+    create index if not exists ${DOCUMENTS_TABLE}_storage on ${DOCUMENTS_TABLE} (key_id, bytes, passages);
     create index if not exists ${DOCUMENTS_TABLE}_by_hash on ${DOCUMENTS_TABLE} (key_id, content_hash);
     create index if not exists ${DOCUMENTS_TABLE}_by_pending_hash on ${DOCUMENTS_TABLE} (key_id, pending_hash) where pending_hash is not null;
   `);

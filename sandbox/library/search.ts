@@ -8,11 +8,20 @@
  *
  * Snippets come from the document's best 1–3 passages (a further passage only when it scores at least
  * half the best), made by FTS5 snippet(), HTML-escaped, with matches wrapped in <mark>…</mark>.
+ *
+ * A unit in half or more of the key's passages carries no bm25 weight (FTS5 floors its idf at 1e-6),
+ * so it is not scored: it still counts for coverage and for the number of matching passages.
+ *
+ * Cost (figures in bench/library.ts): one statement does the work inside SQLite, no per-passage row
+ * crosses into JavaScript: bm25 once per passage matching an informative unit (a materialised CTE),
+ * folded per document before the join to the documents table, per-unit coverage from rowid-only
+ * matches, the ranking itself, and, for the `limit` winners only, their best 1–3 passages. Only
+ * those passages get a snippet, each looked up by an integer rowid (see passageRowid).
  */
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from './constants.js';
 import { LibraryError } from './errors.js';
-import { DOCUMENTS_TABLE, PASSAGES_PER_DOCUMENT } from './schema.js';
+import { DOCUMENTS_TABLE, PASSAGES_PER_DOCUMENT, passageRowid } from './schema.js';
 import { parseSearchQuery } from './searchQuery.js';
 import type { SearchHit, SearchInput, SearchOutcome } from './types.js';
 
@@ -26,6 +35,8 @@ const MAX_SNIPPETS = 3;
 const SNIPPET_TOKENS = 24;
 const OPEN = '\u0002';
 const CLOSE = '\u0003';
+
+type BestPassages = Array<[passage: number, score: number]>;
 
 export interface PassageIndex {
   table: string;
@@ -41,8 +52,8 @@ interface DocumentMatch {
   filename: string | null;
   category: string | null;
   tags: string;
-  best: number;
-  passages: number;
+  /** JSON [[passage rowid, score], …] of the best scored passages, best first; '[]' when only common units matched. */
+  top: string | null;
 }
 
 export function searchPassages(index: PassageIndex, input: SearchInput): SearchOutcome {
@@ -58,8 +69,45 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
   const outcome: SearchOutcome = { query: input.query, results: [], total: 0, limit };
   if (!index.exists) return outcome;
 
+  const t = index.table;
+  const units = query.unitExpressions.length;
+  // bm25 gives a unit in half or more of the key's passages no weight (FTS5 clamps its idf to 1e-6),
+  // so only the informative units are scored: the common ones still count for coverage and for the
+  // number of matching passages, but no longer cost a bm25 evaluation on nearly every passage.
+  const indexed = (index.prepare(`select coalesce(sum(passages), 0) as n from ${DOCUMENTS_TABLE} where key_id = ?`).get(index.keyId) as { n: number }).n;
+  const countUnit = index.prepare(`select count(*) as n from ${t} where ${t} match ?`);
+  const scoredUnits = query.unitExpressions.filter((unit) => (countUnit.get(unit) as { n: number }).n < indexed / 2);
+  const params: SQLInputValue[] = [];
+  // bm25() may only be evaluated in the statement that owns the FTS cursor, so everything happens
+  // in one statement: a materialised CTE scores each passage matching an informative unit once; it
+  // is folded per document before the join to the documents table; documents are ranked in SQL,
+  // and only the `limit` winners go back to the scored passages for their best 1–3 (snippets).
+  let perDocument: string;
+  const scored = scoredUnits.length
+    ? `scored as materialized (
+         select rowid as passage, rowid / ${PASSAGES_PER_DOCUMENT} as seq, -bm25(${t}, ${BM25_WEIGHTS}) as score from ${t} where ${t} match ?
+       )`
+    : 'scored as (select null as passage, null as seq, null as score where 0)';
+  if (scoredUnits.length) params.push(scoredUnits.join(' OR '));
+  if (scoredUnits.length === units) {
+    perDocument = `${scored}, per_document as (select seq, max(score) as best, count(*) as passages from scored group by seq)`;
+  } else {
+    perDocument = `${scored},
+       best as (select seq, max(score) as best from scored group by seq),
+       counts as (select rowid / ${PASSAGES_PER_DOCUMENT} as seq, count(*) as passages from ${t} where ${t} match ? group by 1),
+       per_document as (select c.seq, coalesce(b.best, 0) as best, c.passages from counts c left join best b on b.seq = c.seq)`;
+    params.push(query.anyUnit);
+  }
+  // Coverage: per unit, the documents with a passage containing it (rowids only: no ranking work).
+  const coverage =
+    units === 1
+      ? 'select null as seq, null as units where 0'
+      : `select seq, count(*) as units from (${query.unitExpressions
+          .map(() => `select distinct rowid / ${PASSAGES_PER_DOCUMENT} as seq from ${t} where ${t} match ?`)
+          .join(' union all ')}) group by seq`;
+  if (units > 1) params.push(...query.unitExpressions);
+  params.push(index.keyId);
   const filters: string[] = [];
-  const params: SQLInputValue[] = [query.anyUnit, index.keyId];
   if (input.category !== undefined && input.category.trim()) {
     filters.push('and lower(d.category) = lower(?)');
     params.push(input.category.trim());
@@ -69,76 +117,75 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
     filters.push('and exists (select 1 from json_each(d.tags) where lower(json_each.value) = lower(?))');
     params.push(tag.trim());
   }
-  const matches = index
+  params.push(limit);
+  // score = (units matched − 1 + r / (r + RELEVANCE_HALF_POINT)) / units, r = best + bonus · ln(passages).
+  const rows = index
     .prepare(
-      `with hits as materialized (
-         select rowid / ${PASSAGES_PER_DOCUMENT} as seq, -bm25(${index.table}, ${BM25_WEIGHTS}) as score
-         from ${index.table} where ${index.table} match ?
+      `with ${perDocument},
+       coverage as (${coverage}),
+       matches as materialized (
+         select d.seq, d.id, d.title, d.filename, d.category, d.tags,
+           (coalesce(c.units, 1) - 1 + r.relevance / (r.relevance + ${RELEVANCE_HALF_POINT})) / ${units}.0 as score
+         from (select seq, best + ${EXTRA_PASSAGE_BONUS} * ln(passages) as relevance from per_document) r
+         join ${DOCUMENTS_TABLE} d on d.seq = r.seq
+         left join coverage c on c.seq = r.seq
+         where d.key_id = ? and d.status = 'ready' ${filters.join(' ')}
+       ),
+       winners as materialized (select * from matches order by score desc, seq limit ?),
+       places as materialized (
+         select s.seq, s.passage, s.score, row_number() over (partition by s.seq order by s.score desc, s.passage) as place
+         from scored s where s.seq in (select seq from winners)
        )
-       select d.seq, d.id, d.title, d.filename, d.category, d.tags, max(h.score) as best, count(*) as passages
-       from hits h join ${DOCUMENTS_TABLE} d on d.seq = h.seq
-       where d.key_id = ? and d.status = 'ready' ${filters.join(' ')}
-       group by d.seq`,
+       select w.*, (select count(*) from matches) as total,
+         (select json_group_array(json_array(p.passage, p.score)) from places p where p.seq = w.seq and p.place <= ${MAX_SNIPPETS}) as top
+       from winners w order by w.score desc, w.seq`,
     )
-    .all(...params) as unknown as DocumentMatch[];
-  if (!matches.length) return outcome;
+    .all(...params) as unknown as Array<DocumentMatch & { score: number; total: number }>;
+  if (!rows.length) return outcome;
 
-  const unitsMatched = countUnitsPerDocument(index, query.unitExpressions, matches);
-  const units = query.unitExpressions.length;
-  const ranked = matches
-    .map((m) => {
-      const relevance = m.best + EXTRA_PASSAGE_BONUS * Math.log(m.passages);
-      const matched = unitsMatched.get(m.seq) ?? 1;
-      const score = (matched - 1 + relevance / (relevance + RELEVANCE_HALF_POINT)) / units;
-      return { match: m, score };
-    })
-    .sort((a, b) => b.score - a.score || a.match.seq - b.match.seq);
-
-  outcome.total = ranked.length;
-  outcome.results = ranked.slice(0, limit).map(({ match, score }): SearchHit => ({
+  outcome.total = rows[0]!.total;
+  outcome.results = rows.map((match): SearchHit => ({
     documentId: match.id,
     title: match.title,
     filename: match.filename,
     category: match.category,
     tags: JSON.parse(match.tags) as string[],
-    score: Math.round(score * 10_000) / 10_000,
-    snippets: snippetsOf(index, query.anyUnit, match.seq),
+    score: Math.round(match.score * 10_000) / 10_000,
+    snippets: snippetsOf(index, query.anyUnit, match),
   }));
   return outcome;
 }
 
-/** For each matching document, how many of the query's units it contains (in any passage). */
-function countUnitsPerDocument(index: PassageIndex, unitExpressions: readonly string[], matches: readonly DocumentMatch[]): Map<number, number> {
-  const counts = new Map<number, number>();
-  if (unitExpressions.length === 1) {
-    for (const m of matches) counts.set(m.seq, 1);
-    return counts;
-  }
-  const statement = index.prepare(`select distinct rowid / ${PASSAGES_PER_DOCUMENT} as seq from ${index.table} where ${index.table} match ?`);
-  for (const expression of unitExpressions) {
-    for (const row of statement.all(expression) as Array<{ seq: number }>) counts.set(row.seq, (counts.get(row.seq) ?? 0) + 1);
-  }
-  return counts;
-}
-
-/** Highlighted snippets of the document's best 1–3 passages. */
-function snippetsOf(index: PassageIndex, expression: string, seq: number): string[] {
+/**
+ * Highlighted snippets of the document's best 1–3 passages (ranked in the main statement; in
+ * document order when the document matches only common units); every unit is highlighted.
+ */
+function snippetsOf(index: PassageIndex, expression: string, match: DocumentMatch): string[] {
   const t = index.table;
+  let best = match.top ? (JSON.parse(match.top) as BestPassages).map(([passage, score]) => ({ passage, score })) : [];
+  if (!best.length) {
+    best = index
+      .prepare(`select rowid as passage, 0 as score from ${t} where ${t} match ? and rowid >= ? and rowid < ? order by rowid limit 1`)
+      .all(expression, passageRowid(match.seq), passageRowid(match.seq + 1)) as Array<{ passage: number; score: number }>;
+  }
+  const top = best[0]?.score ?? 0;
   const snippet = (column: number): string => `snippet(${t}, ${column}, '${OPEN}', '${CLOSE}', '…', ${SNIPPET_TOKENS})`;
-  const passages = index
-    .prepare(
-      `select -bm25(${t}, ${BM25_WEIGHTS}) as score, ${snippet(2)} as body, ${snippet(1)} as heading, ${snippet(0)} as title
-       from ${t} where ${t} match ? and rowid >= ? and rowid < ?
-       order by bm25(${t}, ${BM25_WEIGHTS}), rowid limit ${MAX_SNIPPETS}`,
-    )
-    .all(expression, seq * PASSAGES_PER_DOCUMENT, (seq + 1) * PASSAGES_PER_DOCUMENT) as Array<{ score: number; body: string; heading: string; title: string }>;
-  const best = passages[0]?.score ?? 0;
+  // Rowids are bound as integers (see passageRowid): bound as REAL, FTS5 ignores the constraint and
+  // would snippet every matching passage of the library instead of one. The body is snippeted
+  // first; the heading and title only for a passage whose body does not contain a match.
+  const body = index.prepare(`select ${snippet(2)} as text from ${t} where ${t} match ? and rowid = ?`);
+  const others = index.prepare(`select ${snippet(1)} as heading, ${snippet(0)} as title from ${t} where ${t} match ? and rowid = ?`);
   const snippets: string[] = [];
-  for (const passage of passages) {
-    if (passage.score < best / 2) break;
-    const marked = [passage.body, passage.heading, passage.title].find((text) => text.includes(OPEN)) ?? passage.body;
+  for (const { passage, score } of best) {
+    if (score < top / 2) break;
+    const rowid = BigInt(passage);
+    let marked = (body.get(expression, rowid) as { text: string } | undefined)?.text ?? '';
+    if (!marked.includes(OPEN)) {
+      const row = others.get(expression, rowid) as { heading: string; title: string } | undefined;
+      marked = [row?.heading ?? '', row?.title ?? ''].find((text) => text.includes(OPEN)) ?? marked;
+    }
     const html = toHtml(marked);
-    if (!snippets.includes(html)) snippets.push(html);
+    if (html && !snippets.includes(html)) snippets.push(html);
   }
   return snippets;
 }

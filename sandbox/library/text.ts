@@ -25,15 +25,28 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * Stems already computed: documents repeat a few thousand distinct words many times over, so a
+ * lookup replaces most Porter runs. Bounded: cleared when full, so memory stays flat on any input.
+ */
+const stemCache = new Map<string, string>();
+const STEM_CACHE_MAX = 50_000;
+
 /** The Porter stem of one lower-case word. */
 export function stem(word: string): string {
-  return porterStem(word);
+  let result = stemCache.get(word);
+  if (result === undefined) {
+    result = porterStem(word);
+    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+    stemCache.set(word, result);
+  }
+  return result;
 }
 
 /** Stems of the text's words, stop words removed. */
 export function contentStems(text: string): string[] {
   const result: string[] = [];
-  for (const word of words(text)) if (!STOP_WORDS.has(word)) result.push(porterStem(word));
+  for (const word of words(text)) if (!STOP_WORDS.has(word)) result.push(stem(word));
   return result;
 }
 

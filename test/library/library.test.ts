@@ -25,7 +25,7 @@ describe('admission', () => {
     expect(short).toMatchObject({ code: 'content_too_short', status: 400 });
     expect(library.checkIngest('k', 'word '.repeat(40), SANDBOX_CAPACITY)).toBeNull();
     const long = rejection(() => library.beginIngest('k', { title: 't', content: 'a '.repeat(150_001) }, { capacity: 25, now: NOW }));
-    expect(long).toMatchObject({ code: 'content_too_large', status: 400 });
+    expect(long).toMatchObject({ code: 'content_too_long', status: 400 });
     expect(library.storage('k')).toEqual({ documents: 0, bytes: 0 });
   });
 

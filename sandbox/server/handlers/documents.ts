@@ -4,7 +4,7 @@ import { findFramework } from '../../catalogue/index.js';
 import type { DocumentModel } from '../../documentModel.js';
 import { CONTENT_TYPES, extractText, renderDocx, renderMarkdown, renderPdf, UploadRejection } from '../../formats/index.js';
 import { documentTypes, SANDBOX_WATERMARK } from '../../generation/index.js';
-import { mappingReportToDocument } from '../../mapping/index.js';
+import { mappingReportToDocument, mappingTextOfUpload } from '../../mapping/index.js';
 import { HttpError, tooManyRequests } from '../httpError.js';
 import type { JobKind, JobRecord } from '../jobs.js';
 import type { Account } from '../accounts.js';
@@ -81,7 +81,7 @@ async function mappingText(input: { content?: string | undefined; file?: { data:
   }
   try {
     const extracted = await extractText({ data, filename, ...(contentType ? { contentType } : {}) });
-    return extracted.text;
+    return mappingTextOfUpload(extracted.text, extracted.kind);
   } catch (error) {
     if (error instanceof UploadRejection) {
       throw new HttpError(error.code === 'upload_too_large' ? 413 : 400, error.code, error.message, error.hint);
