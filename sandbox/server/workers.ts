@@ -67,19 +67,16 @@ export function createJobWorkers(services: Services): Record<JobKind, JobWorker>
     generation: {
       complete(job, now): GenerationJobResult {
         const input = job.input as GenerationJobInput;
-        const framework = frameworkOf(input.frameworkSlug);
+        const { mode, frameworkSlug, type, ...personalisation } = input;
+        const framework = frameworkOf(frameworkSlug);
         const model = generateDocumentModel({
           framework,
-          type: input.type,
-          mode: input.mode,
+          type,
+          mode,
           // The date of admission, so the same request gives the same document all day.
           generatedOn: new Date(job.createdAt).toISOString().slice(0, 10),
-          ...(input.organisation ? { organisation: input.organisation } : {}),
-          ...(input.company ? { company: input.company } : {}),
-          ...(input.sector ? { sector: input.sector } : {}),
-          ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
-          ...(input.context ? { context: input.context } : {}),
-          ...(input.humanize !== undefined ? { humanize: input.humanize } : {}),
+          // Stored as JSON: fields the request left out are absent, not undefined.
+          ...personalisation,
         });
         return { model, framework: { slug: framework.slug, name: framework.name }, type: input.type, mode: input.mode, generatedAt: new Date(now).toISOString() };
       },

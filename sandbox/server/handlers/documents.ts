@@ -154,17 +154,9 @@ export const documentHandlers: Pick<HandlerTable, 'generateDocument' | 'mapDocum
     if (counts.thirtyDays.used >= limits.generationsPer30Days) {
       throw tooManyRequests('quota_exceeded', `The 30-day generation quota of ${limits.generationsPer30Days} is used up for this key.`, counts.thirtyDays.freesAt - now, 'GET /usage shows the counters');
     }
-    const jobInput: GenerationJobInput = {
-      mode: account.mode,
-      frameworkSlug: framework.slug,
-      type,
-      ...(input.organisation ? { organisation: input.organisation } : {}),
-      ...(input.company ? { company: input.company } : {}),
-      ...(input.sector ? { sector: input.sector } : {}),
-      ...(input.jurisdiction ? { jurisdiction: input.jurisdiction } : {}),
-      ...(input.context ? { context: input.context } : {}),
-      ...(input.humanize !== undefined ? { humanize: input.humanize } : {}),
-    };
+    // Undefined fields vanish when the job input is stored as JSON.
+    const { organisation, company, sector, jurisdiction, context, humanize } = input;
+    const jobInput: GenerationJobInput = { mode: account.mode, frameworkSlug: framework.slug, type, organisation, company, sector, jurisdiction, context, humanize };
     const job = admitJob(services, account, 'generateDocument', { kind: 'generation', input: jobInput, failOnRun: fault?.kind === 'job-fail', now });
     return accepted(services, services.jobs.get(account.keyHash, job.id)!, { framework: framework.slug, type });
   },
