@@ -1,6 +1,18 @@
-/** What every bench module reports into: named figures with units and optional targets, plus notes. */
+/**
+ * What every bench module reports into: named figures with units, optional targets and anchors,
+ * plus notes. `figure(name, value, unit, target?)` is the signature every module uses; the optional
+ * fifth argument names the anchor measured in the same run (another figure's name, or a figure of
+ * its own), which bench/REPORT.md prints beside it.
+ */
+export interface Anchor {
+  /** Name of a figure of the same run, or a label for `value`. */
+  name: string;
+  value?: number;
+  unit?: string;
+}
+
 export interface BenchReport {
-  figure(name: string, value: number, unit: string, target?: string): void;
+  figure(name: string, value: number, unit: string, target?: string, anchor?: string | Anchor): void;
   note(line: string): void;
 }
 
@@ -10,9 +22,14 @@ export interface Figure {
   value: number;
   unit: string;
   target?: string;
+  anchor?: Anchor;
 }
 
 export type BenchModule = { bench(report: BenchReport): Promise<void> };
+
+export function formatValue(value: number): string {
+  return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
 
 /** Collects figures per module and prints them as they come. */
 export class Collector {
@@ -21,16 +38,40 @@ export class Collector {
 
   forModule(module: string): BenchReport {
     return {
-      figure: (name, value, unit, target) => {
-        this.figures.push({ module, name, value, unit, ...(target !== undefined ? { target } : {}) });
-        const shown = Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 2 });
-        console.log(`  ${name.padEnd(48)} ${shown.padStart(12)} ${unit}${target ? `   (target ${target})` : ''}`);
+      figure: (name, value, unit, target, anchor) => {
+        const normalised = typeof anchor === 'string' ? { name: anchor } : anchor;
+        this.figures.push({ module, name, value, unit, ...(target !== undefined ? { target } : {}), ...(normalised ? { anchor: normalised } : {}) });
+        console.log(`  ${name.padEnd(48)} ${formatValue(value).padStart(12)} ${unit}${target ? `   (target ${target})` : ''}`);
       },
       note: (line) => {
         this.notes.push(`${module}: ${line}`);
         console.log(`  · ${line}`);
       },
     };
+  }
+}
+
+/**
+ * Whether a value meets a target written as "≤ 5000 ms", "< 10", "≥ 3", "0" or "2,000,000":
+ * undefined when the target is not a comparison (a description).
+ */
+export function meetsTarget(value: number, target: string): boolean | undefined {
+  const match = /^\s*(≤|<=|<|≥|>=|>|=)?\s*([\d,]+(?:\.\d+)?)\s*([a-zA-Z%/]*)\s*$/.exec(target);
+  if (!match) return undefined;
+  const bound = Number(match[2]!.replace(/,/g, ''));
+  switch (match[1]) {
+    case '<':
+      return value < bound;
+    case '≥':
+    case '>=':
+      return value >= bound;
+    case '>':
+      return value > bound;
+    case '=':
+    case undefined:
+      return value === bound;
+    default:
+      return value <= bound;
   }
 }
 

@@ -209,11 +209,19 @@ export const setAutoTopUpInput = z
     }
   });
 
+/** Date.parse rolls 2026-02-30 over to March 2: the day must exist in its month. */
+function realCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
 export const setCalendarInput = z.strictObject({
   cadence: z.enum(CADENCES),
   firstReviewAt: z
     .string()
     .regex(ISO_DATETIME_PATTERN, 'must be an ISO 8601 timestamp such as 2026-12-01T09:00:00Z')
-    .refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real date')
+    .refine((value) => !Number.isNaN(Date.parse(value)) && realCalendarDate(value), 'firstReviewAt is not a real date (check the day of the month)')
     .optional(),
 });

@@ -77,8 +77,16 @@ function coerceQuery(operationId: OperationId, query: URLSearchParams): Record<s
   return input;
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 function parseJson(body: Buffer): unknown {
   if (body.length === 0) return {};
+  // JSON is UTF-8 (RFC 8259): bytes that are not are refused, never silently replaced by U+FFFD.
+  try {
+    STRICT_UTF8.decode(body);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The request body is not valid UTF-8.', 'Send the JSON encoded as UTF-8 with Content-Type: application/json.');
+  }
   try {
     return JSON.parse(body.toString('utf8')) as unknown;
   } catch (error) {

@@ -72046,9 +72046,15 @@ var setAutoTopUpInput = external_exports.object({
     ctx.addIssue({ code: "custom", path: ["pack"], message: "pack is required when enabled is true", params: { code: "invalid_pack" } });
   }
 });
+function realCalendarDate(value) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
 var setCalendarInput = external_exports.strictObject({
   cadence: external_exports.enum(CADENCES),
-  firstReviewAt: external_exports.string().regex(ISO_DATETIME_PATTERN, "must be an ISO 8601 timestamp such as 2026-12-01T09:00:00Z").refine((value) => !Number.isNaN(Date.parse(value)), "is not a real date").optional()
+  firstReviewAt: external_exports.string().regex(ISO_DATETIME_PATTERN, "must be an ISO 8601 timestamp such as 2026-12-01T09:00:00Z").refine((value) => !Number.isNaN(Date.parse(value)) && realCalendarDate(value), "firstReviewAt is not a real date (check the day of the month)").optional()
 });
 
 // api/schemas/responses.ts
