@@ -165,7 +165,8 @@ export class FakeGitHub {
       response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-remaining': '4999', 'x-ratelimit-limit': '5000' });
       response.end(json === undefined ? '' : JSON.stringify(json));
     };
-    if (request.headers.authorization !== `token ${this.options.token}`) {
+    // GitHub takes a token under either scheme: `token` (Octokit, the actions) or `Bearer` (the CLI).
+    if (request.headers.authorization !== `token ${this.options.token}` && request.headers.authorization !== `Bearer ${this.options.token}`) {
       send(401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
       return;
     }
