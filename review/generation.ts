@@ -45,7 +45,11 @@ export async function runGeneration(
     manifest: GenerationManifest;
     /** ISO timestamp recorded as generatedAt. */
     now: string;
-    /** Overrides each target's formats. */
+    /**
+     * Formats to write besides each target's configured ones. Every format of a document comes
+     * from the same job (one charge; downloads are free), so the configured files are always
+     * rewritten with it: none can be left stale or unrecorded in the manifest.
+     */
     formats?: readonly DownloadFormat[];
     onProgress?: (event: { output: string; status: GenerationResult['status'] }) => void;
     signal?: AbortSignal;
@@ -76,7 +80,7 @@ export async function runGeneration(
       jobId = accepted.jobId;
       await client.waitForJob(accepted.jobId, { signal: options.signal, estimatedSeconds: accepted.estimatedSeconds });
       const written: ManifestEntry['files'] = [];
-      for (const format of options.formats ?? target.formats) {
+      for (const format of new Set([...target.formats, ...(options.formats ?? [])])) {
         const download = await client.downloadDocument({ jobId: accepted.jobId, format }, { signal: options.signal });
         const data = downloadData(download);
         const path = outputPath(target, format);

@@ -20,7 +20,7 @@ const OPTIONS = {
   only: { type: 'string', valueName: 'OUTPUTS', description: 'regenerate these outputs (comma-separated, as in compliance.yml generate[].output)' },
   all: { type: 'boolean', description: 'regenerate every document (hand-edited ones still need --force)' },
   force: { type: 'boolean', description: 'also overwrite documents edited by hand' },
-  formats: { type: 'string', valueName: 'LIST', description: 'override the formats: md,json,pdf,docx' },
+  formats: { type: 'string', valueName: 'LIST', description: 'also write these formats (md,json,pdf,docx) besides the configured ones' },
   ...SPEND_OPTIONS,
   ...REPO_OPTIONS,
   ...CONNECTION_OPTIONS,

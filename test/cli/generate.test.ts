@@ -219,6 +219,20 @@ describe('compliance generate (live mode)', () => {
     expect([settled.entries, settled.spent]).toEqual([[], 0]);
   });
 
+  it('--formats adds formats to the configured ones: every file of the document is rewritten and recorded, none goes stale', async () => {
+    const { value: run, spent } = await charged(() => generate('--only', ACCESS, '--formats', 'md,docx', '--json'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(spent).toBe(price);
+    // The configured md and pdf plus the requested docx, all from the one job.
+    expect(entry(ACCESS)!.files.map((file) => file.format).sort()).toEqual(['docx', 'md', 'pdf']);
+    for (const file of entry(ACCESS)!.files) {
+      expect(file.contentHash).toBe(generatedFileHash(file.format, readFileSync(join(workspace, file.path))));
+    }
+    // The pdf the subset request did not name is still ours, not "edited by hand".
+    const drift = (await generate('--json')).json.drift as Array<{ output: string; status: string }>;
+    expect(drift.find((document) => document.output === ACCESS)?.status).toBe('up-to-date');
+  });
+
   it('never prints the API key', () => {
     expect(runs.length).toBeGreaterThan(10);
     for (const run of runs) expect(`${run.stdout}${run.stderr}`).not.toContain(LIVE_KEY);

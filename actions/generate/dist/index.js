@@ -71108,7 +71108,7 @@ async function runGeneration(client, targets, options) {
       jobId = accepted.jobId;
       await client.waitForJob(accepted.jobId, { signal: options.signal, estimatedSeconds: accepted.estimatedSeconds });
       const written = [];
-      for (const format of options.formats ?? target.formats) {
+      for (const format of /* @__PURE__ */ new Set([...target.formats, ...options.formats ?? []])) {
         const download = await client.downloadDocument({ jobId: accepted.jobId, format }, { signal: options.signal });
         const data = downloadData(download);
         const path = outputPath(target, format);
