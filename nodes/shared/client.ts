@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import { ComplianceClient } from '../../api/client.js';
+import { ComplianceValidationError } from '../../api/errors.js';
 import {
   TransportError,
   type Sleep,
@@ -146,9 +147,26 @@ export interface ClientSettings {
   timeoutMs?: number;
 }
 
+/**
+ * Refuses a missing or malformed API Key before any request: n8n's request helper would send an
+ * empty key to the service (a 401 that does not say what is wrong) or fail on a key with a line
+ * break with an HTTP library message. Never echoes the value.
+ */
+function checkApiKey(apiKey: unknown): void {
+  if (typeof apiKey === 'string' && apiKey.trim() !== '' && ![...apiKey].some((char) => /\s/.test(char) || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) return;
+  throw new ComplianceValidationError({
+    code: 'invalid_api_key',
+    field: 'apiKey',
+    message: `The API Key of the Compliance API credential is ${typeof apiKey === 'string' && apiKey.trim() !== '' ? 'malformed (it contains spaces or line breaks)' : 'missing'}`,
+    hint: 'Open the credential and paste the key exactly as issued (it is shown once), without spaces or line breaks.',
+  });
+}
+
 export async function createClient(context: ComplianceContext, settings: ClientSettings = {}): Promise<ComplianceClient> {
+  const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+  checkApiKey(credentials.apiKey);
   return new ComplianceClient({
-    baseUrl: await credentialBaseUrl(context),
+    baseUrl: String(credentials.baseUrl ?? ''),
     transport: n8nTransport(context),
     sleep: n8nSleep,
     now: () => Date.now(),

@@ -3,10 +3,13 @@
  * workflows imported with the n8n CLI and executed with `n8n execute` against the sandbox on
  * loopback. Set COMPLIANCE_SKIP_REAL_N8N=1 to skip (it says so); CI never sets it.
  */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findLeaks } from '../../hardening/leaks.js';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
 import { buildPackage, installN8n, N8nHarness, outputOf, type N8nRun } from './harness.js';
 import { credentials, triggerWorkflow, WORKFLOW_IDS, workflows, type Keys } from './workflows.js';
@@ -21,6 +24,17 @@ const KEYS: Keys = {
 };
 // 50,000 tokens at the API plan's 22,222 a day: about 2.2 days left, under the 7-day threshold.
 const LIVE_BALANCE = 50_000;
+/** Every key the suite hands n8n, the bad one of the "Ping Bad Key" credential included. */
+const SECRETS = [...Object.values(KEYS), 'csk_sandbox_not_a_real_key_0000'];
+
+/** The files n8n wrote in its user folder (database and its WAL, event logs, config), not the installed packages. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'nodes' || entry.name === 'node_modules' ? [] : filesUnder(path);
+    return entry.isFile() ? [path] : [];
+  });
+}
 
 describe.skipIf(skip)('the nodes in a real n8n', () => {
   let sandbox: RunningSandbox;
@@ -47,11 +61,8 @@ describe.skipIf(skip)('the nodes in a real n8n', () => {
   async function execute(id: string): Promise<N8nRun> {
     const run = await n8n.execute(id);
     timings[id] = (timings[id] ?? 0) + run.ms;
-    // No API key in anything n8n printed: outputs, errors, logs.
-    for (const key of Object.values(KEYS)) {
-      expect(run.stdout).not.toContain(key);
-      expect(run.stderr).not.toContain(key);
-    }
+    // No API key in anything n8n printed (outputs, errors, logs), verbatim or encoded.
+    expect(findLeaks([{ place: `n8n execute ${id} stdout`, text: run.stdout }, { place: `n8n execute ${id} stderr`, text: run.stderr }], SECRETS)).toEqual([]);
     return run;
   }
 
@@ -156,4 +167,12 @@ describe.skipIf(skip)('the nodes in a real n8n', () => {
       capture.close();
     }
   }, 300_000);
+
+  it("leaves no API key in n8n's database (execution data), event logs or other files of its user folder", () => {
+    const files = filesUnder(n8n.userFolder).filter((file) => statSync(file).size <= 512 * 1024 * 1024);
+    const texts = files.map((file) => ({ place: file.slice(n8n.userFolder.length), text: readFileSync(file).toString('latin1') }));
+    // The scan sees the stored executions: the bad-key ping's error output is in there.
+    expect(texts.some(({ place, text }) => /database\.sqlite/.test(place) && text.includes('invalid_api_key')), files.join('\n')).toBe(true);
+    expect(findLeaks(texts, SECRETS)).toEqual([]);
+  });
 });

@@ -14,9 +14,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
   const items = this.getInputData();
   const resource = this.getNodeParameter('resource', 0) as string;
   const operation = this.getNodeParameter('operation', 0) as string;
-  const entry = Object.hasOwn(resources, resource) ? resources[resource as keyof typeof resources].operations[operation] : undefined;
+  const known = Object.hasOwn(resources, resource) ? resources[resource as keyof typeof resources].operations : undefined;
+  // Own properties only: "constructor" or "__proto__" are not operations.
+  const entry = known && Object.hasOwn(known, operation) ? known[operation] : undefined;
   if (!entry) {
-    throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`);
+    const unsupported = new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`, {
+      description: known
+        ? `Choose an Operation of ${resource}: ${Object.keys(known).join(', ')}.`
+        : `Choose a Resource: ${Object.keys(resources).join(', ')}.`,
+    });
+    if (!this.continueOnFail()) throw unsupported;
+    return [items.map((_, itemIndex) => ({ json: errorOutput(unsupported), pairedItem: { item: itemIndex } }))];
   }
   const returnData: INodeExecutionData[] = [];
   let client: ComplianceClient | undefined;

@@ -13,7 +13,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../api/client.js';
 import type { JobStatusModel } from '../../../../api/clientTypes.js';
-import { ComplianceJobTimeoutError } from '../../../../api/errors.js';
+import { ComplianceJobTimeoutError, ComplianceValidationError } from '../../../../api/errors.js';
 import { operations, type OperationId } from '../../../../api/operations.js';
 import { toNodeError } from '../../../shared/errors.js';
 import type { ResourceOperations } from './interfaces.js';
@@ -70,11 +70,37 @@ export function asData(value: unknown): IDataObject {
   return value as IDataObject;
 }
 
-/** Trims a string parameter; empty becomes undefined so optional fields are left out. */
-export function text(value: unknown): string | undefined {
-  if (typeof value !== 'string') return value === undefined || value === null ? undefined : String(value);
+/** A parameter an expression filled with a value of the wrong kind (an object where text belongs). */
+function wrongType(label: string, value: unknown, expected: string): ComplianceValidationError {
+  const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  return new ComplianceValidationError({
+    code: 'invalid_request',
+    field: label,
+    message: `${label} must be ${expected}, not ${kind}`,
+    hint: `Set ${label} to ${expected}; when an expression gives an object or list, pick the text field from it (for example {{ $json.name }}).`,
+  });
+}
+
+/**
+ * Trims a string parameter; empty becomes undefined so optional fields are left out. Numbers and
+ * booleans become text; an object or list (an expression giving JSON) is refused, naming `label`
+ * (the parameter's display name), instead of being sent as "[object Object]".
+ */
+export function text(value: unknown, label = 'A text parameter'): string | undefined {
+  if (typeof value !== 'string') {
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol') throw wrongType(label, value, 'text');
+    return String(value as number | boolean | bigint);
+  }
   const trimmed = value.trim();
   return trimmed === '' ? undefined : trimmed;
+}
+
+/** Tags: comma-separated text or a list of strings (from an expression); anything else is refused. */
+export function tagsOf(value: unknown, label = 'Tags'): string | undefined {
+  if (Array.isArray(value) && value.every((tag) => typeof tag === 'string')) return text(value.join(','), label);
+  if (value !== undefined && value !== null && typeof value !== 'string') throw wrongType(label, value, 'comma-separated text such as "iso27001, access"');
+  return text(value, label);
 }
 
 /** Drops undefined and empty-string values. */

@@ -29,15 +29,21 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['calendar'], operation: ['set'] } }, properties);
 
-/** n8n's dateTime values may lack a zone: read them as UTC so the service gets ISO 8601 with one. */
+/**
+ * n8n's dateTime values may lack a zone: read them as UTC so the service gets ISO 8601 with one.
+ * A value that is not a real date (JavaScript rolls 2026-02-30 over to 2 March) goes to the
+ * client as entered, which refuses it naming firstReviewAt.
+ */
 export function isoTimestamp(value: string): string {
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (day && Number(day[3]) > new Date(Date.UTC(Number(day[1]), Number(day[2]), 0)).getUTCDate()) return value;
   const date = new Date(/([zZ]|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`);
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
   const cadence = this.getNodeParameter('cadence', itemIndex) as Cadence;
-  const first = cadence === 'none' ? undefined : text(this.getNodeParameter('firstReviewAt', itemIndex, ''));
+  const first = cadence === 'none' ? undefined : text(this.getNodeParameter('firstReviewAt', itemIndex, ''), 'First Review At');
   const result = await client.setCalendar({ cadence, ...(first ? { firstReviewAt: isoTimestamp(first) } : {}) });
   return jsonItems(asData(result), itemIndex);
 }

@@ -48,11 +48,11 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['download'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const jobId = text(this.getNodeParameter('jobId', itemIndex)) ?? '';
-  const format = (text(this.getNodeParameter('format', itemIndex)) ?? 'json') as DownloadFormat;
+  const jobId = text(this.getNodeParameter('jobId', itemIndex), 'Job ID') ?? '';
+  const format = (text(this.getNodeParameter('format', itemIndex), 'Format') ?? 'json') as DownloadFormat;
   const options = this.getNodeParameter('options', itemIndex, {}) as { fileName?: string };
   const download = await client.downloadDocument({ jobId, format });
-  const fileName = text(options.fileName) ?? download.filename;
+  const fileName = text(options.fileName, 'File Name') ?? download.filename;
   const meta = { jobId, format, fileName, mimeType: download.contentType };
   if (download.kind === 'json') {
     return [{ json: { ...meta, document: download.data }, pairedItem: { item: itemIndex } }];

@@ -64,18 +64,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
   const organisationFields = this.getNodeParameter('organisation', itemIndex, {}) as IDataObject;
   const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
   const organisation = compact({
-    name: text(organisationFields.name),
-    sector: text(organisationFields.sector),
-    country: text(organisationFields.country),
+    name: text(organisationFields.name, 'Organisation → Name'),
+    sector: text(organisationFields.sector, 'Organisation → Sector'),
+    country: text(organisationFields.country, 'Organisation → Country'),
   });
   const input = {
     ...compact({
-      framework: text(this.getNodeParameter('framework', itemIndex)),
-      type: text(this.getNodeParameter('documentType', itemIndex, '')),
-      jurisdiction: text(fields.jurisdiction),
-      company: text(fields.company),
-      sector: text(fields.sector),
-      context: text(fields.context),
+      framework: text(this.getNodeParameter('framework', itemIndex), 'Framework'),
+      type: text(this.getNodeParameter('documentType', itemIndex, ''), 'Document Type'),
+      jurisdiction: text(fields.jurisdiction, 'Jurisdiction'),
+      company: text(fields.company, 'Company'),
+      sector: text(fields.sector, 'Sector'),
+      context: text(fields.context, 'Context'),
     }),
     ...(Object.keys(organisation).length ? { organisation } : {}),
     ...(typeof fields.humanize === 'boolean' ? { humanize: fields.humanize } : {}),

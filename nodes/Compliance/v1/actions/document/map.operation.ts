@@ -86,16 +86,16 @@ export function uploadName(fileName: string | undefined, mimeType: string | unde
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const framework = text(this.getNodeParameter('framework', itemIndex)) ?? '';
+  const framework = text(this.getNodeParameter('framework', itemIndex), 'Framework') ?? '';
   const inputDataType = this.getNodeParameter('inputDataType', itemIndex) as string;
   const options = this.getNodeParameter('options', itemIndex, {}) as { fileName?: string; title?: string };
-  const title = text(options.title);
+  const title = text(options.title, 'Title');
   let input: { framework: string; title?: string; content?: string; file?: UploadFile };
   if (inputDataType === 'binary') {
     const property = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
     const binary = this.helpers.assertBinaryData(itemIndex, property);
     const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-    const filename = uploadName(text(options.fileName) ?? binary.fileName, binary.mimeType);
+    const filename = uploadName(text(options.fileName, 'File Name') ?? binary.fileName, binary.mimeType);
     if (!filename) {
       throw new NodeOperationError(this.getNode(), `The binary field "${property}" has no file name to tell its kind`, {
         itemIndex,

@@ -18,6 +18,6 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['framework'], operation: ['get'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const slug = text(this.getNodeParameter('slug', itemIndex)) ?? '';
+  const slug = text(this.getNodeParameter('slug', itemIndex), 'Framework Slug') ?? '';
   return jsonItems(asData(await client.getFramework({ slug })), itemIndex);
 }

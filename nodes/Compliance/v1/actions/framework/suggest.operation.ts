@@ -40,11 +40,11 @@ export const description = updateDisplayOptions({ show: { resource: ['framework'
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
   const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
   const input = compact({
-    query: text(this.getNodeParameter('query', itemIndex)),
-    jurisdiction: text(fields.jurisdiction),
-    domain: text(fields.domain),
-    regulator: text(fields.regulator),
-    description: text(fields.description),
+    query: text(this.getNodeParameter('query', itemIndex), 'Query'),
+    jurisdiction: text(fields.jurisdiction, 'Jurisdiction'),
+    domain: text(fields.domain, 'Domain'),
+    regulator: text(fields.regulator, 'Regulator'),
+    description: text(fields.description, 'Description'),
   });
   const result = await client.suggestFrameworks(input);
   if (this.getNodeParameter('splitIntoItems', itemIndex, false) as boolean) {

@@ -16,6 +16,6 @@ export const jobIdProperty: INodeProperties = {
 export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['get'] } }, [jobIdProperty]);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const jobId = text(this.getNodeParameter('jobId', itemIndex)) ?? '';
+  const jobId = text(this.getNodeParameter('jobId', itemIndex), 'Job ID') ?? '';
   return jsonItems(asData(await client.getJob({ jobId })), itemIndex);
 }

@@ -12,6 +12,6 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const jobId = text(this.getNodeParameter('jobId', itemIndex)) ?? '';
+  const jobId = text(this.getNodeParameter('jobId', itemIndex), 'Job ID') ?? '';
   return jsonItems(await waitAsConfigured.call(this, itemIndex, client, jobId), itemIndex);
 }

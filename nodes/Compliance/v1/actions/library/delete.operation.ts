@@ -7,6 +7,6 @@ import { documentIdProperty } from './get.operation.js';
 export const description = updateDisplayOptions({ show: { resource: ['library'], operation: ['delete'] } }, [documentIdProperty]);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const id = text(this.getNodeParameter('documentId', itemIndex)) ?? '';
+  const id = text(this.getNodeParameter('documentId', itemIndex), 'Document ID') ?? '';
   return jsonItems(asData(await client.deleteLibraryDocument({ id })), itemIndex);
 }

@@ -26,7 +26,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['library'], operation: ['get'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const id = text(this.getNodeParameter('documentId', itemIndex)) ?? '';
+  const id = text(this.getNodeParameter('documentId', itemIndex), 'Document ID') ?? '';
   const includeContent = this.getNodeParameter('includeContent', itemIndex, false) as boolean;
   const document = await client.getLibraryDocument({ id, ...(includeContent ? { include: 'content' as const } : {}) });
   return jsonItems(asData(document), itemIndex);

@@ -29,7 +29,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
   const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
   const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
   const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-  const filter = compact({ category: text(filters.category), tag: text(filters.tag) });
+  const filter = compact({ category: text(filters.category, 'Category'), tag: text(filters.tag, 'Tag') });
   const documents: IDataObject[] = [];
   if (limit > 0) {
     // Follows the listing's pages until the limit is reached; no page beyond it is requested.

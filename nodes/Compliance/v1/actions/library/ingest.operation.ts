@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
 import { operations } from '../../../../../api/operations.js';
 import { LIMITS } from '../../../../../api/schemas/common.js';
-import { compact, submitJob, text, waitProperties } from '../../helpers/utils.js';
+import { compact, submitJob, tagsOf, text, waitProperties } from '../../helpers/utils.js';
 
 const displayOptions = { show: { resource: ['library'], operation: ['ingest'] } };
 
@@ -49,9 +49,9 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
   const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
   const input = {
-    title: text(this.getNodeParameter('title', itemIndex)) ?? '',
+    title: text(this.getNodeParameter('title', itemIndex), 'Title') ?? '',
     content: this.getNodeParameter('content', itemIndex) as string,
-    ...compact({ category: text(fields.category), tags: text(fields.tags), filename: text(fields.filename) }),
+    ...compact({ category: text(fields.category, 'Category'), tags: tagsOf(fields.tags), filename: text(fields.filename, 'Filename') }),
   };
   return await submitJob.call(this, itemIndex, client, () => client.ingestLibraryDocument(input));
 }

@@ -14,7 +14,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const id = text(this.getNodeParameter('documentId', itemIndex)) ?? '';
+  const id = text(this.getNodeParameter('documentId', itemIndex), 'Document ID') ?? '';
   const content = this.getNodeParameter('content', itemIndex) as string;
   return await submitJob.call(this, itemIndex, client, () => client.refreshLibraryDocument({ id, content }));
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
-import { asData, compact, jsonItems, returnAllProperties, text } from '../../helpers/utils.js';
+import { asData, compact, jsonItems, returnAllProperties, tagsOf, text } from '../../helpers/utils.js';
 
 const displayOptions = { show: { resource: ['library'], operation: ['search'] } };
 
@@ -38,7 +38,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const query = text(this.getNodeParameter('query', itemIndex)) ?? '';
+  const query = text(this.getNodeParameter('query', itemIndex), 'Query') ?? '';
   const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
   const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
   let limit: number | undefined;
@@ -50,7 +50,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
   }
   const result = await client.searchLibrary({
     query,
-    ...compact({ category: text(filters.category), tags: text(filters.tags) }),
+    ...compact({ category: text(filters.category, 'Category'), tags: tagsOf(filters.tags) }),
     ...(limit !== undefined ? { limit } : {}),
   });
   const hits = returnAll || limit === undefined ? result.results : result.results.slice(0, limit);
