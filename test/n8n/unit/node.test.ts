@@ -266,7 +266,10 @@ describe('errors', () => {
     });
     expect(output).toHaveLength(2);
     expect(output[0]).toMatchObject({ json: { code: 'framework_not_found', status: 404, error: expect.stringContaining('getFramework') }, pairedItem: { item: 0 } });
+    // The node error on the item is what sends it down n8n's error output ("Continue (using error output)").
+    expect(output[0]!.error).toBeInstanceOf(NodeApiError);
     expect(output[1]).toMatchObject({ json: { slug: 'gdpr' }, pairedItem: { item: 1 } });
+    expect(output[1]!.error).toBeUndefined();
   });
 
   it('an invalid base URL is refused before any request', async () => {

@@ -1,7 +1,8 @@
 /**
  * Runs the chosen operation once per input item. Every output item is paired with its input item;
  * with "Continue On Fail" a failing item yields its error (code, message, hint, request id) and
- * the others carry on.
+ * the others carry on. The item also carries the node error itself, which is what n8n looks for to
+ * send it down the error output under "On Error: Continue (using error output)".
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -24,7 +25,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
         : `Choose a Resource: ${Object.keys(resources).join(', ')}.`,
     });
     if (!this.continueOnFail()) throw unsupported;
-    return [items.map((_, itemIndex) => ({ json: errorOutput(unsupported), pairedItem: { item: itemIndex } }))];
+    return [items.map((_, itemIndex) => ({ json: errorOutput(unsupported), error: unsupported, pairedItem: { item: itemIndex } }))];
   }
   const returnData: INodeExecutionData[] = [];
   let client: ComplianceClient | undefined;
@@ -35,7 +36,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
       returnData.push(...results.map((result) => ({ ...result, pairedItem: result.pairedItem ?? { item: itemIndex } })));
     } catch (error) {
       if (this.continueOnFail()) {
-        returnData.push({ json: errorOutput(error), pairedItem: { item: itemIndex } });
+        returnData.push({ json: errorOutput(error), error: toNodeError(this.getNode(), error, itemIndex), pairedItem: { item: itemIndex } });
         continue;
       }
       throw toNodeError(this.getNode(), error, itemIndex);
