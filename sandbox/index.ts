@@ -72,6 +72,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     close() {
       closing ??= new Promise<void>((resolve) => {
         services.jobs.close();
+        services.indexMaintenance.close();
         server.close(() => {
           services.db.close();
           resolve();

@@ -9,6 +9,7 @@ import { Authenticator } from './auth.js';
 import { Billing } from './billing.js';
 import { ReviewCalendar } from './calendar.js';
 import { openDatabase, transaction } from './database.js';
+import { IndexMaintenance } from './indexMaintenance.js';
 import { Jobs } from './jobs.js';
 import type { ResolvedOptions } from './options.js';
 import { Outbox } from './outbox.js';
@@ -35,6 +36,8 @@ export interface Services {
   calendar: ReviewCalendar;
   jobs: Jobs;
   library: Library;
+  /** Merges a key's search index when its library goes quiet after writes. */
+  indexMaintenance: IndexMaintenance;
   rateLimiter: RateLimiter;
   auth: Authenticator;
   /** Origin of the running server (http://host:port), for links such as checkout pages. */
@@ -64,6 +67,7 @@ export function createServices(options: ResolvedOptions, origin: () => string): 
     outbox,
     billing,
     library,
+    indexMaintenance: new IndexMaintenance(library),
     calendar: new ReviewCalendar(accounts, outbox),
     rateLimiter: new RateLimiter(),
     auth: new Authenticator(accounts, { threshold: options.badKeyThreshold, windowMs: options.badKeyWindowMs, blockMs: options.badKeyBlockMs }),

@@ -56,6 +56,7 @@ export function createJobWorkers(services: Services): Record<JobKind, JobWorker>
     complete(job, now) {
       const input = job.input as LibraryJobInput;
       const document = services.library.completeWork(job.keyHash, input.documentId, { mode: input.mode, now: new Date(now).toISOString() });
+      services.indexMaintenance.written(job.keyHash);
       return { documentId: document.id, version: document.version };
     },
     failed(job: JobRecord) {

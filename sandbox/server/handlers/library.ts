@@ -109,6 +109,7 @@ export const libraryHandlers: Pick<
   deleteLibraryDocument: ({ services, account, input }) => {
     const deleted = services.tx(() => engine(services, account.keyHash, () => services.library.delete(account.keyHash, input.id)));
     if (!deleted) throw documentNotFound();
+    services.indexMaintenance.written(account.keyHash);
     return ok({ id: input.id, deleted: true });
   },
 

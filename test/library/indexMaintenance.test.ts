@@ -1,0 +1,57 @@
+/** Merging a key's index: same answers, and the server merges only once writes have stopped. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { IndexMaintenance } from '../../sandbox/server/indexMaintenance.js';
+import { loadPolicies } from '../fixtures/policies/corpus.js';
+import { ingestReady, newLibrary } from './helpers.js';
+
+const QUERIES = ['multi-factor authentication', 'incident escalation', '"data retention"', 'vendor risk assessment', 'backup'];
+
+describe('Library.mergeIndex', () => {
+  it('leaves every search answer unchanged', () => {
+    const { library } = newLibrary();
+    for (const policy of loadPolicies()) ingestReady(library, 'key', { title: policy.title, content: policy.content, filename: policy.file });
+    const before = QUERIES.map((query) => library.search('key', { query }));
+    library.mergeIndex('key');
+    expect(QUERIES.map((query) => library.search('key', { query }))).toEqual(before);
+    expect(before.every((outcome) => outcome.results.length > 0)).toBe(true);
+  });
+
+  it('is a no-op for a key with no library yet', () => {
+    const { library } = newLibrary();
+    expect(() => library.mergeIndex('nobody')).not.toThrow();
+  });
+});
+
+describe('IndexMaintenance', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('merges a key once its writes have stopped for the idle time, never during a burst', () => {
+    vi.useFakeTimers();
+    const { library } = newLibrary();
+    const merge = vi.spyOn(library, 'mergeIndex');
+    const maintenance = new IndexMaintenance(library, 1_000);
+    maintenance.written('a');
+    vi.advanceTimersByTime(900);
+    maintenance.written('a');
+    vi.advanceTimersByTime(900);
+    maintenance.written('b');
+    expect(merge).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(100);
+    expect(merge.mock.calls).toEqual([['a']]);
+    vi.advanceTimersByTime(900);
+    expect(merge.mock.calls).toEqual([['a'], ['b']]);
+  });
+
+  it('cancels pending merges on close', () => {
+    vi.useFakeTimers();
+    const { library } = newLibrary();
+    const merge = vi.spyOn(library, 'mergeIndex');
+    const maintenance = new IndexMaintenance(library, 1_000);
+    maintenance.written('a');
+    maintenance.close();
+    vi.advanceTimersByTime(5_000);
+    expect(merge).not.toHaveBeenCalled();
+  });
+});
