@@ -1,4 +1,5 @@
 /** Test helpers: a sandbox on a free loopback port and a small HTTP client that returns everything. */
+import { ComplianceClient } from '../../api/node/index.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/index.js';
 
 export const LIVE_KEY = 'csk_live_testkey_0001';
@@ -83,4 +84,19 @@ export function policyText(seed: string): string {
     'Multi-factor authentication is required for remote access and for all administrative accounts. Security incidents are reported to the security team within one hour and handled under the incident response plan.',
     `Backups are encrypted, tested monthly and kept for ninety days. Reference: ${seed}.`,
   ].join('\n\n');
+}
+
+/** The real API client for `key` against `box`, without retries, so a test sees every answer. */
+export function apiClient(box: RunningSandbox, key: string): ComplianceClient {
+  return new ComplianceClient({ apiKey: key, baseUrl: box.baseUrl, maxRetries: 0 });
+}
+
+/** The error a call rejects with (fails the test when it resolves). */
+export async function failure<T extends Error>(promise: Promise<unknown>): Promise<T> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as T;
+  }
+  throw new Error('expected the call to fail');
 }

@@ -9,7 +9,7 @@ import { contentHash } from '../../review/hash.js';
 import { SANDBOX_CLASSIFICATION_WATERMARK, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from '../../sandbox/library/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { loadPolicies } from '../fixtures/policies/corpus.js';
-import { client, envelope, LIVE_KEY, policyText, sandbox, SANDBOX_KEY } from './helpers.js';
+import { apiClient, client, envelope, failure, LIVE_KEY, policyText, sandbox, SANDBOX_KEY } from './helpers.js';
 
 const INGEST = 400_000;
 const SEARCH = 5_000;
@@ -20,19 +20,7 @@ afterEach(async () => {
   box = undefined;
 });
 
-function api(key: string): ComplianceClient {
-  return new ComplianceClient({ apiKey: key, baseUrl: box!.baseUrl, maxRetries: 0 });
-}
-
-/** The error a call rejects with (fails the test when it resolves). */
-async function failure<T extends Error>(promise: Promise<unknown>): Promise<T> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as T;
-  }
-  throw new Error('expected the call to fail');
-}
+const api = (key: string): ComplianceClient => apiClient(box!, key);
 
 /** Ingests and waits until the document is searchable. */
 async function ingest(compliance: ComplianceClient, input: { title: string; content: string; category?: string; tags?: string[]; filename?: string }) {

@@ -12,7 +12,7 @@ import { extractText } from '../../sandbox/formats/index.js';
 import { SANDBOX_WATERMARK } from '../../sandbox/generation/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { combinedPolicySet, loadPolicies, loadUnrelated } from '../fixtures/policies/corpus.js';
-import { client, envelope, LIVE_KEY, sandbox, SANDBOX_KEY } from './helpers.js';
+import { apiClient, client, envelope, failure, LIVE_KEY, sandbox, SANDBOX_KEY } from './helpers.js';
 
 const MAPPING_PRICE = 250_000;
 const policies = loadPolicies();
@@ -25,18 +25,7 @@ afterEach(async () => {
   box = undefined;
 });
 
-function api(key: string): ComplianceClient {
-  return new ComplianceClient({ apiKey: key, baseUrl: box!.baseUrl, maxRetries: 0 });
-}
-
-async function failure<T extends Error>(promise: Promise<unknown>): Promise<T> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as T;
-  }
-  throw new Error('expected the call to fail');
-}
+const api = (key: string): ComplianceClient => apiClient(box!, key);
 
 interface Evidence {
   quote: string;
