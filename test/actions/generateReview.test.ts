@@ -46,7 +46,8 @@ describe('actions/generate', () => {
     expect(third.summary).toContain('edited by hand');
     expect(readFileSync(join(workspace, 'generated/access-control.md'), 'utf8')).toBe('# Edited by hand\n');
     const forced = await runAction('generate', { workspace, inputs: { ...inputs, documents: 'generated/access-control', force: 'true', formats: 'md' } });
-    expect(JSON.parse(forced.outputs.paths as string)).toEqual(['generated/access-control.md', '.compliance/generated.json']);
+    // `formats` adds to the configured md and pdf: every file of the document comes from the one job.
+    expect(JSON.parse(forced.outputs.paths as string)).toEqual(['generated/access-control.md', 'generated/access-control.pdf', '.compliance/generated.json']);
     for (const run of [first, second, third, forced]) expect(leakedSecrets(run, [API_KEY])).toEqual([]);
   });
 });

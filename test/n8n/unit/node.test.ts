@@ -266,10 +266,17 @@ describe('errors', () => {
     });
     expect(output).toHaveLength(2);
     expect(output[0]).toMatchObject({ json: { code: 'framework_not_found', status: 404, error: expect.stringContaining('getFramework') }, pairedItem: { item: 0 } });
-    // The node error on the item is what sends it down n8n's error output ("Continue (using error output)").
-    expect(output[0]!.error).toBeInstanceOf(NodeApiError);
+    // Regular output: no node error on the item, or n8n would reduce it to its message.
+    expect(output[0]!.error).toBeUndefined();
     expect(output[1]).toMatchObject({ json: { slug: 'gdpr' }, pairedItem: { item: 1 } });
-    expect(output[1]!.error).toBeUndefined();
+  });
+
+  it('under "Continue (using error output)" the failing item carries the node error n8n routes by', async () => {
+    const { context } = fakeExecute({ credentials, parameters: { resource: 'framework', operation: 'get', slug: 'no-such-framework' }, continueOnFail: true });
+    const routed = { ...context, getNode: () => ({ ...context.getNode(), onError: 'continueErrorOutput' as const }) };
+    const [output] = await router.call(routed as typeof context);
+    expect(output![0]!.error).toBeInstanceOf(NodeApiError);
+    expect(output![0]!.json).toMatchObject({ code: 'framework_not_found', status: 404 });
   });
 
   it('an invalid base URL is refused before any request', async () => {

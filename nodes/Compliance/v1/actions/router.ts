@@ -1,8 +1,9 @@
 /**
  * Runs the chosen operation once per input item. Every output item is paired with its input item;
  * with "Continue On Fail" a failing item yields its error (code, message, hint, request id) and
- * the others carry on. The item also carries the node error itself, which is what n8n looks for to
- * send it down the error output under "On Error: Continue (using error output)".
+ * the others carry on. Under "On Error: Continue (using error output)" the item also carries the node
+ * error, which n8n needs to route it to the error output; it is left off otherwise, because n8n then
+ * reduces the item to its message and the code, hint and request id would be lost.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -25,7 +26,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
         : `Choose a Resource: ${Object.keys(resources).join(', ')}.`,
     });
     if (!this.continueOnFail()) throw unsupported;
-    return [items.map((_, itemIndex) => ({ json: errorOutput(unsupported), error: unsupported, pairedItem: { item: itemIndex } }))];
+    return [items.map((_, itemIndex) => errorItem(this, unsupported, itemIndex))];
   }
   const returnData: INodeExecutionData[] = [];
   let client: ComplianceClient | undefined;
@@ -36,11 +37,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
       returnData.push(...results.map((result) => ({ ...result, pairedItem: result.pairedItem ?? { item: itemIndex } })));
     } catch (error) {
       if (this.continueOnFail()) {
-        returnData.push({ json: errorOutput(error), error: toNodeError(this.getNode(), error, itemIndex), pairedItem: { item: itemIndex } });
+        returnData.push(errorItem(this, error, itemIndex));
         continue;
       }
       throw toNodeError(this.getNode(), error, itemIndex);
     }
   }
   return [returnData];
+}
+
+/** The output item of a failed input item under Continue On Fail. */
+function errorItem(context: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
+  const item: INodeExecutionData = { json: errorOutput(error), pairedItem: { item: itemIndex } };
+  if (context.getNode().onError === 'continueErrorOutput') item.error = toNodeError(context.getNode(), error, itemIndex);
+  return item;
 }
