@@ -1,29 +1,13 @@
 /**
- * Mapping uploads: the accepted file kinds (one list, shared with the sandbox and the CLI), the
+ * Mapping uploads: the accepted file kinds (UPLOAD_KINDS in schemas/common.ts, shared with the sandbox), the
  * checks made before anything is sent, and a hand-built multipart/form-data body (the core has no
  * FormData dependency so the n8n transport can send the bytes as they are).
  */
 import { ComplianceValidationError } from './errors.js';
 import type { UploadFile } from './schemas/requests.js';
-import { LIMITS } from './schemas/common.js';
+import { LIMITS, UPLOAD_KINDS, type UploadKind } from './schemas/common.js';
 
-export interface UploadKind {
-  extension: string;
-  contentType: string;
-  label: string;
-}
-
-/** The file kinds the service accepts for mapping (DOCX, PDF, Excel, PowerPoint, text). */
-export const UPLOAD_KINDS: readonly UploadKind[] = [
-  { extension: '.docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', label: 'Word' },
-  { extension: '.pdf', contentType: 'application/pdf', label: 'PDF' },
-  { extension: '.xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', label: 'Excel' },
-  { extension: '.pptx', contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', label: 'PowerPoint' },
-  { extension: '.txt', contentType: 'text/plain; charset=utf-8', label: 'text' },
-  { extension: '.md', contentType: 'text/markdown; charset=utf-8', label: 'Markdown' },
-  { extension: '.markdown', contentType: 'text/markdown; charset=utf-8', label: 'Markdown' },
-  { extension: '.csv', contentType: 'text/csv; charset=utf-8', label: 'CSV' },
-];
+export { UPLOAD_KINDS, type UploadKind };
 
 export const UPLOAD_EXTENSIONS: readonly string[] = UPLOAD_KINDS.map((kind) => kind.extension);
 

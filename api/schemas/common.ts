@@ -30,6 +30,31 @@ export const PACKS: Record<PackCode, { priceUsd: number; tokens: number; bonusPe
   pack500: { priceUsd: 500, tokens: 183_300_000, bonusPercent: 10 },
 };
 
+/** What the sandbox extracts text from: the four OOXML/PDF kinds, and plain text. */
+export type UploadFileKind = 'docx' | 'pdf' | 'xlsx' | 'pptx' | 'text';
+
+export interface UploadKind {
+  extension: string;
+  contentType: string;
+  label: string;
+  kind: UploadFileKind;
+}
+
+/**
+ * The file kinds the service accepts for mapping (DOCX, PDF, Excel, PowerPoint, text): one list, so
+ * the client's check before sending and the sandbox's on arrival can never disagree.
+ */
+export const UPLOAD_KINDS: readonly UploadKind[] = [
+  { extension: '.docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', label: 'Word', kind: 'docx' },
+  { extension: '.pdf', contentType: 'application/pdf', label: 'PDF', kind: 'pdf' },
+  { extension: '.xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', label: 'Excel', kind: 'xlsx' },
+  { extension: '.pptx', contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', label: 'PowerPoint', kind: 'pptx' },
+  { extension: '.txt', contentType: 'text/plain; charset=utf-8', label: 'text', kind: 'text' },
+  { extension: '.md', contentType: 'text/markdown; charset=utf-8', label: 'Markdown', kind: 'text' },
+  { extension: '.markdown', contentType: 'text/markdown; charset=utf-8', label: 'Markdown', kind: 'text' },
+  { extension: '.csv', contentType: 'text/csv; charset=utf-8', label: 'CSV', kind: 'text' },
+];
+
 export const FORMATS = ['json', 'md', 'pdf', 'docx'] as const;
 export type DownloadFormat = (typeof FORMATS)[number];
 

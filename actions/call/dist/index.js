@@ -70259,6 +70259,16 @@ var PACKS = {
   pack200: { priceUsd: 200, tokens: 7e7, bonusPercent: 5 },
   pack500: { priceUsd: 500, tokens: 1833e5, bonusPercent: 10 }
 };
+var UPLOAD_KINDS = [
+  { extension: ".docx", contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", label: "Word", kind: "docx" },
+  { extension: ".pdf", contentType: "application/pdf", label: "PDF", kind: "pdf" },
+  { extension: ".xlsx", contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", label: "Excel", kind: "xlsx" },
+  { extension: ".pptx", contentType: "application/vnd.openxmlformats-officedocument.presentationml.presentation", label: "PowerPoint", kind: "pptx" },
+  { extension: ".txt", contentType: "text/plain; charset=utf-8", label: "text", kind: "text" },
+  { extension: ".md", contentType: "text/markdown; charset=utf-8", label: "Markdown", kind: "text" },
+  { extension: ".markdown", contentType: "text/markdown; charset=utf-8", label: "Markdown", kind: "text" },
+  { extension: ".csv", contentType: "text/csv; charset=utf-8", label: "CSV", kind: "text" }
+];
 var FORMATS = ["json", "md", "pdf", "docx"];
 var CADENCES = ["none", "monthly", "quarterly"];
 var JOB_STATUSES = ["queued", "running", "completed", "failed"];
@@ -76965,16 +76975,6 @@ var RateLimitPacer = class {
 };
 
 // api/upload.ts
-var UPLOAD_KINDS = [
-  { extension: ".docx", contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", label: "Word" },
-  { extension: ".pdf", contentType: "application/pdf", label: "PDF" },
-  { extension: ".xlsx", contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", label: "Excel" },
-  { extension: ".pptx", contentType: "application/vnd.openxmlformats-officedocument.presentationml.presentation", label: "PowerPoint" },
-  { extension: ".txt", contentType: "text/plain; charset=utf-8", label: "text" },
-  { extension: ".md", contentType: "text/markdown; charset=utf-8", label: "Markdown" },
-  { extension: ".markdown", contentType: "text/markdown; charset=utf-8", label: "Markdown" },
-  { extension: ".csv", contentType: "text/csv; charset=utf-8", label: "CSV" }
-];
 var UPLOAD_EXTENSIONS = UPLOAD_KINDS.map((kind) => kind.extension);
 var LEGACY_OFFICE = { ".doc": ".docx", ".xls": ".xlsx", ".ppt": ".pptx" };
 function extensionOf(filename) {

@@ -1,18 +1,13 @@
 /** Which kind of document an upload is: by file extension, with content type and magic bytes as cross-checks. */
+import { UPLOAD_KINDS, type UploadFileKind } from '../../../api/schemas/common.js';
 import { UploadRejection } from './uploadRejection.js';
 
-export type UploadKind = 'docx' | 'pdf' | 'xlsx' | 'pptx' | 'text';
+export type UploadKind = UploadFileKind;
 
-export const ACCEPTED_UPLOAD_EXTENSIONS: Readonly<Record<string, UploadKind>> = {
-  docx: 'docx',
-  pdf: 'pdf',
-  xlsx: 'xlsx',
-  pptx: 'pptx',
-  txt: 'text',
-  md: 'text',
-  markdown: 'text',
-  csv: 'text',
-};
+/** Extension (without the dot) → kind, from the API module's one list of accepted kinds. */
+export const ACCEPTED_UPLOAD_EXTENSIONS: Readonly<Record<string, UploadKind>> = Object.fromEntries(
+  UPLOAD_KINDS.map((entry) => [entry.extension.slice(1), entry.kind]),
+);
 
 const KIND_LABELS: Readonly<Record<UploadKind, string>> = {
   docx: 'Word document (.docx)',
@@ -27,14 +22,9 @@ export function kindLabel(kind: UploadKind): string {
 }
 
 const CONTENT_TYPE_KINDS: Readonly<Record<string, UploadKind>> = {
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-  'application/pdf': 'pdf',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
-  'text/plain': 'text',
-  'text/markdown': 'text',
+  ...Object.fromEntries(UPLOAD_KINDS.map((entry) => [entry.contentType.split(';')[0]!, entry.kind])),
+  // An older name for markdown some clients still send.
   'text/x-markdown': 'text',
-  'text/csv': 'text',
 };
 
 /** Formats people commonly try, and what to save them as instead. */
@@ -51,8 +41,20 @@ const LEGACY_CONTENT_TYPES: Readonly<Record<string, string>> = {
   'application/vnd.ms-powerpoint': '.pptx',
 };
 
+/** "Word (.docx), …, and text (.txt, .md, .markdown, .csv)": each kind under its first entry's label. */
+function acceptedKindsText(): string {
+  const groups = new Map<UploadKind, { label: string; extensions: string[] }>();
+  for (const entry of UPLOAD_KINDS) {
+    const group = groups.get(entry.kind) ?? { label: entry.label, extensions: [] };
+    group.extensions.push(entry.extension);
+    groups.set(entry.kind, group);
+  }
+  const parts = [...groups.values()].map((group) => `${group.label} (${group.extensions.join(', ')})`);
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
 export const ACCEPTED_KINDS_HINT =
-  'Accepted: Word (.docx), PDF (.pdf), Excel (.xlsx), PowerPoint (.pptx) and text (.txt, .md, .markdown, .csv). ' +
+  `Accepted: ${acceptedKindsText()}. ` +
   'Re-save legacy .doc, .xls and .ppt files as .docx, .xlsx or .pptx (File > Save As) and upload again.';
 
 type Sniffed = 'zip' | 'pdf' | 'ole' | 'executable' | 'image' | 'archive' | 'rtf' | 'unknown';
