@@ -4,11 +4,10 @@
  * `result` output as JSON; a download (md, pdf, docx) is written to `output-path`. With `wait`, a
  * job-creating operation waits for its job and outputs the final status as well.
  */
-import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import { isOperationId, operationIds, operations } from '../../api/operations.js';
 import type { Download } from '../../api/clientTypes.js';
-import { writeFileAtomic } from '../../review/node/index.js';
+import { writeRepoFile } from '../../review/node/index.js';
 import { workspaceRoot } from './github/context.js';
 import { booleanInput, InputError, jsonObjectInput, requiredTextInput, textInput } from './runtime/inputs.js';
 import type { ActionDefinition } from './runtime/run.js';
@@ -39,18 +38,14 @@ export const callAction: ActionDefinition = {
     if (isDownload(result)) {
       if (result.kind === 'json') json = result.data;
       else {
-        const target = outputPath ?? result.filename;
-        written = isAbsolute(target) ? target : resolve(workspaceRoot(), target);
-        await writeFileAtomic(written, result.kind === 'binary' ? result.data : result.text);
+        written = await writeRepoFile(workspaceRoot(), outputPath ?? result.filename, result.kind === 'binary' ? result.data : result.text);
         json = { kind: result.kind, contentType: result.contentType, filename: result.filename, path: written, bytes: result.kind === 'binary' ? result.data.byteLength : Buffer.byteLength(result.text) };
       }
       if (result.kind === 'json' && outputPath) {
-        written = isAbsolute(outputPath) ? outputPath : resolve(workspaceRoot(), outputPath);
-        await writeFileAtomic(written, `${JSON.stringify(result.data, null, 2)}\n`);
+        written = await writeRepoFile(workspaceRoot(), outputPath, `${JSON.stringify(result.data, null, 2)}\n`);
       }
     } else if (outputPath) {
-      written = isAbsolute(outputPath) ? outputPath : resolve(workspaceRoot(), outputPath);
-      await writeFileAtomic(written, `${JSON.stringify(result, null, 2)}\n`);
+      written = await writeRepoFile(workspaceRoot(), outputPath, `${JSON.stringify(result, null, 2)}\n`);
     }
 
     const jobId = operation.createsJob ? (result as { jobId?: string }).jobId : undefined;

@@ -121,7 +121,7 @@ export const mapAction: ActionDefinition = {
 
     const report = buildReviewReport(results, { generatedAt: new Date().toISOString(), repository: repositoryName(currentRepository()) });
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.
-    const written = await writeReportFiles(client, report, reportDirectory(repo.root), formats);
+    const written = await writeReportFiles(client, report, repo.root, reportDirectory(repo.root), formats);
     const relativeJson = written.json.startsWith(repo.root) ? written.json.slice(repo.root.length + 1) : written.json;
     const costs = renderCosts({ mode, estimate, budget, tokensSpent });
     appendSummary(`${renderReportSummary(report, { detail: 'full', baseline: gate.baseline })}\n${costs}`, {

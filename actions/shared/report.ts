@@ -25,7 +25,7 @@ import {
   type ReviewReport,
   type Waiver,
 } from '../../review/index.js';
-import { loadBaseline, writeFileAtomic } from '../../review/node/index.js';
+import { loadBaseline, writeRepoFile } from '../../review/node/index.js';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { ComplianceError } from '../../api/errors.js';
 import type { DownloadFormat } from '../../api/schemas/common.js';
@@ -131,31 +131,28 @@ export interface WrittenReport {
 }
 
 /**
- * report.json and report.md in `dir` (created), plus each mapping job's report in the extra
- * formats, downloaded from the service (free).
+ * report.json and report.md in `dir` (created, inside the checkout `root`), plus each mapping
+ * job's report in the extra formats, downloaded from the service (free).
  */
 export async function writeReportFiles(
   client: ComplianceApi | undefined,
   report: ReviewReport,
+  root: string,
   dir: string,
   formats: readonly DownloadFormat[],
 ): Promise<WrittenReport> {
-  const json = join(dir, 'report.json');
-  const markdown = join(dir, 'report.md');
-  await writeFileAtomic(json, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFileAtomic(markdown, renderReportMarkdown(report, { detail: 'full' }));
+  const json = await writeRepoFile(root, join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const markdown = await writeRepoFile(root, join(dir, 'report.md'), renderReportMarkdown(report, { detail: 'full' }));
   const documents: string[] = [];
   if (client) {
     for (const framework of report.frameworks) {
       for (const [index, jobId] of framework.jobIds.entries()) {
         for (const format of formats) {
           const suffix = framework.jobIds.length > 1 ? `-${index + 1}` : '';
-          const path = join(dir, `${framework.framework.key}${suffix}.${format}`);
           try {
             const download = await client.downloadDocument({ jobId, format });
             const data = download.kind === 'binary' ? download.data : download.kind === 'text' ? download.text : JSON.stringify(download.data, null, 2);
-            await writeFileAtomic(path, data);
-            documents.push(path);
+            documents.push(await writeRepoFile(root, join(dir, `${framework.framework.key}${suffix}.${format}`), data));
           } catch (error) {
             if (!(error instanceof ComplianceError)) throw error;
             core.warning(`Could not download the ${format} report of ${framework.framework.name}: ${error.toDisplayString()}`);

@@ -86,7 +86,7 @@ export const reviewAction: ActionDefinition = {
     const client = createClient(apiKey, 'review');
 
     const label = config.gapIssues.labels[0];
-    let github = wantIssues && githubToken && label && !dryRun ? createGitHub(githubToken) : undefined;
+    let github = wantIssues && githubToken && label && !dryRun ? await createGitHub(githubToken) : undefined;
     if (wantIssues && !githubToken) core.warning('No GitHub token: gap issues are skipped. Leave github-token at its default and grant `issues: write`.');
     let existingIssues: Awaited<ReturnType<typeof listGapIssues>> | undefined;
     if (github && label) {
@@ -140,7 +140,7 @@ export const reviewAction: ActionDefinition = {
     }
     const tokensSpent = result.tokensSpent + generatedTokens;
 
-    const written = result.status === 'refused' ? undefined : await writeReportFiles(client, result.report, reportDirectory(repo.root), []);
+    const written = result.status === 'refused' ? undefined : await writeReportFiles(client, result.report, repo.root, reportDirectory(repo.root), []);
     const parts = [
       `# Compliance review of ${tableCell(repository)}`,
       '',

@@ -48,7 +48,6 @@ async function readInput(raw: string | undefined): Promise<Record<string, unknow
 }
 
 export const callCommand: Command = {
-  summary: 'call any API operation by id (the `call` input convention); --file uploads, --output saves',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance call <operationId> [--input JSON|@FILE] [--file PATH] [--output PATH] [options]',
@@ -107,9 +106,8 @@ export const callCommand: Command = {
         return EXIT.ok;
       }
       if (output && output !== '-') {
-        const { writeFileAtomic } = await import('../../review/node/files.js');
-        await writeFileAtomic(output, `${JSON.stringify(result, null, 2)}\n`);
-        out.notice(`Wrote ${output}.`);
+        const { writeRepoFile } = await import('../../review/node/files.js');
+        out.notice(`Wrote ${await writeRepoFile(process.cwd(), output, `${JSON.stringify(result, null, 2)}\n`)}.`);
       } else {
         out.printJson(result);
       }

@@ -1,7 +1,6 @@
 /** Where a downloaded result goes: a file (--output, written atomically) or stdout, never binary to a terminal. */
-import { resolve } from 'node:path';
 import type { Download } from '../../api/clientTypes.js';
-import { writeFileAtomic } from '../../review/node/files.js';
+import { writeRepoFile } from '../../review/node/files.js';
 import { UsageError } from './errors.js';
 import type { Output } from './output.js';
 
@@ -14,9 +13,8 @@ export function downloadBytes(download: Download): string | Uint8Array {
 /** Writes to `output` (a path, or `-` for stdout); returns the absolute path written, if any. */
 export async function saveDownload(download: Download, output: string | undefined, out: Output): Promise<string | undefined> {
   if (output && output !== '-') {
-    const path = resolve(output);
-    await writeFileAtomic(path, downloadBytes(download));
-    return path;
+    // Confined to the working directory, like every write (review/node/files.ts).
+    return writeRepoFile(process.cwd(), output, downloadBytes(download));
   }
   if (download.kind === 'binary' && out.stdoutIsTTY) {
     throw new UsageError(`the result is binary (${download.contentType}): refusing to print it to the terminal`, `Pass --output ${download.filename}, or pipe it (--output - > file).`);

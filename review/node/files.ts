@@ -156,13 +156,13 @@ export async function listRepoFiles(root: string): Promise<string[]> {
 
 /**
  * Writes a file so that no reader ever sees it half-written: a temporary file beside it, then a
- * rename over the target. Parent directories are created.
+ * rename over the target (which replaces a link at the target instead of writing through it).
+ * The directory must exist and be trusted: only the confined writer below calls this.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+async function replaceFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temporary, data, { flush: true });
+    await writeFile(temporary, data, { flush: true, flag: 'wx' });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -170,16 +170,46 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   }
 }
 
-/** writeFileAtomic for a repo-relative path, with the path safety of readRepoFiles (a symlink leaving the root is refused). */
+/**
+ * The one writer of every surface (CLI, actions, MCP): writes `path` under `root` atomically and
+ * never outside it. `path` is repo-relative, or absolute inside the root. Every component on the
+ * way is checked as it is walked: no `..`, no symbolic link anywhere (a committed
+ * `generated -> /elsewhere` would otherwise carry writes out of the checkout, and in a pull request
+ * its author controls such links), missing directories created one at a time. Returns the absolute
+ * path written.
+ */
 export async function writeRepoFile(root: string, path: string, data: string | Uint8Array): Promise<string> {
-  const absolute = resolveRepoPath(root, path);
-  try {
-    const info = await lstat(absolute);
-    if (info.isSymbolicLink()) await resolveExistingRepoPath(root, path);
-  } catch (error) {
-    if (error instanceof RepoFileError) throw error;
-    if (errnoCode(error) !== 'ENOENT') throw error;
+  const realRoot = await realpath(root);
+  const relativePath = isAbsolute(path) ? repoRelative(root, realRoot, path) : path;
+  resolveRepoPath(realRoot, relativePath);
+  const components = normaliseRepoPath(relativePath).split('/');
+  let current = realRoot;
+  for (const [index, component] of components.entries()) {
+    current = join(current, component);
+    const shown = components.slice(0, index + 1).join('/');
+    const last = index === components.length - 1;
+    let info;
+    try {
+      info = await lstat(current);
+    } catch (error) {
+      if (errnoCode(error) !== 'ENOENT') throw new RepoFileError('unreadable', shown, `${shown}: ${(error as Error).message}`);
+      if (!last) await mkdir(current);
+      continue;
+    }
+    if (info.isSymbolicLink()) {
+      throw new RepoFileError('unsafe_path', shown, `${shown}: is a symbolic link; nothing is written through links`, 'Write to a real directory inside the checkout, or replace the link with a directory.');
+    }
+    if (!last && !info.isDirectory()) throw new RepoFileError('not_a_file', shown, `${shown}: is a file, so ${path} cannot be written under it`);
+    if (last && !info.isFile()) throw new RepoFileError('not_a_file', shown, `${shown}: exists and is not a regular file`);
   }
-  await writeFileAtomic(absolute, data);
-  return absolute;
+  await replaceFileAtomically(current, data);
+  return current;
+}
+
+/** An absolute path as a path relative to the root, or an error when it lies outside. */
+function repoRelative(root: string, realRoot: string, path: string): string {
+  for (const base of [resolve(root), realRoot]) {
+    if (isInside(base, resolve(path)) && relative(base, resolve(path)) !== '') return relative(base, resolve(path)).split(sep).join('/');
+  }
+  throw new RepoFileError('unsafe_path', path, `${path}: is outside ${root}; files are written only inside it`, 'Give a path inside the checkout (relative paths are taken from its root).');
 }

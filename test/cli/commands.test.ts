@@ -1,5 +1,6 @@
 /** The built CLI end to end: gate exit codes, config errors, init, call, downloads, --json shapes. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index.js';
@@ -97,12 +98,20 @@ describe('compliance CLI', () => {
     const waited = await cli(['jobs', 'wait', jobId, '--json'], { box });
     expect(waited.json.status).toBe('completed');
     const pdf = join(root, 'report.pdf');
-    const download = await cli(['call', 'downloadDocument', '--input', JSON.stringify({ jobId, format: 'pdf' }), '--output', pdf], { box });
+    const download = await cli(['call', 'downloadDocument', '--input', JSON.stringify({ jobId, format: 'pdf' }), '--output', pdf], { box, cwd: root });
     expect(download.code, download.stderr).toBe(0);
     expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
-    const viaDownload = await cli(['download', jobId, '--format', 'docx', '-o', join(root, 'r.docx'), '--json'], { box });
+    const viaDownload = await cli(['download', jobId, '--format', 'docx', '-o', 'r.docx', '--json'], { box, cwd: root });
     expect(viaDownload.json.bytes).toBeGreaterThan(100);
     expect(existsSync(join(root, 'r.docx'))).toBe(true);
+    // Every write is confined to the working directory: outside it, or through a link, nothing is written.
+    symlinkSync(tmpdir(), join(root, 'linked'));
+    for (const target of [join(tmpdir(), `escape-${process.pid}.docx`), '../escape.docx', 'linked/escape.docx']) {
+      const refused = await cli(['download', jobId, '--format', 'docx', '-o', target], { box, cwd: root });
+      expect(refused.code, target).toBe(2);
+      expect(refused.stderr, target).toMatch(/outside|symbolic link|leave the repository/);
+    }
+    for (const escaped of [join(tmpdir(), `escape-${process.pid}.docx`), join(root, '../escape.docx'), join(tmpdir(), 'escape.docx')]) expect(existsSync(escaped), escaped).toBe(false);
     const unknown = await cli(['call', 'noSuchOperation'], { box });
     expect(unknown.code).toBe(2);
     const badInput = await cli(['call', 'getJob', '--input', '{"jobId":"nope"}', '--json'], { box });

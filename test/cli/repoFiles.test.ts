@@ -1,5 +1,5 @@
 /** review/node: repo paths stay inside the root, text must be UTF-8, writes are atomic. */
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,29 @@ describe('review/node files', () => {
     await writeRepoFile(root, 'out/new.md', 'x');
     expect(readdirSync(join(root, 'out'))).toEqual(['new.md']);
     await expect(writeRepoFile(root, 'docs/escape.md', 'overwrite')).rejects.toMatchObject({ code: 'unsafe_path' });
+    expect(readFileSync(join(outside, 'secret.md'), 'utf8')).toBe('secret');
+  });
+  it('never writes through a symlinked directory anywhere on the way, nor outside the root', async () => {
+    // `generated -> /elsewhere` committed by a pull request's author, at the top and one level down.
+    symlinkSync(outside, join(root, 'generated'));
+    mkdirSync(join(root, 'reports'));
+    symlinkSync(outside, join(root, 'reports/latest'));
+    symlinkSync(join(root, 'docs'), join(root, 'docs-alias'));
+    for (const path of ['generated/policy.md', 'generated/new/deeper/policy.md', 'reports/latest/report.json', 'docs-alias/a.md']) {
+      await expect(writeRepoFile(root, path, 'x'), path).rejects.toMatchObject({ code: 'unsafe_path', message: expect.stringContaining('symbolic link') });
+    }
+    for (const path of ['../escape.md', 'docs/../../escape.md', join(outside, 'abs.md')]) {
+      await expect(writeRepoFile(root, path, 'x'), path).rejects.toMatchObject({ code: 'unsafe_path' });
+    }
+    expect(readdirSync(outside).sort()).toEqual(['secret.md']);
+    expect(existsSync(join(root, 'docs/new'))).toBe(false);
+  });
+  it('takes an absolute path inside the root, and refuses to replace a directory or write under a file', async () => {
+    expect(await writeRepoFile(root, join(root, 'out/abs.md'), 'y')).toBe(join(root, 'out/abs.md'));
+    expect(readFileSync(join(root, 'out/abs.md'), 'utf8')).toBe('y');
+    await expect(writeRepoFile(root, 'docs', 'x')).rejects.toMatchObject({ code: 'not_a_file' });
+    await expect(writeRepoFile(root, 'docs/a.md/b.md', 'x')).rejects.toMatchObject({ code: 'not_a_file' });
+    expect(readFileSync(join(root, 'docs/a.md'), 'utf8')).toBe('hello');
   });
   it('a missing compliance.yml is a config error naming the file', async () => {
     await expect(readConfigFile(root)).rejects.toThrow(/compliance\.yml: not found/);
