@@ -127,6 +127,16 @@ export const configSchema = z
         }
       });
     });
+    // The same framework twice would be mapped and charged twice; names that resolve to one slug
+    // are caught again once the catalogue is read (assertDistinctFrameworks).
+    const listed = new Map<string, number>();
+    config.frameworks.forEach((entry, index) => {
+      const key = entry.framework.trim().toLowerCase();
+      const earlier = listed.get(key);
+      if (earlier !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['frameworks', index, 'framework'], message: `"${entry.framework}" is already listed at frameworks[${earlier}]: each entry is mapped and charged, so list it once` });
+      } else listed.set(key, index);
+    });
     const waived = new Set<string>();
     config.waivers.forEach((entry, index) => {
       const key = `${entry.framework.toLowerCase()}\u0000${entry.control.toLowerCase()}`;

@@ -4,6 +4,7 @@ import type { z } from 'zod/v4';
 import { PATH_ID_PATTERN } from '../api/schemas/common.js';
 import type { frameworkSummary, frameworkUpdate } from '../api/schemas/responses.js';
 import { ComplianceError } from '../api/errors.js';
+import { ReviewError } from './errors.js';
 import { slugify } from './keys.js';
 
 export type FrameworkUpdate = z.output<typeof frameworkUpdate>;
@@ -29,6 +30,27 @@ export function resolveFrameworkSlug(nameOrSlug: string, verified: ReadonlyArray
   const found = verified.find((framework) => framework.slug.toLowerCase() === wanted || framework.name.trim().toLowerCase() === wanted);
   if (found) return found.slug;
   return PATH_ID_PATTERN.test(nameOrSlug.trim()) ? nameOrSlug.trim() : slugify(nameOrSlug);
+}
+
+/**
+ * Refuses, before anything is spent, a framework listed twice: by slug, once names and slugs are
+ * resolved (`HIPAA Security Rule` and `hipaa-security` are one). Each entry would be mapped and
+ * charged, for identical results.
+ */
+export function assertDistinctFrameworks(frameworks: ReadonlyArray<{ framework: string }>, verified: ReadonlyArray<z.output<typeof frameworkSummary>>): void {
+  const first = new Map<string, number>();
+  frameworks.forEach(({ framework }, index) => {
+    const slug = resolveFrameworkSlug(framework, verified);
+    const earlier = first.get(slug);
+    if (earlier !== undefined) {
+      throw new ReviewError(
+        'invalid_config',
+        `frameworks[${index}] "${framework}" is the same framework as frameworks[${earlier}] "${frameworks[earlier]?.framework}" (${slug}): it would be mapped and charged twice`,
+        'List each framework once in compliance.yml (or in the framework input).',
+      );
+    }
+    first.set(slug, index);
+  });
 }
 
 /** Per framework, the updates newer than `since` (YYYY-MM-DD); a framework that cannot be read carries its error. */

@@ -11,7 +11,7 @@ import { repositoryTag, type Config } from './config.js';
 import { frameworkDocuments, selectDocumentPaths, type RepoFile } from './documents.js';
 import { detectDrift, type DriftResult, type GenerationManifest, type ManifestEntry } from './drift.js';
 import { ReviewError } from './errors.js';
-import { checkFrameworkUpdates, resolveFrameworkSlug, type FrameworkUpdates } from './frameworkUpdates.js';
+import { assertDistinctFrameworks, checkFrameworkUpdates, resolveFrameworkSlug, type FrameworkUpdates } from './frameworkUpdates.js';
 import { planGapIssues, type ExistingIssue, type GapIssuePlan } from './gapIssues.js';
 import { evaluateGate, type FailOn, type GateResult } from './gate.js';
 import { listAllLibraryDocuments } from '../api/library.js';
@@ -84,6 +84,7 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   const billing = await client.getBilling(undefined, callOptions);
   const needsCatalogue = config.frameworks.length > 0 || config.generate.length > 0;
   const verified = needsCatalogue ? (await client.getCapabilities(undefined, callOptions)).verifiedFrameworks : [];
+  assertDistinctFrameworks(config.frameworks, verified);
 
   const selected = selectDocumentPaths(config.documents, input.files.map((file) => file.path));
   const contentOf = new Map(input.files.map((file) => [file.path.replace(/^\.\//, ''), file.content]));

@@ -14,6 +14,7 @@ import {
   frameworkDocuments,
   mappingCost,
   MAPPING_MODES,
+  assertDistinctFrameworks,
   resolveFrameworkSlug,
   ReviewError,
   runMapping,
@@ -86,6 +87,7 @@ export const mapAction: ActionDefinition = {
     const { mode } = await client.ping();
     const billing = await client.getBilling();
     const { verifiedFrameworks } = await client.getCapabilities();
+    assertDistinctFrameworks(frameworks, verifiedFrameworks);
     const documents = await readDocuments(repo.root, repo.config.documents);
     const plans = frameworks.map((framework) => ({ framework, files: frameworkDocuments(framework, repo.config.documents, documents) }));
 

@@ -69,6 +69,18 @@ describe('compliance CLI', () => {
     expect((await cli(['sync', '--bogus'])).code).toBe(2);
   });
 
+  it('a framework listed twice is a configuration error before anything is spent, by text and by slug', async () => {
+    const config = (second: string) => `repository: acme/policies\ndocuments:\n  - paths: ["policies/*.md"]\nframeworks:\n  - framework: hipaa-security\n    threshold: 50\n  - framework: ${second}\n    threshold: 60\n`;
+    const literal = await cli(['config', 'check'], { cwd: repo({ config: config('HIPAA-Security') }) });
+    expect(literal.code).toBe(2);
+    expect(literal.stderr).toContain('compliance.yml:7 frameworks[1].framework: "HIPAA-Security" is already listed at frameworks[0]');
+    const before = (await cli(['billing', '--json'], { box })).json.balanceTokens;
+    const byName = await cli(['review', '--json'], { cwd: repo({ config: config('HIPAA Security Rule') }), box });
+    expect(byName.code, byName.stderr).toBe(2);
+    expect(byName.json.error.message).toContain('frameworks[1] "HIPAA Security Rule" is the same framework as frameworks[0] "hipaa-security" (hipaa-security)');
+    expect((await cli(['billing', '--json'], { box })).json.balanceTokens).toBe(before);
+  });
+
   it('init writes a config that config check accepts, and refuses to overwrite without --force', async () => {
     const root = repo();
     const refused = await cli(['init'], { cwd: root });
