@@ -3,54 +3,15 @@
  * command in cli/commands). Errors become documented exit codes: 0 ok, 1 gate failed,
  * 2 usage or configuration, 3 service/auth/billing.
  */
-import { autoTopUpCommand } from './commands/autoTopUp.js';
-import { billingCommand } from './commands/billing.js';
-import { calendarCommand } from './commands/calendar.js';
-import { callCommand } from './commands/call.js';
-import { checkoutCommand } from './commands/checkout.js';
-import { configCommand } from './commands/config.js';
-import { downloadCommand } from './commands/download.js';
-import { frameworksCommand } from './commands/frameworks.js';
-import { gapsCommand } from './commands/gaps.js';
-import { generateCommand } from './commands/generate.js';
-import { initCommand } from './commands/init.js';
-import { jobsCommand } from './commands/jobs.js';
-import { libraryCommand } from './commands/library.js';
-import { mapCommand } from './commands/map.js';
-import { pingCommand } from './commands/ping.js';
-import { reviewCommand } from './commands/review.js';
-import { sandboxCommand } from './commands/sandbox.js';
-import { suggestCommand } from './commands/suggest.js';
-import { syncCommand } from './commands/sync.js';
-import { usageCommand } from './commands/usage.js';
-import type { Command } from './lib/command.js';
-import { EXIT, EXIT_CODES_HELP, describeError } from './lib/errors.js';
+import { COMMANDS } from './commands/index.js';
+import { EXIT, EXIT_CODES_HELP } from './lib/exitCodes.js';
 import { Output } from './lib/output.js';
 
 export type { Command } from './lib/command.js';
 
-const COMMANDS: Record<string, Command> = {
-  review: reviewCommand,
-  sync: syncCommand,
-  map: mapCommand,
-  gaps: gapsCommand,
-  generate: generateCommand,
-  suggest: suggestCommand,
-  frameworks: frameworksCommand,
-  library: libraryCommand,
-  jobs: jobsCommand,
-  download: downloadCommand,
-  billing: billingCommand,
-  checkout: checkoutCommand,
-  'auto-topup': autoTopUpCommand,
-  calendar: calendarCommand,
-  usage: usageCommand,
-  ping: pingCommand,
-  call: callCommand,
-  sandbox: sandboxCommand,
-  init: initCommand,
-  config: configCommand,
-};
+// The package version, written in by the build (scripts/build.mjs) from the root package.json.
+declare const __CLI_VERSION__: string | undefined;
+const VERSION = typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : '0.0.0-dev';
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -81,19 +42,20 @@ async function main(argv: string[]): Promise<number> {
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    process.stdout.write(`${process.env.COMPLIANCE_CLI_VERSION ?? '0.1.0'}\n`);
+    process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) {
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
     out.error(`unknown command ${JSON.stringify(name)}`);
     process.stderr.write(`\n${usage()}\n`);
     return EXIT.usage;
   }
   try {
-    return await command.run(rest, out);
+    return await (await entry.load()).run(rest, out);
   } catch (error) {
     out.done();
+    const { describeError } = await import('./lib/errors.js');
     const described = describeError(error);
     out.error(`${name}: ${described.message}`);
     for (const line of described.details) out.notice(`  ${line}`);

@@ -3,35 +3,72 @@
 // dependencies: the package has no runtime `dependencies`.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeLicenses } from './licenses.mjs';
+import { nodeVersionBanner } from './nodeVersionCheck.mjs';
 
 const ESM_REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 const common = { bundle: true, platform: 'node', target: 'node24', sourcemap: false, legalComments: 'none', logLevel: 'warning' };
 
+// The CLI and API package (packages/compliance-engine-cli) ships the api, sandbox and cli bundles.
+const PACKAGE = 'compliance-engine-cli';
+const VERSION = JSON.parse(readFileSync('package.json', 'utf8')).version;
+const first = (what, on) => `${nodeVersionBanner(what, on)}\n`;
+
+// The bin is CommonJS so its first statement, the Node-version check, runs before any bundled code
+// (an ES module's imports would load first); the command itself is the split ESM build below.
+const CLI_LAUNCHER = `#!/usr/bin/env node
+${first('compliance (compliance-engine-cli)', 'exit')}// The command is ES modules split per command (dist/cli/main.mjs + chunks/), so \`--help\` loads no command.
+import('./main.mjs').catch((error) => {
+  process.stderr.write(\`compliance: \${error instanceof Error ? error.message : String(error)}\\n\`);
+  process.exit(3);
+});
+`;
+
 /** name → esbuild options; an entry whose source does not exist yet is skipped with a note. */
 const bundles = [
   // undici is CommonJS: an ESM bundle of it needs a real `require` for Node built-ins.
-  { name: 'api (esm)', entryPoints: ['api/node/index.ts'], outfile: 'dist/api/index.mjs', format: 'esm', banner: { js: ESM_REQUIRE_SHIM } },
-  { name: 'api (cjs)', entryPoints: ['api/node/index.ts'], outfile: 'dist/api/index.cjs', format: 'cjs' },
-  { name: 'cli', entryPoints: ['cli/main.ts'], outfile: 'dist/cli/compliance.cjs', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
+  { name: 'api (esm)', entryPoints: ['api/node/index.ts'], outfile: 'dist/api/index.mjs', format: 'esm', banner: { js: first(PACKAGE, 'throw') + ESM_REQUIRE_SHIM } },
+  { name: 'api (cjs)', entryPoints: ['api/node/index.ts'], outfile: 'dist/api/index.cjs', format: 'cjs', banner: { js: first(PACKAGE, 'throw') } },
+  // `compliance-engine-cli/sandbox`: startSandbox for users' own tests.
+  { name: 'sandbox (esm)', entryPoints: ['sandbox/index.ts'], outfile: 'dist/sandbox/index.mjs', format: 'esm', banner: { js: first(`${PACKAGE}/sandbox`, 'throw') + ESM_REQUIRE_SHIM } },
+  { name: 'sandbox (cjs)', entryPoints: ['sandbox/index.ts'], outfile: 'dist/sandbox/index.cjs', format: 'cjs', banner: { js: first(`${PACKAGE}/sandbox`, 'throw') } },
+  // Code splitting: each command, the sandbox, the PDF reader and undici are chunks loaded on use,
+  // so `compliance --version` and `--help` start about as fast as bare node (bench/cli.ts).
+  {
+    name: 'cli',
+    entryPoints: ['cli/main.ts'],
+    outdir: 'dist/cli',
+    format: 'esm',
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    define: { __CLI_VERSION__: JSON.stringify(VERSION) },
+    banner: { js: ESM_REQUIRE_SHIM },
+    launcher: { path: 'dist/cli/compliance.cjs', text: CLI_LAUNCHER },
+  },
 ];
 
 const only = process.argv.slice(2);
 const selected = (name) => !only.length || only.some((o) => name.startsWith(o));
 // A partial build (`node scripts/build.mjs cli`, as the sandbox tests run it) replaces only its own
 // bundles, so it never removes files another build or a running test relies on.
-if (only.length) for (const b of bundles.filter((b) => selected(b.name))) rmSync(b.outfile, { force: true });
+if (only.length) for (const b of bundles.filter((b) => selected(b.name))) rmSync(b.outfile ?? b.outdir, { recursive: true, force: true });
 else rmSync('dist', { recursive: true, force: true });
-for (const { name, ...options } of bundles) {
+for (const { name, launcher, ...options } of bundles) {
   if (!selected(name)) continue;
   if (!options.entryPoints.every((p) => existsSync(p))) {
     console.log(`build: skipped ${name} (no ${options.entryPoints.join(', ')})`);
     continue;
   }
   const result = await build({ ...common, ...options, metafile: true });
-  writeLicenses(result.metafile, `${dirname(options.outfile)}/licenses.txt`);
+  writeLicenses(result.metafile, `${options.outdir ?? dirname(options.outfile)}/licenses.txt`);
+  if (launcher) {
+    writeFileSync(launcher.path, launcher.text);
+    // `npx compliance` in this checkout runs the bin file itself: it must be executable after every build.
+    chmodSync(launcher.path, 0o755);
+  }
 }
 // Parts with their own packaging own their build step: scripts/build-<part>.mjs exports
 // `build({ esbuild, common, selected })` (GitHub Actions bundles, the n8n package).
@@ -39,5 +76,5 @@ for (const part of ['actions', 'n8n']) {
   const script = `scripts/build-${part}.mjs`;
   if (existsSync(script) && selected(part)) await (await import(`./build-${part}.mjs`)).build({ esbuild: build, common, selected });
 }
-if (selected('api')) execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
+if (selected('api') || selected('sandbox')) execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
 console.log('build: done');

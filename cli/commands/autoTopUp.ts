@@ -15,7 +15,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const autoTopUpCommand: Command = {
-  summary: 'auto-top-up get|set: the low-balance checkout link setting',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance auto-topup get | set (--threshold TOKENS --pack PACK | --disable) [options]',

@@ -9,7 +9,6 @@ import { withSession } from '../lib/session.js';
 const OPTIONS = { ledger: { type: 'string', valueName: 'N', description: 'ledger entries to show (default 10)' }, ...CONNECTION_OPTIONS } as const satisfies OptionSpecs;
 
 export const billingCommand: Command = {
-  summary: 'token balance, daily meter, prices, credit packs and the recent ledger',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance billing [options]',

@@ -13,7 +13,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const calendarCommand: Command = {
-  summary: 'calendar get|set: the review reminder cadence and next date',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance calendar get | set --cadence CADENCE [--first-review-at TIME] [options]',

@@ -8,7 +8,6 @@ import type { Output } from '../lib/output.js';
 import { withSession } from '../lib/session.js';
 
 export const checkoutCommand: Command = {
-  summary: 'buy a credit pack: prints the payment page URL',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, CONNECTION_OPTIONS, {
       usage: 'compliance checkout <pack> [options]',

@@ -12,7 +12,6 @@ import { loadRepo } from '../lib/repo.js';
 const OPTIONS = { ...REPO_OPTIONS } as const satisfies OptionSpecs;
 
 export const configCommand: Command = {
-  summary: 'config check: validate compliance.yml and list what it selects (offline)',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance config check [options]',

@@ -14,7 +14,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const downloadCommand: Command = {
-  summary: 'download a finished generation or mapping result (json, md, pdf, docx)',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance download <jobId> [--format FORMAT] [--output PATH] [options]',

@@ -6,7 +6,6 @@ import { fields, table, type Output } from '../lib/output.js';
 import { withSession } from '../lib/session.js';
 
 export const frameworksCommand: Command = {
-  summary: 'frameworks list|get <slug>: verified frameworks, controls and updates',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, CONNECTION_OPTIONS, {
       usage: 'compliance frameworks list | get <slug> [options]',

@@ -24,7 +24,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const gapsCommand: Command = {
-  summary: 'plan one issue per gap (create, update, close); --github applies it',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance gaps [options]',

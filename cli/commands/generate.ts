@@ -27,7 +27,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const generateCommand: Command = {
-  summary: 'regenerate drifted documents from compliance.yml generate (files + manifest, written atomically)',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance generate [--drifted | --only OUTPUTS | --all] [options]',

@@ -16,7 +16,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const initCommand: Command = {
-  summary: 'write a commented example compliance.yml',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance init [--force]',

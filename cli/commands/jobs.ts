@@ -16,7 +16,6 @@ function describeJob(job: JobStatusModel): string {
 }
 
 export const jobsCommand: Command = {
-  summary: 'jobs get|wait <jobId>: status of a generation, mapping or library job',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance jobs get|wait <jobId> [options]',

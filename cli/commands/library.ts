@@ -17,7 +17,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const libraryCommand: Command = {
-  summary: 'library list|get <id>|delete <id>|search "<query>": the private document library',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance library list | get <id> [--content] | delete <id> | search "<query>" [options]',

@@ -20,7 +20,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const mapCommand: Command = {
-  summary: 'map documents against a framework and gate on the coverage threshold',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance map [FILE...] [options]',

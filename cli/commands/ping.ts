@@ -6,7 +6,6 @@ import { fields, type Output } from '../lib/output.js';
 import { describeKey, withSession } from '../lib/session.js';
 
 export const pingCommand: Command = {
-  summary: 'check the connection and the key; shows the key mode (sandbox or live)',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, CONNECTION_OPTIONS, {
       usage: 'compliance ping [options]',

@@ -18,7 +18,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const reviewCommand: Command = {
-  summary: 'the whole review loop per compliance.yml: sync, map, gate, updates, drift',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance review [options]',

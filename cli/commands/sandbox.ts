@@ -37,7 +37,6 @@ function number(name: string, value: string | undefined): number | undefined {
 }
 
 export const sandboxCommand: Command = {
-  summary: 'run the local sandbox server (all endpoints, sandbox and live keys)',
   async run(argv) {
     const { values } = parseArgs({
       args: argv,

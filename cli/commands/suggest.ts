@@ -17,7 +17,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const suggestCommand: Command = {
-  summary: 'discover the regulatory frameworks that apply, ranked with reasons',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance suggest "<query>" [options]',

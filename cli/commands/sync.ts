@@ -16,7 +16,6 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const syncCommand: Command = {
-  summary: 'sync the repo documents into the library: ingest new, refresh changed, nothing else charged',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance sync [options]',

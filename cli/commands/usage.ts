@@ -6,7 +6,6 @@ import { table, type Output } from '../lib/output.js';
 import { withSession } from '../lib/session.js';
 
 export const usageCommand: Command = {
-  summary: 'request, generation and library counters against the key\'s limits',
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, CONNECTION_OPTIONS, {
       usage: 'compliance usage [options]',

@@ -6,15 +6,10 @@
 import { ComplianceError, ComplianceValidationError } from '../../api/errors.js';
 import { ConfigError, ReviewError } from '../../review/errors.js';
 import { RepoFileError } from '../../review/node/files.js';
+import { EXIT, type ExitCode } from './exitCodes.js';
 
-export const EXIT = { ok: 0, gateFailed: 1, usage: 2, service: 3 } as const;
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
-export const EXIT_CODES_HELP = `Exit codes:
-  0  ok (the gate passed, or nothing to judge)
-  1  gate failed: coverage below the threshold, new gaps, expired waivers counting again
-  2  usage or configuration error (flags, compliance.yml, files); nothing was spent
-  3  service, auth, billing or budget error (including a refused --max-tokens plan)`;
+// In their own module so `compliance --help` loads none of the error classes below.
+export { EXIT, EXIT_CODES_HELP, type ExitCode } from './exitCodes.js';
 
 /** A wrong flag, argument or combination: exit 2, with what to do instead. */
 export class UsageError extends Error {

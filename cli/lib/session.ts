@@ -4,7 +4,7 @@
  */
 import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
 import type { KeyMode } from '../../api/schemas/common.js';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
 import { stringFlag, type Parsed } from './args.js';
 import type { Output } from './output.js';
 import { maskKey, registerSecret } from './secrets.js';
@@ -32,6 +32,8 @@ export async function openSession(parsed: Parsed, out: Output, env: Record<strin
   let embedded: RunningSandbox | undefined;
   let client: ComplianceClient;
   if (!key && !url) {
+    // Loaded only here: the sandbox (and the PDF reader behind it) is most of the CLI's code.
+    const { startSandbox } = await import('../../sandbox/index.js');
     embedded = await startSandbox({ port: 0, jobSeconds: 0 });
     const sandboxKey = embedded.keys[0]?.key as string;
     registerSecret(sandboxKey);

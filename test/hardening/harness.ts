@@ -7,11 +7,11 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { contentHash } from '../../api/contentHash.js';
@@ -20,7 +20,7 @@ import { collect, registerSecret } from './leaks.js';
 
 /**
  * A private copy of the built CLI bundle: other suites rebuild dist/cli while these run, so the
- * hardening runs use a copy taken right after their own build (the bundle is self-contained).
+ * hardening runs use a copy of dist/cli (the bin, main.mjs and its chunks) taken right after their own build.
  */
 export const CLI = join(tmpdir(), `hardening-cli-${process.pid}`, 'compliance.cjs');
 let copied = false;
@@ -29,8 +29,7 @@ export function buildCli(): void {
   for (let attempt = 1; ; attempt++) {
     try {
       execFileSync(process.execPath, ['scripts/build.mjs', 'cli'], { cwd: ROOT, stdio: 'pipe' });
-      mkdirSync(join(CLI, '..'), { recursive: true });
-      copyFileSync(BUILT_CLI, CLI);
+      cpSync(dirname(BUILT_CLI), dirname(CLI), { recursive: true });
       break;
     } catch (error) {
       if (attempt >= 3) throw error;

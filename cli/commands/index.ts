@@ -1,0 +1,34 @@
+/**
+ * Every command: its one-line summary for `compliance --help` and its module, loaded only when the
+ * command runs, so `--help` and `--version` load none of them (nor the sandbox, the PDF reader or
+ * undici behind them: the build splits each into its own chunk).
+ */
+import type { Command } from '../lib/command.js';
+
+export interface CommandEntry {
+  summary: string;
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  review: { summary: 'the whole review loop per compliance.yml: sync, map, gate, updates, drift', load: () => import('./review.js').then((m) => m.reviewCommand) },
+  sync: { summary: 'sync the repo documents into the library: ingest new, refresh changed, nothing else charged', load: () => import('./sync.js').then((m) => m.syncCommand) },
+  map: { summary: 'map documents against a framework and gate on the coverage threshold', load: () => import('./map.js').then((m) => m.mapCommand) },
+  gaps: { summary: 'plan one issue per gap (create, update, close); --github applies it', load: () => import('./gaps.js').then((m) => m.gapsCommand) },
+  generate: { summary: 'regenerate drifted documents from compliance.yml generate (files + manifest, written atomically)', load: () => import('./generate.js').then((m) => m.generateCommand) },
+  suggest: { summary: 'discover the regulatory frameworks that apply, ranked with reasons', load: () => import('./suggest.js').then((m) => m.suggestCommand) },
+  frameworks: { summary: 'frameworks list|get <slug>: verified frameworks, controls and updates', load: () => import('./frameworks.js').then((m) => m.frameworksCommand) },
+  library: { summary: 'library list|get <id>|delete <id>|search "<query>": the private document library', load: () => import('./library.js').then((m) => m.libraryCommand) },
+  jobs: { summary: 'jobs get|wait <jobId>: status of a generation, mapping or library job', load: () => import('./jobs.js').then((m) => m.jobsCommand) },
+  download: { summary: 'download a finished generation or mapping result (json, md, pdf, docx)', load: () => import('./download.js').then((m) => m.downloadCommand) },
+  billing: { summary: 'token balance, daily meter, prices, credit packs and the recent ledger', load: () => import('./billing.js').then((m) => m.billingCommand) },
+  checkout: { summary: 'buy a credit pack: prints the payment page URL', load: () => import('./checkout.js').then((m) => m.checkoutCommand) },
+  'auto-topup': { summary: 'auto-top-up get|set: the low-balance checkout link setting', load: () => import('./autoTopUp.js').then((m) => m.autoTopUpCommand) },
+  calendar: { summary: 'calendar get|set: the review reminder cadence and next date', load: () => import('./calendar.js').then((m) => m.calendarCommand) },
+  usage: { summary: 'request, generation and library counters against the key\'s limits', load: () => import('./usage.js').then((m) => m.usageCommand) },
+  ping: { summary: 'check the connection and the key; shows the key mode (sandbox or live)', load: () => import('./ping.js').then((m) => m.pingCommand) },
+  call: { summary: 'call any API operation by id (the `call` input convention); --file uploads, --output saves', load: () => import('./call.js').then((m) => m.callCommand) },
+  sandbox: { summary: 'run the local sandbox server (all endpoints, sandbox and live keys)', load: () => import('./sandbox.js').then((m) => m.sandboxCommand) },
+  init: { summary: 'write a commented example compliance.yml', load: () => import('./init.js').then((m) => m.initCommand) },
+  config: { summary: 'config check: validate compliance.yml and list what it selects (offline)', load: () => import('./config.js').then((m) => m.configCommand) },
+};
