@@ -130,10 +130,10 @@ export class ComplianceClient implements ComplianceApi {
       throw invalidOption('authHeader', `authHeader must be "bearer" or "x-api-key" (got ${JSON.stringify(authHeader)})`, 'Omit it for Authorization: Bearer.');
     }
     if (typeof options.transport !== 'function') {
-      throw invalidOption('transport', 'transport is required', 'Use the Node entry (n8n-nodes-compliance/api), which supplies one, or pass createNodeTransport().');
+      throw invalidOption('transport', 'transport is required', 'Use the Node entry (compliance-engine-cli), which supplies one, or pass createNodeTransport().');
     }
     if (typeof options.sleep !== 'function') {
-      throw invalidOption('sleep', 'sleep is required', 'Use the Node entry (n8n-nodes-compliance/api), which supplies one, or pass nodeSleep.');
+      throw invalidOption('sleep', 'sleep is required', 'Use the Node entry (compliance-engine-cli), which supplies one, or pass nodeSleep.');
     }
     checkPositive('timeoutMs', options.timeoutMs, false);
     checkPositive('maxRetries', options.maxRetries, true);

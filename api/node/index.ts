@@ -1,4 +1,4 @@
-// The package's public `n8n-nodes-compliance/api` entry: the core plus Node adapters. Here the
+// The main export of the compliance-engine-cli package: the core plus Node adapters. Here the
 // client's transport, sleep and clock default to the Node ones:
 //   new ComplianceClient({ apiKey, baseUrl })
 import { ComplianceClient as CoreComplianceClient, type ComplianceClientOptions } from '../client.js';

@@ -1,11 +1,14 @@
-/** The published entry: `npm run build` output imports (ESM and CommonJS) and constructs a client. */
-import { execFileSync } from 'node:child_process';
+/** The published entry (compliance-engine-cli's main export): the built bundles import (ESM and CommonJS) and construct a client. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { olderNode } from '../release/olderNode.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const KEY = 'cmp_live_BuildTestKey000';
+const OLD_NODE = olderNode();
 
 beforeAll(() => {
   execFileSync(process.execPath, ['scripts/build.mjs', 'api'], { cwd: root, stdio: 'pipe' });
@@ -33,7 +36,7 @@ function run(args: string[]): unknown {
   return JSON.parse(execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' }));
 }
 
-describe('the built n8n-nodes-compliance/api entry', () => {
+describe('the built compliance-engine-cli entry', () => {
   it('dist/api/index.cjs requires and constructs a client', () => {
     expect(run(['-e', `const api = require('./dist/api/index.cjs');${PROBE}`])).toEqual(EXPECTED);
   });
@@ -42,8 +45,19 @@ describe('the built n8n-nodes-compliance/api entry', () => {
     expect(run(['--input-type=module', '-e', `import * as api from './dist/api/index.mjs';${PROBE}`])).toEqual(EXPECTED);
   });
 
-  it('package.json exports ./api to those files', () => {
-    const pkg = createRequire(import.meta.url)(resolve(root, 'package.json')) as { exports: Record<string, Record<string, string>> };
-    expect(pkg.exports['./api']).toMatchObject({ import: './dist/api/index.mjs', require: './dist/api/index.cjs', types: './dist/types/api/index.d.ts' });
+  it('packages/compliance-engine-cli exports those files (and their types) as its main entry', () => {
+    const pkg = createRequire(import.meta.url)(resolve(root, 'packages/compliance-engine-cli/package.json')) as { exports: Record<string, Record<string, string>> };
+    expect(pkg.exports['.']).toEqual({ import: './dist/api/index.mjs', require: './dist/api/index.cjs', types: './dist/types/api/node/index.d.ts' });
+    for (const file of Object.values(pkg.exports['.']!)) expect(existsSync(resolve(root, file)), file).toBe(true);
+  });
+
+  // Skipped only when this machine has no Node older than 24 (`which -a node`, /usr/bin/node).
+  it.skipIf(!OLD_NODE)('on an older Node each bundle stops with one line naming Node 24 before any bundled code runs', () => {
+    for (const args of [['-e', "require('./dist/api/index.cjs')"], ['--input-type=module', '-e', "await import('./dist/api/index.mjs')"]]) {
+      const result = spawnSync(OLD_NODE!, args, { cwd: root, encoding: 'utf8' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/Error: compliance-engine-cli needs Node\.js 24 or newer; this is Node\.js v(1\d|2[0-3])\.[\d.]+\. Get it with: nvm install 24/);
+      expect(result.stderr).not.toMatch(/undici|ReferenceError|SyntaxError/);
+    }
   });
 });
