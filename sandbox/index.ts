@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX } from '../api/baseUrl.js';
 import type { KeyMode } from '../api/schemas/common.js';
+import { isLoopbackAddress, newControlToken } from './server/controlToken.js';
 import { issueKey, parseKeySpec, type KeySpec } from './server/keys.js';
 import { resolveOptions, type SandboxOptions } from './server/options.js';
 import { createSandboxServer } from './server/server.js';
@@ -31,6 +32,8 @@ export interface RunningSandbox {
   keys: SandboxKey[];
   /** Jobs that were in flight when the previous process stopped, failed (and refunded) at start. */
   interruptedJobs: number;
+  /** Token the `/_sandbox/*` control endpoints require: set only when the bind is not loopback-only. */
+  controlToken?: string;
   close(): Promise<void>;
 }
 
@@ -40,7 +43,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ? resolved.keys.map(parseKeySpec)
     : [{ key: issueKey('sandbox'), mode: 'sandbox', balance: 0, plan: 'api' }];
   let origin = '';
-  const services = createServices(resolved, () => origin);
+  let controlToken: string | undefined;
+  const services = createServices(resolved, () => origin, () => controlToken);
   const now = services.clock.now();
   const keys = services.tx(() => specs.map((spec) => ({ key: spec.key, mode: spec.mode, keyId: services.accounts.register(spec, now).keyId })));
   const interruptedJobs = services.jobs.failInterrupted(now);
@@ -62,6 +66,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const reachable = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
   const host = address.family === 'IPv6' ? `[${reachable}]` : reachable;
   origin = `http://${host}:${address.port}`;
+  // Decided on the address actually bound: `localhost` is loopback, `0.0.0.0` and `::` are not.
+  if (!isLoopbackAddress(address.address)) controlToken = resolved.controlToken ?? newControlToken();
 
   let closing: Promise<void> | undefined;
   return {
@@ -69,13 +75,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     origin,
     keys,
     interruptedJobs,
+    ...(controlToken ? { controlToken } : {}),
     close() {
       closing ??= new Promise<void>((resolve) => {
         services.jobs.close();
         services.indexMaintenance.close();
+        const uploadsClosed = services.uploads.close();
         server.close(() => {
-          services.db.close();
-          resolve();
+          void uploadsClosed.then(() => {
+            services.db.close();
+            resolve();
+          });
         });
         server.closeAllConnections();
       });

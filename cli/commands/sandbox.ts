@@ -25,7 +25,9 @@ Options:
   --job-seconds S             time from queued to completed; 0 completes at once (default 1)
   --faults                    honour the X-Sandbox-Fault request header (503, 500, 429, html502,
                               reset, reset-after, slow[:MS], job-fail)
-  --json                      print one JSON line {baseUrl, keys} instead of text
+  --json                      print one JSON line {baseUrl, keys, controlToken?} instead of text
+                              (controlToken: set when --host is not a loopback address; the
+                              /_sandbox/* control endpoints then require it)
   -h, --help                  show this help
 `;
 
@@ -91,12 +93,14 @@ export const sandboxCommand: Command = {
     });
     const keys = sandbox.keys.map(({ key, mode }) => ({ key, mode }));
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, keys })}\n`);
+      process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, keys, ...(sandbox.controlToken ? { controlToken: sandbox.controlToken } : {}) })}\n`);
     } else {
       const lines = [`Sandbox listening at ${sandbox.baseUrl}`, ...keys.map(({ key, mode }) => `API key: ${key} (${mode})`)];
       if (options.dataDir) lines.push(`State persists in ${options.dataDir}`);
       if (sandbox.interruptedJobs > 0) lines.push(`${sandbox.interruptedJobs} job(s) in flight at the last stop were failed and refunded`);
       if (options.faults) lines.push('Fault injection is on (X-Sandbox-Fault)');
+      // Not loopback: anyone who can reach the port could move the clock or read the outbox without it.
+      if (sandbox.controlToken) lines.push(`Control token: ${sandbox.controlToken} (send as X-Sandbox-Token to ${sandbox.origin}/_sandbox/*)`);
       lines.push('Press Ctrl+C to stop.');
       process.stdout.write(`${lines.join('\n')}\n`);
     }

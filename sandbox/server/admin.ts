@@ -1,5 +1,6 @@
 /**
- * Admin paths outside the public API (no key): the email outbox, the sandbox payment page that
+ * Admin paths outside the public API (no API key; on a non-loopback address the control token, see
+ * controlToken.ts): the email outbox, the sandbox payment page that
  * stands in for the external checkout, and a clock tests can advance.
  *   GET  /_sandbox/outbox[?keyId=&kind=]     emails the service would have sent
  *   GET  /_sandbox/checkout/{sessionId}      the payment page (HTML)
@@ -9,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PACKS } from '../../api/schemas/common.js';
 import { readBody } from './body.js';
+import { checkoutSignature, requireControl } from './controlToken.js';
 import { HttpError } from './httpError.js';
 import { sendBytes, sendJson } from './respond.js';
 import type { Services } from './services.js';
@@ -28,10 +30,12 @@ function checkoutPage(sessionId: string, services: Services): string {
   const session = services.billing.checkoutSession(sessionId)!;
   const pack = PACKS[session.pack];
   const id = escapeHtml(sessionId);
+  const token = services.controlToken();
+  const signature = token ? `?sig=${checkoutSignature(token, sessionId)}` : '';
   const body =
     session.paidAt === null
       ? `<p>${escapeHtml(session.pack)}: US$${pack.priceUsd} for ${pack.tokens.toLocaleString('en-US')} tokens.</p>
-<form method="post" action="${ADMIN_PREFIX}/checkout/${id}/pay"><button type="submit">Pay (sandbox, no card)</button></form>`
+<form method="post" action="${ADMIN_PREFIX}/checkout/${id}/pay${signature}"><button type="submit">Pay (sandbox, no card)</button></form>`
       : `<p>Paid on ${new Date(session.paidAt).toISOString()}: the credits are on the balance.</p>`;
   return `<!doctype html><html><head><meta charset="utf-8"><title>Sandbox checkout ${id}</title></head>
 <body><h1>Sandbox checkout</h1><p><strong>SANDBOX: no real payment is taken.</strong></p>${body}</body></html>`;
@@ -43,6 +47,8 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, pat
   const route = (expected: string) => {
     if (method !== expected) throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${path}.`, `Use ${expected}.`, { headers: { allow: expected } });
   };
+  const checkout = /^\/_sandbox\/checkout\/([A-Za-z0-9_]+)(\/pay)?$/.exec(path);
+  requireControl(req, services.controlToken(), query, checkout?.[1]);
   if (path === `${ADMIN_PREFIX}/outbox`) {
     route('GET');
     const messages = services.outbox.list({ ...(query.get('keyId') ? { keyId: query.get('keyId')! } : {}), ...(query.get('kind') ? { kind: query.get('kind')! } : {}) });
@@ -63,7 +69,6 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, pat
     services.clock.advance(advanceSeconds * 1000);
     return sendJson(res, 200, { now: new Date(services.clock.now()).toISOString() }, headers);
   }
-  const checkout = /^\/_sandbox\/checkout\/([A-Za-z0-9_]+)(\/pay)?$/.exec(path);
   if (checkout) {
     const sessionId = checkout[1]!;
     if (!services.billing.checkoutSession(sessionId)) {

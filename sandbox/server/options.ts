@@ -3,6 +3,7 @@
  * stand-in for the service's (the spec does not publish them); sandbox keys get generous multiples.
  */
 import type { KeyMode } from '../../api/schemas/common.js';
+import type { ExtractionPoolOptions } from '../formats/upload/extractionPool.js';
 
 export interface SandboxOptions {
   /** Default 127.0.0.1. */
@@ -28,6 +29,13 @@ export interface SandboxOptions {
   badKeyBlockSeconds?: number;
   /** Milliseconds since the epoch; tests drive time with it. Default Date.now. */
   clock?: () => number;
+  /** Upload reading: worker count, queue and limits (bytes inflated, characters, seconds, worker memory). */
+  uploads?: ExtractionPoolOptions;
+  /**
+   * Token the `/_sandbox/*` control endpoints require when the server listens on a non-loopback
+   * address (a random one is made when absent). On loopback they stay open.
+   */
+  controlToken?: string;
 }
 
 export interface ModeLimits {
@@ -50,6 +58,8 @@ export interface ResolvedOptions {
   badKeyBlockMs: number;
   limits: Record<KeyMode, ModeLimits>;
   clock: () => number;
+  uploads: ExtractionPoolOptions;
+  controlToken: string | undefined;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -95,5 +105,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     badKeyBlockMs: positiveOr(options.badKeyBlockSeconds, BAD_KEY_DEFAULTS.blockSeconds, 'badKeyBlockSeconds') * 1000,
     limits: { sandbox: limitsFor('sandbox'), live: limitsFor('live') },
     clock: options.clock ?? Date.now,
+    uploads: options.uploads ?? {},
+    controlToken: options.controlToken,
   };
 }

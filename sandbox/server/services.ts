@@ -3,11 +3,13 @@
  * Built once per server by createServices; closing it stops timers and closes the database.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { ExtractionPool } from '../formats/upload/extractionPool.js';
 import { Library } from '../library/index.js';
 import { AccountStore } from './accounts.js';
 import { Authenticator } from './auth.js';
 import { Billing } from './billing.js';
 import { ReviewCalendar } from './calendar.js';
+import { checkoutSignature } from './controlToken.js';
 import { openDatabase, transaction } from './database.js';
 import { IndexMaintenance } from './indexMaintenance.js';
 import { Jobs } from './jobs.js';
@@ -40,13 +42,17 @@ export interface Services {
   indexMaintenance: IndexMaintenance;
   rateLimiter: RateLimiter;
   auth: Authenticator;
+  /** Reads uploads in worker threads, under their limits. */
+  uploads: ExtractionPool;
   /** Origin of the running server (http://host:port), for links such as checkout pages. */
   origin: () => string;
+  /** Token the control endpoints require (non-loopback bind), or undefined (loopback: open). */
+  controlToken: () => string | undefined;
   /** Runs `work` in one transaction (commit happens before the response is written). */
   tx<T>(work: () => T): T;
 }
 
-export function createServices(options: ResolvedOptions, origin: () => string): Services {
+export function createServices(options: ResolvedOptions, origin: () => string, controlToken: () => string | undefined = () => undefined): Services {
   const db = openDatabase(options.dataDir);
   const clock = new SandboxClock(options.clock);
   const accounts = new AccountStore(db);
@@ -57,7 +63,10 @@ export function createServices(options: ResolvedOptions, origin: () => string): 
     accounts,
     outbox,
     (keyHash) => library.storage(keyHash).bytes,
-    (sessionId) => `${origin()}/_sandbox/checkout/${sessionId}`,
+    (sessionId) => {
+      const token = controlToken();
+      return `${origin()}/_sandbox/checkout/${sessionId}${token ? `?sig=${checkoutSignature(token, sessionId)}` : ''}`;
+    },
   );
   const services = {
     options,
@@ -71,7 +80,9 @@ export function createServices(options: ResolvedOptions, origin: () => string): 
     calendar: new ReviewCalendar(accounts, outbox),
     rateLimiter: new RateLimiter(),
     auth: new Authenticator(accounts, { threshold: options.badKeyThreshold, windowMs: options.badKeyWindowMs, blockMs: options.badKeyBlockMs }),
+    uploads: new ExtractionPool(options.uploads),
     origin,
+    controlToken,
     tx: <T>(work: () => T) => transaction(db, work),
   } as Omit<Services, 'jobs'> as Services;
   services.jobs = new Jobs(

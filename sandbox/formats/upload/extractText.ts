@@ -7,6 +7,7 @@ import { decodePlainText } from './extractPlainText.js';
 import { extractPptxText } from './extractPptx.js';
 import { extractXlsxText } from './extractXlsx.js';
 import { mainDocumentPart } from './opcRelationships.js';
+import { DEFAULT_UPLOAD_LIMITS, UploadBudget, type UploadLimits } from './uploadBudget.js';
 import { UploadRejection } from './uploadRejection.js';
 import { XmlFormatError } from './xmlReader.js';
 import { ZipPackage } from './zipArchive.js';
@@ -31,8 +32,8 @@ const DEFAULT_MAIN_PARTS: Readonly<Record<PackageKind, string>> = { docx: 'word/
 const RESAVE_HINT = 'Open the file in its application, save it again, and upload the saved copy.';
 
 /** The main part of an OOXML package of the expected kind, or a rejection saying what the package really is. */
-function openOfficePackage(data: Uint8Array, filename: string, kind: PackageKind): { zip: ZipPackage; mainPart: string } {
-  const zip = ZipPackage.open(data, kindLabel(kind));
+function openOfficePackage(data: Uint8Array, filename: string, kind: PackageKind, budget: UploadBudget): { zip: ZipPackage; mainPart: string } {
+  const zip = ZipPackage.open(data, kindLabel(kind), budget);
   const mainPart = mainDocumentPart(zip) ?? (zip.has(DEFAULT_MAIN_PARTS[kind]) ? DEFAULT_MAIN_PARTS[kind] : undefined);
   if (mainPart && mainPart.toLowerCase().startsWith(MAIN_PART_FOLDERS[kind]) && zip.has(mainPart)) return { zip, mainPart };
   const actual = (Object.keys(MAIN_PART_FOLDERS) as PackageKind[]).find((other) => mainPart?.toLowerCase().startsWith(MAIN_PART_FOLDERS[other]));
@@ -45,22 +46,22 @@ function openOfficePackage(data: Uint8Array, filename: string, kind: PackageKind
   throw new UploadRejection('unreadable_file', `${filename} is damaged: its main part is missing.`, RESAVE_HINT);
 }
 
-async function extractByKind(upload: Upload, kind: UploadKind): Promise<string> {
+async function extractByKind(upload: Upload, kind: UploadKind, budget: UploadBudget): Promise<string> {
   switch (kind) {
     case 'text':
       return decodePlainText(upload.data, upload.filename);
     case 'pdf':
-      return extractPdfText(upload.data, upload.filename);
+      return extractPdfText(upload.data, upload.filename, budget);
     case 'docx': {
-      const { zip, mainPart } = openOfficePackage(upload.data, upload.filename, kind);
+      const { zip, mainPart } = openOfficePackage(upload.data, upload.filename, kind, budget);
       return extractDocxText(zip, mainPart);
     }
     case 'xlsx': {
-      const { zip, mainPart } = openOfficePackage(upload.data, upload.filename, kind);
+      const { zip, mainPart } = openOfficePackage(upload.data, upload.filename, kind, budget);
       return extractXlsxText(zip, mainPart);
     }
     case 'pptx': {
-      const { zip, mainPart } = openOfficePackage(upload.data, upload.filename, kind);
+      const { zip, mainPart } = openOfficePackage(upload.data, upload.filename, kind, budget);
       return extractPptxText(zip, mainPart);
     }
   }
@@ -69,9 +70,10 @@ async function extractByKind(upload: Upload, kind: UploadKind): Promise<string> 
 /**
  * Plain text of an upload, in reading order; paragraphs separated by blank lines; XLSX: one line per
  * row, cells tab-separated, each sheet under "Sheet: <name>"; PPTX: each slide under "Slide N".
- * Invalid/corrupt file or non-UTF-8 text → UploadRejection('unreadable_file') with a clear message.
+ * Invalid/corrupt file or non-UTF-8 text → UploadRejection('unreadable_file') with a clear message;
+ * past `limits` (bytes inflated, characters extracted) → UploadRejection('upload_too_large') naming the limit.
  */
-export async function extractText(upload: Upload): Promise<ExtractedText> {
+export async function extractText(upload: Upload, limits: UploadLimits = DEFAULT_UPLOAD_LIMITS): Promise<ExtractedText> {
   if (upload.data.length > LIMITS.uploadMaxBytes) {
     throw new UploadRejection(
       'upload_too_large',
@@ -83,9 +85,10 @@ export async function extractText(upload: Upload): Promise<ExtractedText> {
   if (upload.data.length === 0) {
     throw new UploadRejection('unreadable_file', `${upload.filename} is empty.`, 'Upload the file again; it may not have been attached.');
   }
+  const budget = new UploadBudget(limits, upload.filename);
   let text: string;
   try {
-    text = await extractByKind(upload, kind);
+    text = await extractByKind(upload, kind, budget);
   } catch (error) {
     if (error instanceof XmlFormatError) {
       throw new UploadRejection('unreadable_file', `${upload.filename} is damaged: ${error.message}.`, RESAVE_HINT);
@@ -93,6 +96,8 @@ export async function extractText(upload: Upload): Promise<ExtractedText> {
     throw error;
   }
   text = text.replace(/^\ufeff/, '').trim();
+  // PDF text is counted page by page as pdf.js streams it; the other kinds once, here.
+  if (kind !== 'pdf') budget.addCharacters(text.length);
   if (!text) {
     const hint = kind === 'pdf' ? 'The PDF has no text layer (a scan?): run it through OCR, or upload the source document.' : 'Check that you uploaded the right file.';
     throw new UploadRejection('unreadable_file', `No text could be extracted from ${upload.filename}.`, hint);

@@ -2,7 +2,8 @@
 import { LIMITS, type DownloadFormat } from '../../../api/schemas/common.js';
 import { findFramework } from '../../catalogue/index.js';
 import type { DocumentModel } from '../../documentModel.js';
-import { CONTENT_TYPES, extractText, renderDocx, renderMarkdown, renderPdf, UploadRejection } from '../../formats/index.js';
+import { CONTENT_TYPES, renderDocx, renderMarkdown, renderPdf, UploadRejection } from '../../formats/index.js';
+import { ExtractionBusy } from '../../formats/upload/extractionPool.js';
 import { documentTypes, SANDBOX_WATERMARK } from '../../generation/index.js';
 import { mappingReportToDocument, mappingTextOfUpload } from '../../mapping/index.js';
 import { HttpError, tooManyRequests } from '../httpError.js';
@@ -72,7 +73,15 @@ function jobView(services: Services, job: JobRecord, now: number) {
   };
 }
 
-async function mappingText(input: { content?: string | undefined; file?: { data: Uint8Array | ArrayBuffer | Blob; filename: string; contentType?: string | undefined } | undefined }): Promise<string> {
+/** HTTP status of each upload rejection: over a size limit 413, over the time limit 422, else 400. */
+const REJECTION_STATUS: Readonly<Record<UploadRejection['code'], number>> = {
+  upload_too_large: 413,
+  extraction_timeout: 422,
+  unsupported_file_type: 400,
+  unreadable_file: 400,
+};
+
+async function mappingText(services: Services, input: { content?: string | undefined; file?: { data: Uint8Array | ArrayBuffer | Blob; filename: string; contentType?: string | undefined } | undefined }): Promise<string> {
   if (input.file === undefined) return input.content ?? '';
   const { data: raw, filename, contentType } = input.file;
   const data = raw instanceof Uint8Array ? raw : raw instanceof ArrayBuffer ? new Uint8Array(raw) : new Uint8Array(await raw.arrayBuffer());
@@ -80,12 +89,17 @@ async function mappingText(input: { content?: string | undefined; file?: { data:
     throw new HttpError(413, 'upload_too_large', `The file has ${data.byteLength.toLocaleString('en-US')} bytes; the limit is ${LIMITS.uploadMaxBytes.toLocaleString('en-US')}.`, 'Split the document or map its text as content.');
   }
   try {
-    const extracted = await extractText({ data, filename, ...(contentType ? { contentType } : {}) });
+    const extracted = await services.uploads.extract({ data, filename, ...(contentType ? { contentType } : {}) });
     return mappingTextOfUpload(extracted.text, extracted.kind);
   } catch (error) {
     if (error instanceof UploadRejection) {
-      throw new HttpError(error.code === 'upload_too_large' ? 413 : 400, error.code, error.message, error.hint);
+      throw new HttpError(REJECTION_STATUS[error.code], error.code, error.message, error.hint, { details: error.limit ? { limit: error.limit } : {} });
     }
+    if (error instanceof ExtractionBusy) {
+      throw tooManyRequests('uploads_busy', `${error.message} Nothing was charged.`, error.retryAfterSeconds * 1000, 'or send the text as JSON {framework, content}');
+    }
+    // Logged for the operator: a failure here is ours, not the file's.
+    console.error(`[sandbox] upload ${filename}: ${error instanceof Error ? error.message : String(error)}`);
     throw new HttpError(400, 'unreadable_file', `The file ${filename} could not be read.`, 'Upload a valid DOCX, PDF, XLSX, PPTX or text file.');
   }
 }
@@ -165,7 +179,7 @@ export const documentHandlers: Pick<HandlerTable, 'generateDocument' | 'mapDocum
     const framework = findFramework(input.framework!);
     if (!framework) throw frameworkNotFound(input.framework!, { verifiedOnly: true });
     if (!framework.verified || !framework.controls?.length) throw frameworkNotVerified(framework);
-    const text = await mappingText(input);
+    const text = await mappingText(services, input);
     if (!text.trim()) {
       throw new HttpError(400, 'empty_document', 'No text could be found in the document.', 'Upload a document with text (scanned images are not read).');
     }
