@@ -48,6 +48,8 @@ const bundles = [
     banner: { js: ESM_REQUIRE_SHIM },
     launcher: { path: 'dist/cli/compliance.cjs', text: CLI_LAUNCHER },
   },
+  // The sandbox's upload reader, a worker thread started by the cli and sandbox bundles (found under dist/workers/).
+  { name: 'cli upload worker', entryPoints: ['sandbox/formats/upload/extractWorker.ts'], outfile: 'dist/workers/upload-extraction.cjs', format: 'cjs' },
 ];
 
 const only = process.argv.slice(2);
