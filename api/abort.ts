@@ -4,6 +4,7 @@
  * noticed it: before sending, in the transport, while backing off or while polling.
  */
 import { ComplianceError } from './errors.js';
+import { settle } from './settle.js';
 import type { Sleep } from './transport.js';
 
 export function abortedError(operationId: string | undefined, signal: AbortSignal | undefined): ComplianceError {
@@ -29,11 +30,8 @@ export async function sleepUnlessAborted(
 ): Promise<void> {
   throwIfAborted(signal, operationId);
   if (ms <= 0) return;
-  try {
-    await sleep(ms, signal);
-  } catch (error) {
-    if (signal?.aborted) throw abortedError(operationId, signal);
-    throw error;
-  }
+  const slept = await settle(() => sleep(ms, signal));
+  // A sleep that failed because of the abort is the abort; any other failure is the sleep's own.
+  if (!slept.ok && !signal?.aborted) throw slept.error;
   throwIfAborted(signal, operationId);
 }

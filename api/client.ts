@@ -28,6 +28,7 @@ import { isOperationId, operationIds, operations, type OperationId, type Operati
 import { RateLimitPacer, type PacerOptions } from './rateLimit.js';
 import { prepareRequest, type PreparedRequest } from './request.js';
 import { DEFAULT_RETRY_SETTINGS, withRetries, type RetrySettings } from './retry.js';
+import { settle, settleSync } from './settle.js';
 import type { DownloadFormat } from './schemas/common.js';
 import type { Clock, Sleep, Transport, TransportResponse } from './transport.js';
 import { validateInput } from './validation.js';
@@ -273,21 +274,20 @@ export class ComplianceClient implements ComplianceApi {
       return readDownload(response, { jobId: String(validated.jobId), format: (validated.format as DownloadFormat | undefined) ?? 'json' }, context());
     }
     const raw = response.body.length === 0 ? undefined : readJsonBody(response, context());
-    try {
-      return normalizers[operationId as JsonOperationId](raw, { operationId, input: validated });
-    } catch (error) {
-      if (!(error instanceof ComplianceApiError)) throw error;
-      // The adapters do not see the response: add its status and request id for support.
-      throw new ComplianceApiError({
-        code: error.code,
-        message: error.message,
-        hint: error.hint,
-        operationId,
-        status: response.status,
-        requestId: response.headers['x-request-id'],
-        details: error.details,
-      });
-    }
+    const normalized = settleSync(() => normalizers[operationId as JsonOperationId](raw, { operationId, input: validated }));
+    if (normalized.ok) return normalized.value;
+    const { error } = normalized;
+    if (!(error instanceof ComplianceApiError)) throw error;
+    // The adapters do not see the response: add its status and request id for support.
+    throw new ComplianceApiError({
+      code: error.code,
+      message: error.message,
+      hint: error.hint,
+      operationId,
+      status: response.status,
+      requestId: response.headers['x-request-id'],
+      details: error.details,
+    });
   }
 
   /**
@@ -311,13 +311,10 @@ export class ComplianceClient implements ComplianceApi {
         cause: duplicate,
       });
     }
-    let job: JobStatusModel | undefined;
-    try {
-      job = await this.getJob({ jobId }, options);
-    } catch (error) {
-      if (error instanceof ComplianceError && error.code === 'aborted') throw error;
-      job = undefined; // the document exists; its job status is a courtesy
-    }
+    const read = await settle(() => this.getJob({ jobId }, options));
+    if (!read.ok && read.error instanceof ComplianceError && read.error.code === 'aborted') throw read.error;
+    // The document exists; its job status is a courtesy, so any other failure to read it is left out.
+    const job: JobStatusModel | undefined = read.ok ? read.value : undefined;
     return normalizeJobAccepted(
       {
         jobId,

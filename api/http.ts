@@ -5,6 +5,7 @@
  */
 import { abortedError } from './abort.js';
 import { ComplianceApiError, type ComplianceError } from './errors.js';
+import { settleSync } from './settle.js';
 import { TransportError, type TransportResponse } from './transport.js';
 
 /** What response reading needs to know about the call it belongs to. */
@@ -71,21 +72,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Parses a 2xx JSON body; anything else is `unexpected_response`. */
 export function readJsonBody(response: TransportResponse, context: ResponseContext): unknown {
   const text = decodeText(response.body);
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new ComplianceApiError({
-      code: 'unexpected_response',
-      status: response.status,
-      operationId: context.operationId,
-      requestId: response.headers['x-request-id'],
-      message: context.redact(
-        `${context.operationId}: HTTP ${response.status} answer is not JSON (${response.headers['content-type'] ?? 'no content type'}): "${textExcerpt(text)}"`,
-      ),
-      hint: 'Check that the base URL points at the API (it ends in /api/public/v1) and not at a web page or proxy.',
-      cause,
-    });
-  }
+  const parsed = settleSync((): unknown => JSON.parse(text));
+  if (parsed.ok) return parsed.value;
+  throw new ComplianceApiError({
+    code: 'unexpected_response',
+    status: response.status,
+    operationId: context.operationId,
+    requestId: response.headers['x-request-id'],
+    message: context.redact(
+      `${context.operationId}: HTTP ${response.status} answer is not JSON (${response.headers['content-type'] ?? 'no content type'}): "${textExcerpt(text)}"`,
+    ),
+    hint: 'Check that the base URL points at the API (it ends in /api/public/v1) and not at a web page or proxy.',
+    cause: parsed.error,
+  });
 }
 
 /** Codes for envelopes that omit one, and hints for envelopes that give none. */

@@ -16,6 +16,7 @@
 import { sleepUnlessAborted } from './abort.js';
 import { ComplianceApiError, ComplianceError } from './errors.js';
 import type { OperationId, RetryClass } from './operations.js';
+import { settle } from './settle.js';
 import { TransportError, type Clock, type Sleep } from './transport.js';
 
 export interface RetrySettings {
@@ -134,25 +135,24 @@ export async function withRetries<T>(context: RetryContext<T>, attempt: (attempt
   const startedAt = context.now();
   let mayHaveBeenAdmitted = false;
   for (let attemptNumber = 1; ; attemptNumber++) {
-    try {
-      return await attempt(attemptNumber);
-    } catch (error) {
-      if (
-        mayHaveBeenAdmitted &&
-        context.resolveReplayDuplicate &&
-        error instanceof ComplianceApiError &&
-        error.code === 'duplicate_document'
-      ) {
-        return await context.resolveReplayDuplicate(error);
-      }
-      const failure = classifyFailure(error);
-      const verdict = retryVerdict(context.retryClass, failure);
-      if (verdict === 'ambiguous') throw outcomeUnknownError(operationId, error as ComplianceApiError);
-      if (verdict === 'give_up' || attemptNumber > settings.maxRetries) throw error;
-      if (failure === 'server_error' || failure === 'maybe_sent') mayHaveBeenAdmitted = true;
-      const delay = retryDelayMs(error, attemptNumber, settings, context.random);
-      if (context.now() - startedAt + delay > settings.maxElapsedMs) throw error;
-      await sleepUnlessAborted(context.sleep, delay, context.signal, operationId);
+    const outcome = await settle(() => attempt(attemptNumber));
+    if (outcome.ok) return outcome.value;
+    const { error } = outcome;
+    if (
+      mayHaveBeenAdmitted &&
+      context.resolveReplayDuplicate &&
+      error instanceof ComplianceApiError &&
+      error.code === 'duplicate_document'
+    ) {
+      return await context.resolveReplayDuplicate(error);
     }
+    const failure = classifyFailure(error);
+    const verdict = retryVerdict(context.retryClass, failure);
+    if (verdict === 'ambiguous') throw outcomeUnknownError(operationId, error as ComplianceApiError);
+    if (verdict === 'give_up' || attemptNumber > settings.maxRetries) throw error;
+    if (failure === 'server_error' || failure === 'maybe_sent') mayHaveBeenAdmitted = true;
+    const delay = retryDelayMs(error, attemptNumber, settings, context.random);
+    if (context.now() - startedAt + delay > settings.maxElapsedMs) throw error;
+    await sleepUnlessAborted(context.sleep, delay, context.signal, operationId);
   }
 }

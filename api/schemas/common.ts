@@ -1,4 +1,10 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
+import en from 'zod/v4/locales/en.js';
+
+// The namespace import lets a bundle keep only the zod it uses (the n8n nodes leave out zod's
+// JSON Schema code and its 40 locales); it also skips zod's own `config(en())`, so it is done here:
+// validation messages (api/validation.ts) quote zod's English texts.
+z.config(en());
 
 /** Limits the spec states; the sandbox enforces the same numbers. */
 export const LIMITS = {

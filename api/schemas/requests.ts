@@ -4,7 +4,7 @@
  * The client validates with them before sending, the sandbox validates with them on arrival,
  * and the OpenAPI description is generated from them.
  */
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import {
   CADENCES,
   FORMATS,

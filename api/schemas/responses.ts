@@ -4,7 +4,7 @@
  * concrete shapes the sandbox serves and documents in its OpenAPI description. Objects are loose:
  * fields beyond these are kept.
  */
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import { CADENCES, FORMATS, JOB_STATUSES, KEY_MODES, PACK_CODES } from './common.js';
 
 const isoTime = z.string().meta({ format: 'date-time' });
