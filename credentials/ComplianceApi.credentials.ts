@@ -20,7 +20,7 @@ export class ComplianceApi implements ICredentialType {
 
   icon: Icon = { light: 'file:../nodes/Compliance/compliance.svg', dark: 'file:../nodes/Compliance/compliance.dark.svg' };
 
-  documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-compliance#credentials';
+  documentationUrl = 'https://github.com/compliance-automation/compliance-automation/tree/main/packages/n8n-nodes-compliance#credentials';
 
   properties: INodeProperties[] = [
     {

@@ -1,8 +1,11 @@
-// Builds the n8n community package into dist/: one CommonJS bundle per node and credential (the
-// API core and zod inlined, `n8n-workflow` left to the n8n instance), next to its icons and codex
-// file, at the paths package.json's "n8n" section lists.
+// Builds the n8n community package into dist/: one minified CommonJS bundle per node and credential
+// (the API core and the zod it uses inlined, `n8n-workflow` left to the n8n instance), next to its
+// icons and codex file, at the paths packages/n8n-nodes-compliance/package.json's "n8n" section
+// lists, and dist/nodes/licenses.txt for what the bundles inline.
+// Size targets (checked by test/release/n8nPackage.test.ts, reported by bench/n8nPackage.ts).
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeLicenses } from './licenses.mjs';
 
 export const N8N_ENTRIES = [
   { source: 'nodes/Compliance/Compliance.node.ts', outfile: 'dist/nodes/Compliance/Compliance.node.js' },
@@ -10,14 +13,21 @@ export const N8N_ENTRIES = [
   { source: 'credentials/ComplianceApi.credentials.ts', outfile: 'dist/credentials/ComplianceApi.credentials.js' },
 ];
 
+/** Bytes each bundle may take: n8n loads every installed node at start-up. */
+export const N8N_SIZE_TARGETS = {
+  'dist/nodes/Compliance/Compliance.node.js': 250 * 1024,
+  'dist/nodes/ComplianceTrigger/ComplianceTrigger.node.js': 150 * 1024,
+};
+
 /** Icons and codex files beside each source are copied beside its bundle. */
 const ASSET = /\.(svg|png|node\.json)$/;
 
 export async function build({ esbuild, common, selected = () => true }) {
   if (!selected('n8n')) return;
   for (const folder of ['dist/nodes', 'dist/credentials']) rmSync(folder, { recursive: true, force: true });
+  const inlined = {};
   for (const { source, outfile } of N8N_ENTRIES) {
-    await esbuild({
+    const result = await esbuild({
       ...common,
       entryPoints: [source],
       outfile,
@@ -26,7 +36,10 @@ export async function build({ esbuild, common, selected = () => true }) {
       external: ['n8n-workflow'],
       // Class names are what n8n registers: keep them.
       keepNames: true,
+      minify: true,
+      metafile: true,
     });
+    Object.assign(inlined, result.metafile.inputs);
     const from = dirname(source);
     const to = dirname(outfile);
     mkdirSync(to, { recursive: true });
@@ -34,4 +47,5 @@ export async function build({ esbuild, common, selected = () => true }) {
       if (ASSET.test(file) && existsSync(join(from, file))) copyFileSync(join(from, file), join(to, file));
     }
   }
+  writeLicenses({ inputs: inlined }, 'dist/nodes/licenses.txt');
 }

@@ -4,19 +4,19 @@
 //
 // An artifact is a folder packages/<name>/ with the package.json and README.md its users see. The
 // fields every artifact shares (version, license, author, repository, bugs, engines) are written
-// once, in the root package.json, and copied in here; each path of the artifact's `files` is copied
-// from the same path of this repository (so `dist/nodes` in its `files` ships this build's
-// dist/nodes), beside the root LICENSE. dist/packages/manifest.json maps each artifact to its tarball.
+// once, in the root package.json, and copied in here (scripts/artifacts.mjs); each path of the
+// artifact's `files` is copied from the same path of this repository (so `dist/nodes` in its
+// `files` ships this build's dist/nodes), beside the root LICENSE. dist/packages/manifest.json maps each artifact to its tarball.
 //
 //   node scripts/pack.mjs [--no-build] [artifact ...]
 //     --no-build  pack what dist/ holds (after a partial `node scripts/build.mjs <part>`)
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { artifactPackageJson } from './artifacts.mjs';
 
 const REPO = resolve(import.meta.dirname, '..');
 const OUT = join(REPO, 'dist/packages');
-const SHARED_FIELDS = ['version', 'license', 'author', 'repository', 'bugs', 'engines'];
 
 const args = process.argv.slice(2);
 const build = !args.includes('--no-build');
@@ -26,7 +26,6 @@ for (const name of wanted) if (!artifacts.includes(name)) throw new Error(`pack:
 
 if (build) execFileSync(process.execPath, [join(REPO, 'scripts/build.mjs')], { cwd: REPO, stdio: 'inherit' });
 
-const root = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
 const manifestPath = join(OUT, 'manifest.json');
 const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : {};
 mkdirSync(OUT, { recursive: true });
@@ -38,9 +37,7 @@ for (const artifact of wanted.length ? wanted : artifacts) {
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
 
-  const shared = Object.fromEntries(SHARED_FIELDS.filter((field) => root[field] !== undefined).map((field) => [field, root[field]]));
-  const { name, ...rest } = template;
-  writeFileSync(join(stage, 'package.json'), `${JSON.stringify({ name, ...shared, ...rest }, null, 2)}\n`);
+  writeFileSync(join(stage, 'package.json'), `${JSON.stringify(artifactPackageJson(REPO, artifact), null, 2)}\n`);
   for (const file of ['README.md']) cpSync(join(source, file), join(stage, file));
   cpSync(join(REPO, 'LICENSE'), join(stage, 'LICENSE'));
   for (const path of template.files ?? []) {

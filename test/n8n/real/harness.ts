@@ -1,10 +1,11 @@
 /**
- * Runs the real n8n (installed by scripts/n8n/install.sh, cached outside the repo) with our built
- * package loaded as an installed community package, in a throw-away user folder: credentials and
- * workflows go in with `n8n import:*`, and `n8n execute --id … --rawOutput` gives the run data.
+ * Runs the real n8n (installed by scripts/n8n/install.sh, cached outside the repo) with our package
+ * installed as a user installs it: the packed tarball (what npm publishes), `npm install`ed into the
+ * n8n user folder's community nodes folder, in a throw-away user folder. Credentials and workflows
+ * go in with `n8n import:*`, and `n8n execute --id … --rawOutput` gives the run data.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -49,9 +50,23 @@ export function installN8n(): string {
   return out.trim().split('\n').pop()!;
 }
 
-/** Builds the n8n package (dist/nodes, dist/credentials). */
-export function buildPackage(): void {
+/**
+ * Builds the n8n package (dist/nodes, dist/credentials) and packs it as it is published
+ * (`scripts/pack.mjs`, into dist/packages/); returns the tarball's absolute path.
+ */
+export function buildPackage(): string {
   execFileSync(process.execPath, ['scripts/build.mjs', 'n8n'], { cwd: REPO, stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/pack.mjs', '--no-build', PACKAGE_NAME], { cwd: REPO, stdio: 'inherit' });
+  return packedTarball();
+}
+
+/** The tarball the last `buildPackage()` (or `npm run pack`) produced. */
+export function packedTarball(): string {
+  const manifestPath = join(REPO, 'dist/packages/manifest.json');
+  const entry = existsSync(manifestPath) ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, { tarball?: string }>)[PACKAGE_NAME] : undefined;
+  const tarball = entry?.tarball ? join(REPO, entry.tarball) : undefined;
+  if (!tarball || !existsSync(tarball)) throw new Error(`no packed ${PACKAGE_NAME} in dist/packages: call buildPackage() first`);
+  return tarball;
 }
 
 export class N8nHarness {
@@ -65,19 +80,25 @@ export class N8nHarness {
     this.env = env;
   }
 
-  /** A fresh n8n user folder with the built package installed as a community package. */
-  static async create(bin: string): Promise<N8nHarness> {
+  /**
+   * A fresh n8n user folder with the packed package (`tarball`, default the last packed one)
+   * installed as a community package: `npm install <tarball>` in its nodes folder, the shell
+   * install the package's README describes, with the tarball in place of the registry.
+   */
+  static async create(bin: string, tarball: string = packedTarball()): Promise<N8nHarness> {
     const userFolder = mkdtempSync(join(tmpdir(), 'n8n-compliance-'));
-    const nodeModules = join(userFolder, '.n8n', 'nodes', 'node_modules');
-    const packageDir = join(nodeModules, PACKAGE_NAME);
-    mkdirSync(join(packageDir, 'dist'), { recursive: true });
-    // What `npm install n8n-nodes-compliance` puts there: package.json and the files it ships.
-    cpSync(join(REPO, 'package.json'), join(packageDir, 'package.json'));
-    cpSync(join(REPO, 'dist/nodes'), join(packageDir, 'dist/nodes'), { recursive: true });
-    cpSync(join(REPO, 'dist/credentials'), join(packageDir, 'dist/credentials'), { recursive: true });
+    const nodesFolder = join(userFolder, '.n8n', 'nodes');
+    mkdirSync(nodesFolder, { recursive: true });
+    writeFileSync(join(nodesFolder, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }));
+    // Offline, and without resolving the n8n-workflow peer dependency: n8n supplies it (n8n's own
+    // installer strips peerDependencies before its npm install for the same reason).
+    execFileSync('npm', ['install', '--offline', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+      cwd: nodesFolder,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      timeout: 120_000,
+    });
     // The peer dependency resolves to the instance's own n8n-workflow.
-    symlinkSync(join(dirname(dirname(bin)), 'n8n-workflow'), join(nodeModules, 'n8n-workflow'), 'dir');
-    writeFileSync(join(userFolder, '.n8n', 'nodes', 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: '*' } }));
+    symlinkSync(join(dirname(dirname(bin)), 'n8n-workflow'), join(nodesFolder, 'node_modules', 'n8n-workflow'), 'dir');
 
     const env: NodeJS.ProcessEnv = {};
     for (const [name, value] of Object.entries(process.env)) {
