@@ -2,9 +2,9 @@
 // (actions/<name>/dist/index.js, committed, run by the runner's node24), built from the thin entry
 // actions/<name>/src/main.ts with everything it imports inlined. test/actions/bundles.test.ts
 // rebuilds each with these exact options and fails when a committed bundle differs.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
 import { writeLicenses } from './licenses.mjs';
+import { nodeVersionBanner } from './nodeVersionCheck.mjs';
 
 export const ACTIONS_DIR = 'actions';
 
@@ -16,50 +16,21 @@ export function actionNames(root = '.') {
     .sort();
 }
 
-/** Packages that several dependencies each carry a copy of (undici 6 under @actions/github and @actions/http-client). */
-const DEDUPED_PACKAGES = ['undici'];
-
-/** Every installed copy of `name` (top level and one level of nesting), as package directories, sorted. */
-function installedCopies(name) {
-  const roots = ['node_modules'];
-  for (const entry of readdirSync('node_modules', { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
-    if (entry.name.startsWith('@')) {
-      for (const scoped of readdirSync(join('node_modules', entry.name))) roots.push(join('node_modules', entry.name, scoped, 'node_modules'));
-    } else roots.push(join('node_modules', entry.name, 'node_modules'));
-  }
-  return roots.map((root) => join(root, name)).filter((dir) => existsSync(join(dir, 'package.json'))).sort();
-}
-
-const versionOf = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
-
 /**
- * One copy per package name and version: nested copies of the same version resolve to the first
- * installed copy in path order (deterministic, so rebuilds stay byte-identical) and the bundle
- * holds it once; a different version stays separate. Saves about 0.8 MB per action and changes no
- * behaviour: the copies are the same release.
+ * One HTTP stack per bundle (actions/shared/runtime/transport.ts, on node:http). @actions/core
+ * imports @actions/http-client (node:http plus tunnel, and undici 6 for its ProxyAgent) for
+ * `getIDToken` alone, which no action calls: the bundle gets a stand-in whose classes refuse, in
+ * words, to be constructed, so neither undici nor a second client is inlined.
  */
-function dedupePackages() {
+function oneHttpStack() {
+  const contents = `const refuse = () => { throw new Error('@actions/http-client is not bundled in this action: getIDToken and toolkit HTTP calls are unavailable'); };
+export class HttpClient { constructor() { refuse(); } }
+export class BearerCredentialHandler { constructor() { refuse(); } }`;
   return {
-    name: 'dedupe-packages',
+    name: 'one-http-stack',
     setup(build) {
-      const canonical = new Map();
-      for (const name of DEDUPED_PACKAGES) {
-        for (const dir of installedCopies(name)) {
-          const key = `${name}@${versionOf(dir)}`;
-          if (!canonical.has(key)) canonical.set(key, resolve(dir));
-        }
-      }
-      const filter = new RegExp(`^(${DEDUPED_PACKAGES.join('|')})$`);
-      build.onResolve({ filter }, async (args) => {
-        if (args.pluginData?.deduped) return undefined;
-        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { deduped: true } });
-        if (resolved.errors.length > 0) return resolved;
-        let dir = dirname(resolved.path);
-        while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-        const home = canonical.get(`${args.path}@${versionOf(dir)}`);
-        return { path: home ? join(home, relative(dir, resolved.path)) : resolved.path };
-      });
+      build.onResolve({ filter: /^@actions\/http-client(\/|$)/ }, (args) => ({ path: args.path, namespace: 'http-client-stand-in' }));
+      build.onLoad({ filter: /.*/, namespace: 'http-client-stand-in' }, () => ({ contents, loader: 'js' }));
     },
   };
 }
@@ -67,8 +38,12 @@ function dedupePackages() {
 /**
  * The complete esbuild options of one action's bundle (complete, so the freshness test builds
  * exactly what the build does): CommonJS because the runner loads `main` with a plain `node` and
- * ESM-only dependencies are converted on the way in; no minification, so the committed file stays
- * readable in review; no source maps. `outfile` defaults to the committed location.
+ * ESM-only dependencies are converted on the way in; minified (size and start-up: the runner parses
+ * the whole file before the first request), names kept so error classes still read right; no
+ * source maps. The file starts with the Node-version banner. The entry exports `run()` (what
+ * @github/local-action calls); the footer calls it once when the file is the main module, i.e.
+ * when the runner runs `node dist/index.js`, and never when something requires it.
+ * `outfile` defaults to the committed location.
  */
 export function actionBundleOptions(name, { outfile } = {}) {
   return {
@@ -78,12 +53,15 @@ export function actionBundleOptions(name, { outfile } = {}) {
     format: 'cjs',
     platform: 'node',
     target: 'node24',
+    minify: true,
+    keepNames: true,
     sourcemap: false,
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
-    plugins: [dedupePackages()],
-    banner: { js: `// Bundled by scripts/build-actions.mjs from ${ACTIONS_DIR}/${name}/src/main.ts. Do not edit: run npm run build.` },
+    plugins: [oneHttpStack()],
+    banner: { js: `${nodeVersionBanner(name, 'action')}\n// Bundled by scripts/build-actions.mjs from ${ACTIONS_DIR}/${name}/src/main.ts (third-party notices: licenses.txt). Do not edit: run node scripts/build.mjs actions.` },
+    footer: { js: 'if(require.main===module)module.exports.run();' },
   };
 }
 

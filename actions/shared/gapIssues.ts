@@ -22,7 +22,8 @@ import {
 import { readConfigFile } from '../../review/node/index.js';
 import { currentRepository, workspaceRoot } from './github/context.js';
 import { applyGapIssuePlan, listGapIssues, type AppliedGapIssues } from './github/gapIssues.js';
-import { createGitHub, GITHUB_TOKEN_INPUT } from './github/octokit.js';
+import { createGitHub } from './github/octokit.js';
+import { GITHUB_TOKEN_INPUT } from './github/token.js';
 import { warnRefused } from './github/permissions.js';
 import { DEFAULT_REPORT_DIR } from './map.js';
 import { configExists, configPathInput } from './repo.js';
@@ -115,7 +116,7 @@ export function setGapIssueOutputs(applied: AppliedGapIssues | undefined): void 
 export async function syncGapIssues(report: ReviewReport, settings: GapIssueSettings, githubToken: string): Promise<AppliedGapIssues> {
   const label = settings.labels[0];
   if (!label) throw new InputError('labels', 'must name at least one label: the first one finds the gap issues again');
-  const github = createGitHub(githubToken);
+  const github = await createGitHub(githubToken);
   const repository = currentRepository();
   const existing = await listGapIssues(github, repository, label);
   const plan = planGapIssues(report, existing, settings);

@@ -53,7 +53,7 @@ export async function publishReportComment(
     core.warning('No GitHub token: the pull request comment was skipped. Pass github-token (the default is the workflow token).');
     return undefined;
   }
-  const github = createGitHub(context.githubToken);
+  const github = await createGitHub(context.githubToken);
   try {
     const result = await upsertStickyComment(github, {
       repository: currentRepository(),

@@ -10,9 +10,13 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
 import { actionBundleOptions, actionNames } from '../../scripts/build-actions.mjs';
+import { nodeVersionBanner } from '../../scripts/nodeVersionCheck.mjs';
 import { REPO_ROOT } from './harness.js';
 
 const ACTIONS = ['call', 'gap-issues', 'generate', 'map', 'review', 'suggest', 'sync'];
+/** The actions that call the GitHub API: only their bundles may carry Octokit. */
+const GITHUB_ACTIONS = ['gap-issues', 'map', 'review'];
+const MAX_BUNDLE_BYTES = 1024 * 1024;
 
 describe('action bundles', () => {
   it('lists every action', () => {
@@ -36,6 +40,22 @@ describe('action bundles', () => {
     }
   });
 
+  it.each(ACTIONS)('%s: small, one HTTP stack, Octokit only where used, the Node-version banner first, run() exported', { timeout: 60_000 }, async (name) => {
+    const result = await build({ ...actionBundleOptions(name), write: false });
+    const [output] = result.outputFiles ?? [];
+    expect(output).toBeDefined();
+    const text = output!.text;
+    expect(output!.contents.byteLength, `actions/${name}/dist/index.js`).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
+    expect(text.startsWith(nodeVersionBanner(name, 'action') + '\n')).toBe(true);
+    const packages = new Set(Object.keys(result.metafile!.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []));
+    expect([...packages].filter((pkg) => /^(undici|axios|node-fetch|@actions\/http-client|@actions\/github)$/.test(pkg))).toEqual([]);
+    expect([...packages].some((pkg) => pkg.startsWith('@octokit/')), 'Octokit in the bundle').toBe(GITHUB_ACTIONS.includes(name));
+    // Required, the bundle exports run() and does not run by itself; run as the main module it runs once (the footer).
+    const loaded = await import(join(REPO_ROOT, 'actions', name, 'dist', 'index.js'));
+    expect(typeof (loaded.run ?? loaded.default?.run)).toBe('function');
+    expect(text.trimEnd().endsWith('if(require.main===module)module.exports.run();')).toBe(true);
+  });
+
   it.each(ACTIONS)('%s: action.yml runs the bundle on node24 and documents every input and output used', (name) => {
     const metadata = parse(readFileSync(join(REPO_ROOT, 'actions', name, 'action.yml'), 'utf8'));
     expect(metadata.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
@@ -45,8 +65,8 @@ describe('action bundles', () => {
     const outputs = metadata.outputs ?? {};
     for (const [key, spec] of Object.entries<{ description?: string }>({ ...inputs, ...outputs })) expect(spec.description, key).toBeTruthy();
     const entry = readFileSync(join(REPO_ROOT, 'actions', name, 'src', 'main.ts'), 'utf8');
-    // A thin entry: imports and one call, the implementation lives in actions/shared.
-    expect(entry.split('\n').filter((line) => line.trim() && !line.startsWith('//') && !line.startsWith('import')).join('\n').trim()).toMatch(/^void runAction\(\w+\);$/);
+    // A thin entry exporting run() (what @github/local-action calls): the implementation lives in actions/shared.
+    expect(entry.split('\n').filter((line) => line.trim() && !/^\s*(\/\/|\/\*\*|import)/.test(line)).join('\n').trim()).toMatch(/^export function run\(\): Promise<void> \{\n {2}return runAction\(\w+\);\n\}$/);
     for (const required of name === 'gap-issues' ? ['github-token', 'report'] : ['api-key', 'base-url']) expect(inputs, required).toHaveProperty([required]);
   });
 });

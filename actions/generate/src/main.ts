@@ -2,4 +2,7 @@
 import { generateAction } from '../../shared/generate.js';
 import { runAction } from '../../shared/runtime/run.js';
 
-void runAction(generateAction);
+/** The action's one run (the bundle calls it when run as `node dist/index.js`; @github/local-action calls it itself). */
+export function run(): Promise<void> {
+  return runAction(generateAction);
+}

@@ -2,7 +2,7 @@
  * What the run is about: the repository, the pull request (from the event or an input), whether it
  * comes from a fork, and links back to the run. Read from the runner's environment and event file.
  */
-import { context } from '@actions/github';
+import { existsSync, readFileSync } from 'node:fs';
 import { InputError } from '../runtime/inputs.js';
 
 export interface RepositoryRef {
@@ -29,8 +29,22 @@ interface PullRequestPayload {
   base?: { ref?: string; repo?: { full_name?: string } };
 }
 
+let eventPayload: unknown;
+
+/**
+ * The webhook payload the runner wrote to GITHUB_EVENT_PATH (read as @actions/github's context
+ * does, without loading Octokit); {} when there is none.
+ */
+function eventPayloadOf(): unknown {
+  if (eventPayload === undefined) {
+    const path = process.env.GITHUB_EVENT_PATH;
+    eventPayload = path && existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) ?? {}) : {};
+  }
+  return eventPayload;
+}
+
 function eventPullRequest(): PullRequestPayload | undefined {
-  const payload = context.payload as { pull_request?: PullRequestPayload; issue?: { number?: number; pull_request?: unknown } };
+  const payload = eventPayloadOf() as { pull_request?: PullRequestPayload; issue?: { number?: number; pull_request?: unknown } };
   if (payload.pull_request && typeof payload.pull_request.number === 'number') return payload.pull_request;
   // issue_comment on a pull request
   if (payload.issue?.pull_request && typeof payload.issue.number === 'number') return { number: payload.issue.number };

@@ -1,32 +1,34 @@
 /**
- * The GitHub REST client: @actions/github's Octokit (REST methods, pagination, the runner's proxy
- * settings, GITHUB_API_URL for GitHub Enterprise Server) with the retry and throttling plugins, so
- * transient errors are retried and primary and secondary rate limits are waited out rather than
- * hammered. The token comes from the `github-token` input (default `${{ github.token }}`) or
- * GITHUB_TOKEN and is masked at once.
+ * The GitHub REST client: Octokit core with the REST methods, pagination, and the retry and
+ * throttling plugins, so transient errors are retried and primary and secondary rate limits are
+ * waited out rather than hammered. GITHUB_API_URL is honoured (GitHub Enterprise Server).
+ *
+ * Requests go through the compliance client's transport (runtime/transport.ts: node:http(s),
+ * HTTPS_PROXY / HTTP_PROXY / NO_PROXY honoured), so a bundle carries one HTTP stack. The Octokit
+ * modules are imported on first use: runs that never call GitHub do not load them.
  */
 import * as core from '@actions/core';
-import { getOctokit } from '@actions/github';
-import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
-import { textInput } from '../runtime/inputs.js';
+import type { Octokit } from '@octokit/core';
+import type { PaginateInterface } from '@octokit/plugin-paginate-rest';
+import type { Api } from '@octokit/plugin-rest-endpoint-methods';
+import { actionTransport, transportFetch } from '../runtime/transport.js';
 
-export const GITHUB_TOKEN_INPUT = 'github-token';
+export { GITHUB_TOKEN_INPUT, readGitHubToken } from './token.js';
 
-export type GitHub = ReturnType<typeof getOctokit>;
+export type GitHub = Octokit & Api & { paginate: PaginateInterface };
 
 /** Waits longer than this are not worth holding a runner for: the write is given up with a warning. */
 const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
 const MAX_RATE_LIMIT_RETRIES = 2;
 
-/** The token, masked; undefined when there is none. */
-export function readGitHubToken(): string | undefined {
-  const token = textInput(GITHUB_TOKEN_INPUT) ?? process.env.GITHUB_TOKEN?.trim();
-  if (token) core.setSecret(token);
-  return token || undefined;
-}
-
-export function createGitHub(token: string): GitHub {
+export async function createGitHub(token: string): Promise<GitHub> {
+  const [{ Octokit }, { restEndpointMethods }, { paginateRest }, { retry }, { throttling }] = await Promise.all([
+    import('@octokit/core'),
+    import('@octokit/plugin-rest-endpoint-methods'),
+    import('@octokit/plugin-paginate-rest'),
+    import('@octokit/plugin-retry'),
+    import('@octokit/plugin-throttling'),
+  ]);
   const onLimit = (kind: string) => (retryAfter: number, options: { method?: string; url?: string }, _octokit: unknown, retryCount: number) => {
     const request = `${options.method ?? ''} ${options.url ?? ''}`.trim();
     if (retryCount < MAX_RATE_LIMIT_RETRIES && retryAfter <= MAX_RATE_LIMIT_WAIT_SECONDS) {
@@ -36,15 +38,14 @@ export function createGitHub(token: string): GitHub {
     core.warning(`GitHub ${kind} rate limit on ${request}: giving up (retry after ${retryAfter} s)`);
     return false;
   };
-  return getOctokit(
-    token,
-    {
-      userAgent: 'compliance-github-action',
-      throttle: { onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
-      // Octokit's own log would print request failures we handle ourselves.
-      log: { debug: core.debug, info: core.debug, warn: core.debug, error: core.debug },
-    },
-    retry,
-    throttling,
-  );
+  const GitHubClient = Octokit.plugin(restEndpointMethods, paginateRest, retry, throttling);
+  return new GitHubClient({
+    auth: token,
+    baseUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+    userAgent: 'compliance-github-action',
+    request: { fetch: transportFetch(actionTransport()) },
+    throttle: { onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
+    // Octokit's own log would print request failures we handle ourselves.
+    log: { debug: core.debug, info: core.debug, warn: core.debug, error: core.debug },
+  }) as unknown as GitHub;
 }

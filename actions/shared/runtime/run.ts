@@ -9,7 +9,7 @@ import { ConfigError, ReviewError } from '../../../review/errors.js';
 import { RepoFileError } from '../../../review/node/files.js';
 import { isDependabotRun, isForkPullRequest } from '../github/context.js';
 import { describeGitHubError, httpStatus } from '../github/permissions.js';
-import { readGitHubToken } from '../github/octokit.js';
+import { readGitHubToken } from '../github/token.js';
 import { InputError } from './inputs.js';
 import { appendSummary } from './summary.js';
 import { missingApiKeyError, readApiKey } from './service.js';

@@ -4,9 +4,11 @@
  * before anything else runs, so no later log line, summary or error can show it.
  */
 import * as core from '@actions/core';
-import { ComplianceClient } from '../../../api/node/index.js';
+import { ComplianceClient } from '../../../api/client.js';
+import { nodeSleep } from '../../../api/node/sleep.js';
 import { ComplianceValidationError } from '../../../api/errors.js';
 import { InputError, textInput } from './inputs.js';
+import { actionTransport } from './transport.js';
 
 export const API_KEY_INPUT = 'api-key';
 export const BASE_URL_INPUT = 'base-url';
@@ -33,7 +35,7 @@ export function createClient(apiKey: string, actionName: string): ComplianceClie
     throw new InputError(BASE_URL_INPUT, 'is empty, and COMPLIANCE_BASE_URL is not set either', 'Pass `base-url: https://<host>/api/public/v1` (the address your key was issued for).');
   }
   try {
-    return new ComplianceClient({ apiKey, baseUrl, userAgent: `compliance-github-action/${actionName}` });
+    return new ComplianceClient({ apiKey, baseUrl, userAgent: `compliance-github-action/${actionName}`, transport: actionTransport(), sleep: nodeSleep, now: Date.now });
   } catch (error) {
     if (error instanceof ComplianceValidationError && error.field === 'baseUrl') {
       throw new InputError(BASE_URL_INPUT, error.message, error.hint);

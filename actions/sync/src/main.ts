@@ -2,4 +2,7 @@
 import { syncAction } from '../../shared/sync.js';
 import { runAction } from '../../shared/runtime/run.js';
 
-void runAction(syncAction);
+/** The action's one run (the bundle calls it when run as `node dist/index.js`; @github/local-action calls it itself). */
+export function run(): Promise<void> {
+  return runAction(syncAction);
+}
