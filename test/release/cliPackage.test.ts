@@ -1,0 +1,145 @@
+/**
+ * The compliance-engine-cli artifact as a user gets it: built, packed by scripts/pack.mjs, installed
+ * from the tarball into a fresh project outside this checkout (no network: the package has no
+ * dependencies, so `npm install --offline` must succeed), and used there through npx, require and
+ * import. npm_config_yes=false throughout, so nothing can be fetched from the registry behind our
+ * back (a bare `npx compliance` would otherwise run an unrelated registry package of that name).
+ */
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { olderNode } from './olderNode.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const NAME = 'compliance-engine-cli';
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const OLD_NODE = olderNode();
+
+/** The environment of a user's shell: Node 24 on PATH, no connection variables, no implicit npx installs. */
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, NO_COLOR: '1', CI: 'true', npm_config_yes: 'false', npm_config_update_notifier: 'false', ...extra };
+  return env;
+}
+
+function run(command: string, args: string[], cwd: string, extra: Record<string, string> = {}): SpawnSyncReturns<string> {
+  return spawnSync(command, args, { cwd, env: userEnv(extra), encoding: 'utf8', timeout: 120_000 });
+}
+
+let project: string;
+let tarball: string;
+let entries: string[];
+
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build.mjs', 'cli', 'api', 'sandbox'], { cwd: ROOT, stdio: 'pipe' });
+  const packed = execFileSync(process.execPath, ['scripts/pack.mjs', '--no-build', NAME], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const file = /^pack: (\S+\.tgz)/m.exec(packed)?.[1];
+  expect(file, packed).toMatch(new RegExp(`^${NAME}-${VERSION.replace(/\./g, '\\.')}\\.tgz$`));
+  project = mkdtempSync(join(tmpdir(), 'cli-package-'));
+  // A private copy: another suite may pack again while this one runs.
+  tarball = join(project, file!);
+  copyFileSync(join(ROOT, 'dist/packages', file!), tarball);
+  entries = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
+
+  expect(run('npm', ['init', '-y'], project).status).toBe(0);
+  const install = run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], project);
+  expect(install.status, install.stderr).toBe(0);
+}, 300_000);
+
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe('the compliance-engine-cli tarball', () => {
+  it('holds the bundles, their types, README and LICENSE, and nothing of the repository', () => {
+    const top = new Set(entries.map((entry) => entry.split('/').slice(1, 3).join('/')));
+    expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'dist/api', 'dist/cli', 'dist/sandbox', 'dist/types', 'package.json']);
+    expect(entries.filter((entry) => /\.ts$/.test(entry) && !entry.endsWith('.d.ts'))).toEqual([]);
+    expect(entries.filter((entry) => /(^|\/)(test|tests|src|scripts|bench|examples|node_modules|\.github)\//.test(entry))).toEqual([]);
+    for (const file of ['dist/cli/compliance.cjs', 'dist/cli/main.mjs', 'dist/api/index.cjs', 'dist/api/index.mjs', 'dist/sandbox/index.cjs', 'dist/sandbox/index.mjs', 'dist/types/api/node/index.d.ts', 'dist/types/sandbox/index.d.ts']) {
+      expect(entries, file).toContain(`package/${file}`);
+    }
+    // Every chunk the CLI imports is in the tarball (an incomplete dist/cli fails here or in ping below).
+    expect(entries.filter((entry) => entry.startsWith('package/dist/cli/chunks/')).length).toBeGreaterThan(5);
+  });
+
+  it('has no dependencies and no scripts, needs Node 24 and names its bin', () => {
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', NAME, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg).toMatchObject({ name: NAME, version: VERSION, bin: { compliance: 'dist/cli/compliance.cjs' }, engines: { node: '>=24' }, license: 'MIT' });
+    for (const field of ['dependencies', 'scripts', 'private', 'devDependencies']) expect(pkg, field).not.toHaveProperty(field);
+  });
+});
+
+describe('installed from the tarball into a project outside the repository', () => {
+  it('npx compliance --version prints the version of the package', () => {
+    const result = run('npx', ['compliance', '--version'], project);
+    expect(result.stderr).not.toMatch(/Permission denied|not found/);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${VERSION}\n`);
+  });
+
+  it('npx compliance ping works against the embedded sandbox with no COMPLIANCE_* set', () => {
+    const result = run('npx', ['compliance', 'ping', '--json'], project);
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, mode: 'sandbox', embedded: true, key: '(embedded sandbox key)' });
+    expect(result.stderr).toContain('using an embedded sandbox');
+  });
+
+  it("require('compliance-engine-cli') gives the client (CommonJS)", () => {
+    const result = run(process.execPath, ['-e', `const api = require('${NAME}'); const c = new api.ComplianceClient({ apiKey: 'csk_live_x_0001', baseUrl: 'https://api.example.test' }); console.log(JSON.stringify([typeof api.clientFromEnv, c.baseUrl, Object.keys(api.operations).length, require.resolve('${NAME}').endsWith('dist/api/index.cjs')]))`], project);
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(['function', 'https://api.example.test/api/public/v1', 23, true]);
+  });
+
+  it("import('compliance-engine-cli/sandbox') gives startSandbox; the installed client pings the sandbox it starts (ESM)", () => {
+    const script = `
+      import { ComplianceClient } from '${NAME}';
+      import { startSandbox } from '${NAME}/sandbox';
+      const sandbox = await startSandbox({ port: 0, keys: ['csk_live_release_0001:live:1000'] });
+      try {
+        const client = new ComplianceClient({ apiKey: sandbox.keys[0].key, baseUrl: sandbox.baseUrl });
+        const answer = await client.ping();
+        console.log(JSON.stringify({ mode: answer.mode, loopback: sandbox.baseUrl.startsWith('http://127.0.0.1:') }));
+      } finally {
+        await sandbox.close();
+      }`;
+    const result = run(process.execPath, ['--input-type=module', '-e', script], project);
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ mode: 'live', loopback: true });
+  });
+
+  it("require('compliance-engine-cli/sandbox') gives startSandbox too (CommonJS)", () => {
+    const result = run(process.execPath, ['-e', `const { startSandbox } = require('${NAME}/sandbox'); startSandbox({ port: 0 }).then(async (s) => { console.log(s.keys[0].mode); await s.close(); })`], project);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toBe('sandbox\n');
+  });
+
+  it('npx -y compliance-engine-cli --help resolves the installed package (offline: nothing fetched)', () => {
+    const result = run('npx', ['-y', NAME, '--help'], project, { npm_config_offline: 'true' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: compliance <command> \[options\]/);
+    expect(result.stdout).toContain('  ping ');
+  });
+
+  // Skipped only when this machine has no Node older than 24 (`which -a node`, /usr/bin/node).
+  it.skipIf(!OLD_NODE)('on an older Node the bin stops with one line naming Node 24 and how to get it, exit 1', () => {
+    // The bin through its shebang (`#!/usr/bin/env node`) with the old Node first on PATH, as a user with an old Node runs it.
+    const result = spawnSync(join(project, 'node_modules/.bin/compliance'), ['--help'], { cwd: project, encoding: 'utf8', env: { PATH: `${dirname(OLD_NODE!)}:/usr/bin:/bin` } });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^compliance \(compliance-engine-cli\) needs Node\.js 24 or newer; this is Node\.js v(1\d|2[0-3])\.[\d.]+\. Get it with: nvm install 24 .*\n$/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('npx compliance inside this checkout (the root bin, for contributors)', () => {
+  it('the build leaves the bin executable, and npx runs it with no implicit install', () => {
+    // The beforeAll build above is a partial build; the bin must be executable after it.
+    expect(statSync(join(ROOT, 'dist/cli/compliance.cjs')).mode & 0o111).toBe(0o111);
+    const result = run('npx', ['compliance', '--version'], ROOT);
+    expect(result.stderr).not.toMatch(/Permission denied/);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`${VERSION}\n`);
+  });
+});
