@@ -1,0 +1,47 @@
+/**
+ * `compliance --help` and `--version` load no command: the modules the built bin loads before it
+ * reads its arguments (dist/cli/main.mjs and its static imports) hold none of the sandbox, the PDF
+ * reader, undici or a command. The timing itself is bench/cli.ts; this catches the static import
+ * that would undo it, whatever the machine's load.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ROOT, buildCli, cli } from './helpers.js';
+
+/** The files `file` loads at once: itself and, transitively, its static `import … from "./…"`. */
+function staticGraph(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const match of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^;]*?\sfrom\s*"(\.[^"]+)"/gm)) staticGraph(join(dirname(file), match[1]!), seen);
+  return seen;
+}
+
+/** The source files esbuild inlined into `files` (it heads each with a `// path` comment). */
+function sources(files: Iterable<string>): string[] {
+  return [...files].flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/^\/\/ ((?:[\w@.-]+\/)+[\w.-]+\.[cm]?[jt]s)$/gm)].map((m) => m[1]!));
+}
+
+beforeAll(() => buildCli(), 120_000);
+
+describe('compliance start-up', () => {
+  it('the bin loads only the router, its output and exit codes before reading its arguments', () => {
+    const loaded = sources(staticGraph(join(dirname(CLI), 'main.mjs')));
+    expect(loaded).toContain('cli/main.ts');
+    expect(loaded).toContain('cli/commands/index.ts');
+    expect(loaded.filter((path) => /^(sandbox|review|actions)\/|node_modules|^cli\/commands\/(?!index\.ts)|^api\/node\//.test(path))).toEqual([]);
+    // The lazily loaded parts do exist, as chunks of their own.
+    const chunks = join(dirname(CLI), 'chunks');
+    const all = sources(readdirSync(chunks).map((file) => join(chunks, file)));
+    expect(all).toEqual(expect.arrayContaining(['cli/commands/ping.ts', 'cli/commands/sandbox.ts', 'sandbox/index.ts']));
+    expect(all.some((path) => path.includes('node_modules/undici/'))).toBe(true);
+  });
+
+  it('--version prints the package version and --help every command, without loading one', async () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(await cli(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    for (const name of ['review', 'sync', 'map', 'gaps', 'generate', 'ping', 'call', 'sandbox', 'init', 'config', 'auto-topup']) expect(help.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+  });
+});
