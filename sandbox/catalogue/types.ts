@@ -12,6 +12,8 @@ export interface Control {
   description: string;
   /** 5–15 words or phrases a policy that satisfies the control would contain (synonyms included). */
   keywords: string[];
+  /** Short statements of the control's intent as policies phrase them (paraphrases.ts). */
+  paraphrases?: string[];
 }
 
 /** A dated milestone of a framework (publication, amendment, enforcement date). */

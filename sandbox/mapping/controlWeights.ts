@@ -1,45 +1,80 @@
 /**
- * What each control looks for, weighted by the control set alone: a keyword's weight is its
- * inverse control frequency, ln(1 + N / df), where N is the number of controls and df how many of
- * them list the same keyword (compared by stems). A keyword specific to one control ("sanction
- * policy") weighs more than one many controls share ("ePHI"). Nothing depends on the document, so a
- * control's score depends only on the sentences that evidence it.
+ * What each control looks for, as concept terms weighted by the control set alone. A control's terms
+ * come from its keywords and title (full weight), its paraphrases (full weight) and its description
+ * (DESCRIPTION_FACTOR), read through the synonym groups (concepts.ts). A term's weight is that factor
+ * times its inverse control frequency, ln(1 + N / df), where df is how many of the N controls use the
+ * term: a term specific to one control ("sanction") weighs more than one most controls share
+ * ("ePHI"). Nothing depends on the document, so a control's score depends only on the sentences that
+ * evidence it.
  */
-import { contentStems } from '../library/text.js';
+import { conceptTerms } from './concepts.js';
 import type { MappingControl } from './types.js';
 
+/** Weight of a term found only in a control's description, relative to its keywords and title. */
+const DESCRIPTION_FACTOR = 0.6;
+/** Terms whose weights sum to a control's reference: what one well-aimed sentence would name. */
+export const REFERENCE_TERMS = 3;
+
+/** Words every control description uses that say nothing about what a control is about. */
+const BOILERPLATE = new Set(
+  conceptTerms(
+    'ensure ensured organisation organization organisational organizational appropriate appropriately defined define ' +
+      'establish established implement implemented implementation relevant include includes including required ' +
+      'requirement requirements use used set known understood based whether where e g such other others expectations ' +
+      'specific specified reasonable reasonably adequate consistent consistently needed necessary identified identify ' +
+      'outcomes outcome activities activity process processes measures measure take taken making make made considered ' +
+      'consider determine determined addressed address applicable apply applied',
+  ),
+);
+
 export interface WeightedKeyword {
-  /** As the control set spells it (shown in gaps). */
+  /** As the control set spells it (named in gaps). */
   keyword: string;
-  stems: string[];
+  terms: string[];
   weight: number;
 }
 
 export interface WeightedControl {
   control: MappingControl;
+  /** Term → weight. */
+  terms: ReadonlyMap<string, number>;
+  /** Sum of the REFERENCE_TERMS heaviest term weights. */
+  reference: number;
   keywords: WeightedKeyword[];
-  /** Sum of keyword weights. */
-  totalWeight: number;
+  /** Each paraphrase as its set of terms: a sentence naming all of one is strong evidence. */
+  intents: ReadonlyArray<readonly string[]>;
 }
 
 export function weightControls(controls: readonly MappingControl[]): WeightedControl[] {
   const compiled = controls.map((control) => {
-    const seen = new Set<string>();
-    const keywords: Array<{ keyword: string; stems: string[]; key: string }> = [];
-    for (const keyword of control.keywords) {
-      const stems = contentStems(keyword);
-      const key = [...new Set(stems)].sort().join(' ');
-      if (!stems.length || seen.has(key)) continue;
-      seen.add(key);
-      keywords.push({ keyword, stems: [...new Set(stems)], key });
-    }
-    return { control, keywords };
+    const factors = new Map<string, number>();
+    const add = (text: string, factor: number): string[] => {
+      const terms = [...new Set(conceptTerms(text))].filter((t) => !BOILERPLATE.has(t) && !/^\d+$/.test(t));
+      for (const t of terms) factors.set(t, Math.max(factors.get(t) ?? 0, factor));
+      return terms;
+    };
+    const keywords = control.keywords.map((keyword) => ({ keyword, terms: add(keyword, 1) })).filter((k) => k.terms.length);
+    add(control.title, 1);
+    const intents = (control.paraphrases ?? []).map((paraphrase) => add(paraphrase, 1)).filter((terms) => terms.length);
+    add(control.description, DESCRIPTION_FACTOR);
+    return { control, factors, keywords, intents };
   });
-  const controlFrequency = new Map<string, number>();
-  for (const c of compiled) for (const k of c.keywords) controlFrequency.set(k.key, (controlFrequency.get(k.key) ?? 0) + 1);
+  const frequency = new Map<string, number>();
+  for (const c of compiled) for (const t of c.factors.keys()) frequency.set(t, (frequency.get(t) ?? 0) + 1);
   const n = Math.max(controls.length, 1);
-  return compiled.map(({ control, keywords }) => {
-    const weighted = keywords.map((k) => ({ keyword: k.keyword, stems: k.stems, weight: Math.log(1 + n / (controlFrequency.get(k.key) ?? 1)) }));
-    return { control, keywords: weighted, totalWeight: weighted.reduce((s, k) => s + k.weight, 0) };
+  return compiled.map(({ control, factors, keywords, intents }) => {
+    const terms = new Map<string, number>();
+    for (const [t, factor] of factors) terms.set(t, factor * Math.log(1 + n / (frequency.get(t) ?? 1)));
+    // The reference is what a sentence naming the control's main ideas would carry: its heaviest
+    // keyword and title terms (description-only terms add credit but set no expectation).
+    const core = [...terms].filter(([t]) => (factors.get(t) ?? 0) >= 1).map(([, w]) => w);
+    const heaviest = (core.length ? core : [...terms.values()]).sort((a, b) => b - a).slice(0, REFERENCE_TERMS);
+    return {
+      control,
+      terms,
+      reference: heaviest.reduce((s, w) => s + w, 0),
+      keywords: keywords.map((k) => ({ ...k, weight: k.terms.reduce((s, t) => s + (terms.get(t) ?? 0), 0) })),
+      intents,
+    };
   });
 }

@@ -1,16 +1,24 @@
 /**
- * Evidence mapping of a text against a control set.
+ * Evidence mapping of a text against a control set, by what each sentence says rather than by its
+ * exact phrasing.
  *
- * For each control, every sentence (list item, table row) is scored by the summed weight of the
- * control's keywords it contains (Porter stems, a multi-word keyword's words close together; weights
- * from controlWeights.ts). A sentence evidences the control when it carries at least QUALIFYING_SHARE
- * of the control's total keyword weight and either two keywords or one multi-word keyword: a single
- * ambiguous word ("isolate", "evaluation") is not evidence on its own. The control's best MAX_EVIDENCE_PER_CONTROL sentences are its evidence; its score
- * is the weight of the distinct keywords they cover relative to FULL_EVIDENCE_SHARE of the total
- * (capped at 1). Status follows from the score. So a control's result depends only on its own
- * evidence sentences: removing text that evidences nothing for a control cannot change it.
+ * Sentences (list items, table rows) and controls are both read as concept terms: Porter stems, with
+ * every phrase of a synonym group folded into one concept (concepts.ts), so "one-time code from the
+ * authenticator app" and "multi-factor authentication" meet. A control's terms come from its keywords,
+ * title, paraphrases and description, weighted by how specific they are within the control set
+ * (controlWeights.ts). A sentence's strength for a control is the weight of the control's terms it
+ * names (terms only its section heading names count HEADING_FACTOR) relative to the control's
+ * reference, the weight of its REFERENCE_TERMS heaviest terms. A sentence evidences a control when it
+ * names at least two of its terms, reaches QUALIFYING_STRENGTH, and the control is among the
+ * MAX_CONTROLS_PER_SENTENCE the sentence speaks to most (within RIVAL_RATIO of the best): a sentence
+ * about passwords is evidence for the password control, not for every control that mentions users.
+ * The control's best MAX_EVIDENCE_PER_CONTROL sentences are its evidence; its score is the weight of
+ * the distinct terms they name relative to FULL_EVIDENCE times the reference (capped at 1), and the
+ * status follows from the score. Everything a control's result depends on is its own evidence
+ * sentences and the fixed control set, so removing text that evidences nothing for a control cannot
+ * change it. Deterministic; no dependence on the rest of the document.
  */
-import { weightControls, type WeightedControl, type WeightedKeyword } from './controlWeights.js';
+import { weightControls, type WeightedControl } from './controlWeights.js';
 import { evidenceUnits, type EvidenceUnit } from './evidenceUnits.js';
 import type { ControlResult, ControlStatus, MappingGap, MapTextInput, MappingResult } from './types.js';
 
@@ -20,44 +28,44 @@ export const COVERED_THRESHOLD = 0.6;
 export const PARTIAL_THRESHOLD = 0.25;
 /** Evidence sentences per control that are scored and quoted. */
 export const MAX_EVIDENCE_PER_CONTROL = 3;
-/** Share of a control's keyword weight one sentence must carry to count as evidence. */
-const QUALIFYING_SHARE = 0.12;
-/** Share of a control's keyword weight its evidence must cover for a score of 1. */
-const FULL_EVIDENCE_SHARE = 0.5;
-/** Credit for keywords of a sentence that names only one of the control's keywords (a passing mention). */
-const SINGLE_MENTION_FACTOR = 0.5;
-/** Words that may stand between the words of a multi-word keyword ("access to ePHI is reviewed" matches "access review"). */
-const PHRASE_SLACK = 2;
+/** Strength (share of the control's reference weight) a sentence needs to count as evidence. */
+const QUALIFYING_STRENGTH = 0.8;
+/** Strength from which a sentence is thin evidence: it counts THIN_FACTOR of its weight (at most partial). */
+const THIN_STRENGTH = 0.7;
+const THIN_FACTOR = 0.5;
+/** Controls one sentence can evidence. */
+const MAX_CONTROLS_PER_SENTENCE = 2;
+/** A sentence evidences a control only if its strength there is at least this share of its best. */
+const RIVAL_RATIO = 0.9;
+/** Weight of a term named only by the sentence's section heading. */
+const HEADING_FACTOR = 0.5;
+/** Multiple of the reference weight the evidence must name for a score of 1. */
+const FULL_EVIDENCE = 1;
+/** Strength of a sentence that states one of a control's paraphrases in full. */
+const INTENT_STRENGTH = 1;
 /** Uncovered key terms named in a gap. */
 const GAP_TERMS = 5;
 
-interface ScoredUnit {
+interface Match {
   unit: EvidenceUnit;
-  matched: WeightedKeyword[];
-  /** 1 for a sentence with two or more keywords, SINGLE_MENTION_FACTOR for a passing mention. */
-  focus: number;
+  /** Terms of the control the sentence (or its heading) names, with the credit each earns. */
+  credit: Map<string, number>;
   strength: number;
 }
 
 /** Maps a text against a framework's controls: coverage, per-control status and evidence, gaps. */
 export function mapText(input: MapTextInput): MappingResult {
   const units = evidenceUnits(input.text);
-  const unitsByStem = new Map<string, EvidenceUnit[]>();
-  for (const unit of units) {
-    for (const s of unit.stems.keys()) {
-      const list = unitsByStem.get(s);
-      if (list) list.push(unit);
-      else unitsByStem.set(s, [unit]);
-    }
-  }
+  const weighted = weightControls(input.framework.controls);
+  const evidence = evidenceByControl(units, weighted);
 
   const controls: ControlResult[] = [];
   const gaps: MappingGap[] = [];
-  for (const weighted of weightControls(input.framework.controls)) {
-    const { result, covered } = assess(weighted, unitsByStem);
+  weighted.forEach((control, index) => {
+    const { result, covered } = assess(control, evidence[index] ?? []);
     controls.push(result);
-    if (result.status !== 'covered') gaps.push(gapOf(weighted, result, covered));
-  }
+    if (result.status !== 'covered') gaps.push(gapOf(control, result, covered));
+  });
 
   const count = (status: ControlStatus): number => controls.filter((c) => c.status === status).length;
   const summary = { controls: controls.length, covered: count('covered'), partial: count('partial'), missing: count('missing') };
@@ -72,34 +80,65 @@ export function mapText(input: MapTextInput): MappingResult {
   };
 }
 
-function assess(weighted: WeightedControl, unitsByStem: ReadonlyMap<string, EvidenceUnit[]>): { result: ControlResult; covered: Set<WeightedKeyword> } {
-  const matches = new Map<EvidenceUnit, WeightedKeyword[]>();
-  for (const keyword of weighted.keywords) {
-    const [first, ...rest] = keyword.stems;
-    for (const unit of unitsByStem.get(first ?? '') ?? []) {
-      if (rest.length && !occursTogether(unit, keyword.stems)) continue;
-      const list = matches.get(unit);
-      if (list) list.push(keyword);
-      else matches.set(unit, [keyword]);
+/** For each control (by index), the sentences that evidence it. */
+function evidenceByControl(units: readonly EvidenceUnit[], controls: readonly WeightedControl[]): Match[][] {
+  const byTerm = new Map<string, number[]>();
+  controls.forEach((control, index) => {
+    for (const term of control.terms.keys()) {
+      const list = byTerm.get(term);
+      if (list) list.push(index);
+      else byTerm.set(term, [index]);
+    }
+  });
+  const evidence: Match[][] = controls.map(() => []);
+  for (const unit of units) {
+    const candidates = new Map<number, Match>();
+    let named = new Map<number, number>();
+    const visit = (term: string, factor: number, own: boolean): void => {
+      for (const index of byTerm.get(term) ?? []) {
+        let match = candidates.get(index);
+        if (!match) candidates.set(index, (match = { unit, credit: new Map(), strength: 0 }));
+        match.credit.set(term, controls[index]!.terms.get(term)! * factor);
+        if (own) named.set(index, (named.get(index) ?? 0) + 1);
+      }
+    };
+    for (const term of unit.terms) visit(term, 1, true);
+    for (const term of unit.headingTerms) visit(term, HEADING_FACTOR, false);
+    const qualified: Array<[number, Match]> = [];
+    for (const [index, match] of candidates) {
+      if ((named.get(index) ?? 0) < 1) continue;
+      const control = controls[index]!;
+      const total = [...match.credit.values()].reduce((s, w) => s + w, 0);
+      const says = (term: string): boolean => unit.terms.has(term) || unit.headingTerms.has(term);
+      // A sentence stating one of the control's paraphrases in full speaks to it squarely.
+      const intent = control.intents.find((terms) => terms.every(says) && terms.some((t) => unit.terms.has(t)));
+      match.strength = Math.max(match.credit.size < 2 ? 0 : total / control.reference, intent ? INTENT_STRENGTH : 0);
+      if (match.strength >= THIN_STRENGTH) qualified.push([index, match]);
+    }
+    named = new Map();
+    qualified.sort((a, b) => b[1].strength - a[1].strength || a[0] - b[0]);
+    const best = qualified[0]?.[1].strength ?? 0;
+    for (const [index, match] of qualified.slice(0, MAX_CONTROLS_PER_SENTENCE)) {
+      if (match.strength >= RIVAL_RATIO * best) evidence[index]!.push(match);
     }
   }
-  const minimum = QUALIFYING_SHARE * weighted.totalWeight;
-  const evidence: ScoredUnit[] = [...matches.entries()]
-    .filter(([, matched]) => matched.length > 1 || (matched[0]?.stems.length ?? 0) > 1)
-    .map(([unit, matched]) => {
-      const focus = matched.length > 1 ? 1 : SINGLE_MENTION_FACTOR;
-      return { unit, matched, focus, strength: matched.reduce((s, k) => s + k.weight, 0) * focus };
-    })
-    .filter((scored) => scored.strength >= minimum * scored.focus)
+  return evidence;
+}
+
+function assess(weighted: WeightedControl, matches: readonly Match[]): { result: ControlResult; covered: Set<string> } {
+  const evidence = [...matches]
     .sort((a, b) => b.strength - a.strength || a.unit.order - b.unit.order)
     .slice(0, MAX_EVIDENCE_PER_CONTROL)
     .sort((a, b) => a.unit.order - b.unit.order);
-  const credit = new Map<WeightedKeyword, number>();
-  for (const e of evidence) for (const k of e.matched) credit.set(k, Math.max(credit.get(k) ?? 0, k.weight * e.focus));
+  const credit = new Map<string, number>();
+  const focus = (e: Match): number => (e.strength >= QUALIFYING_STRENGTH ? 1 : THIN_FACTOR);
+  for (const e of evidence) for (const [t, w] of e.credit) credit.set(t, Math.max(credit.get(t) ?? 0, w * focus(e)));
   const covered = new Set(credit.keys());
   const coveredWeight = [...credit.values()].reduce((s, w) => s + w, 0);
-  const full = FULL_EVIDENCE_SHARE * weighted.totalWeight;
-  const score = full > 0 ? Math.round(Math.min(1, coveredWeight / full) * 1000) / 1000 : 0;
+  const full = FULL_EVIDENCE * weighted.reference;
+  // A paraphrase stated in full counts as its strength even when its terms are light ones.
+  const best = evidence.reduce((m, e) => Math.max(m, e.strength * focus(e)), 0);
+  const score = full > 0 ? Math.round(Math.min(1, Math.max(coveredWeight / full, best / FULL_EVIDENCE)) * 1000) / 1000 : 0;
   const status: ControlStatus = score >= COVERED_THRESHOLD ? 'covered' : score >= PARTIAL_THRESHOLD ? 'partial' : 'missing';
   const { id, title } = weighted.control;
   return {
@@ -108,19 +147,10 @@ function assess(weighted: WeightedControl, unitsByStem: ReadonlyMap<string, Evid
   };
 }
 
-/** Whether every stem of a multi-word keyword occurs within a window of (stems + PHRASE_SLACK) words. */
-function occursTogether(unit: EvidenceUnit, stems: readonly string[]): boolean {
-  const window = stems.length + PHRASE_SLACK;
-  const starts = unit.stems.get(stems[0] ?? '') ?? [];
-  return starts.some((start) =>
-    stems.every((s) => (unit.stems.get(s) ?? []).some((position) => Math.abs(position - start) < window)),
-  );
-}
-
-function gapOf(weighted: WeightedControl, result: ControlResult, covered: ReadonlySet<WeightedKeyword>): MappingGap {
+function gapOf(weighted: WeightedControl, result: ControlResult, covered: ReadonlySet<string>): MappingGap {
   const { id, title, description } = weighted.control;
   const uncovered = weighted.keywords
-    .filter((k) => !covered.has(k))
+    .filter((k) => !k.terms.some((t) => covered.has(t)))
     .sort((a, b) => b.weight - a.weight)
     .slice(0, GAP_TERMS)
     .map((k) => k.keyword);

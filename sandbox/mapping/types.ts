@@ -8,6 +8,8 @@ export interface MappingControl {
   description: string;
   /** Words and phrases a policy satisfying the control would contain. */
   keywords: readonly string[];
+  /** Further ways policies state the control's intent, read like keywords. */
+  paraphrases?: readonly string[];
 }
 
 export interface MappingFramework {

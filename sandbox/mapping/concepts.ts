@@ -1,0 +1,63 @@
+/**
+ * Text to concept terms: every word is Porter-stemmed (stop words kept while phrases are matched, so
+ * "log in" and "log" differ), the longest phrase of a synonym group at each position becomes that
+ * group's concept (`#mfa`), and any other non-stop word stands for its own stem. The same function
+ * reads a control's catalogue entry and a policy sentence, so both meet on the same terms.
+ */
+import { SYNONYM_GROUPS } from '../catalogue/synonyms.js';
+import { STOP_WORDS, stem, words } from '../library/text.js';
+
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  concept?: string;
+}
+
+const root: TrieNode = { next: new Map() };
+for (const [concept, phrases] of SYNONYM_GROUPS) {
+  for (const phrase of phrases) {
+    let node = root;
+    const literal = phrase.startsWith('=');
+    for (const word of words(phrase)) {
+      const key = literal ? `=${word}` : stem(word);
+      let child = node.next.get(key);
+      if (!child) node.next.set(key, (child = { next: new Map() }));
+      node = child;
+    }
+    // The first group listing a phrase keeps it: a phrase means one thing.
+    if (node !== root && node.concept === undefined) node.concept = `#${concept}`;
+  }
+}
+
+/** The longest phrase starting at `start`; a literal spelling beats a stem of the same length. */
+function longestPhrase(tokens: readonly string[], stems: readonly string[], start: number): { concept?: string; end: number } {
+  let best: { concept?: string; end: number } = { end: start };
+  const walk = (node: TrieNode, j: number): void => {
+    if (node.concept !== undefined && j > best.end) best = { concept: node.concept, end: j };
+    if (j >= tokens.length) return;
+    const literal = node.next.get(`=${tokens[j]}`);
+    if (literal) walk(literal, j + 1);
+    const stemmed = node.next.get(stems[j]!);
+    if (stemmed) walk(stemmed, j + 1);
+  };
+  walk(root, start);
+  return best;
+}
+
+/** The text's terms in order: concepts for synonym phrases, stems for other content words. */
+export function conceptTerms(text: string): string[] {
+  const tokens = words(text);
+  const stems = tokens.map(stem);
+  const terms: string[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    const { concept, end } = longestPhrase(tokens, stems, i);
+    if (concept !== undefined) {
+      terms.push(concept);
+      i = end;
+      continue;
+    }
+    if (!STOP_WORDS.has(tokens[i]!)) terms.push(stems[i]!);
+    i++;
+  }
+  return terms;
+}
