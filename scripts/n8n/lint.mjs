@@ -28,10 +28,13 @@ try {
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   cpSync(join(nodeCli, 'dist/template/templates/shared/default/eslint.config.mjs'), join(stage, 'eslint.config.mjs'));
   symlinkSync(join(repo, 'node_modules'), join(stage, 'node_modules'), 'dir');
+  // Not under a test runner's NODE_ENV=test, which makes eslint-plugin-n8n-nodes-base lint every
+  // file as if it were named "Test.node.ts".
+  const { NODE_ENV: _testMode, ...env } = process.env;
   const result = spawnSync(join(repo, 'node_modules/.bin/n8n-node'), ['lint'], {
     cwd: stage,
     encoding: 'utf8',
-    env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
+    env: { ...env, CI: 'true', FORCE_COLOR: '0' },
   });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
