@@ -3,7 +3,7 @@
  * templates need it:
  * - jobs in `needs` order, each with a fresh checkout workspace, its own GITHUB_TOKEN carrying its
  *   `permissions:` (GitHubGateway enforces them), job `if:`, `env:` and `outputs:`;
- * - `uses: <owner>/<repo>/actions/<name>@v1` runs this repository's bundle through test/actions'
+ * - `uses: <this repository>/actions/<name>@<major tag>` runs this repository's bundle through test/actions'
  *   runAction (INPUT_* from `with:` plus the action.yml defaults, expressions evaluated);
  * - `run:` steps run in bash (`bash --noprofile --norc -eo pipefail`) with the runner's variables,
  *   GITHUB_OUTPUT / GITHUB_ENV / GITHUB_STEP_SUMMARY files and workflow commands (annotations);
@@ -23,8 +23,27 @@ import { REPO_ROOT, REPOSITORY, runAction, visibleLog } from '../actions/harness
 import { condition, interpolate, type ExpressionContext, type Value } from './expressions.js';
 import { PERMISSION_SCOPES, type Access, type GitHubGateway, type Permissions } from './githubGateway.js';
 
-/** How the templates refer to this repository's actions; see templates/README.md. */
-export const OUR_ACTION = /^<owner>\/<repo>\/actions\/([a-z][a-z-]*)@v1$/;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** owner/name of this repository: from the root package.json `repository` field, the one place it is written. */
+export const OWN_REPOSITORY = ((): string => {
+  const { repository } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { repository?: string | { url?: string } };
+  const url = typeof repository === 'string' ? repository : repository?.url ?? '';
+  const match = /github\.com[/:]([^/\s]+\/[^/\s]+?)(?:\.git)?$/.exec(url);
+  if (!match) throw new Error(`package.json: repository ${JSON.stringify(url)} names no GitHub owner/name`);
+  return match[1] as string;
+})();
+
+/** The ref our `uses:` lines name: the major tag the release workflow moves (its env ACTIONS_MAJOR). */
+export const ACTIONS_REF = ((): string => {
+  const release = parse(readFileSync(join(REPO_ROOT, '.github', 'workflows', 'release.yml'), 'utf8')) as { env?: { ACTIONS_MAJOR?: unknown } };
+  const major = release.env?.ACTIONS_MAJOR;
+  if (typeof major !== 'string' || !/^v\d+$/.test(major)) throw new Error('.github/workflows/release.yml: env.ACTIONS_MAJOR must be the major tag, e.g. v1');
+  return major;
+})();
+
+/** How the templates and READMEs refer to this repository's actions; see actions/README.md. */
+export const OUR_ACTION = new RegExp(`^${escapeRegExp(OWN_REPOSITORY)}/actions/([a-z][a-z-]*)@${escapeRegExp(ACTIONS_REF)}$`);
 export const THIRD_PARTY = /^([A-Za-z0-9-]+\/[A-Za-z0-9._-]+)@([0-9a-f]{40})$/;
 export const THIRD_PARTY_DIR = join(REPO_ROOT, 'test', 'templates', 'github', 'third-party');
 
