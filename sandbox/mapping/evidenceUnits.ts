@@ -1,6 +1,6 @@
 /**
- * The text as the units evidence is quoted from: every sentence of running text, every list item and
- * every table row, with its 1-based line, section heading and source file, and the concept terms of
+ * The text as the units evidence is quoted from: every sentence of running text, list items and
+ * table rows (of a row's statement cell), with its 1-based line, section heading and source file, and the concept terms of
  * the sentence and of its section heading (a heading such as "Termination" tells what the sentences
  * under it are about).
  */
@@ -11,6 +11,12 @@ import type { EvidenceLocation } from './types.js';
 
 /** Longest quote, in characters. */
 export const QUOTE_MAX_CHARS = 300;
+
+/**
+ * Heading words that name the kind of document or its container, not the topic of the sentences
+ * under it ("Access Control Policy", "Sheet: Policy statements", "Slide 4").
+ */
+const CONTAINER_TERMS: ReadonlySet<string> = new Set(conceptTerms('policy statement statements sheet slide section part chapter appendix annex'));
 
 export interface EvidenceUnit {
   /** Position in the text, for ordering and tie-breaking. */
@@ -29,13 +35,25 @@ export function evidenceUnits(text: string): EvidenceUnit[] {
   for (const block of parseBlocks(text)) {
     if (block.kind === 'heading') continue;
     const flat = block.text.replace(/\n/g, ' ');
-    const sentences = block.kind === 'paragraph' ? splitSentences(flat) : [{ text: flat.trim(), start: 0 }];
     let heading: string[] = [];
     if (block.section !== undefined) {
-      heading = headingCache.get(block.section) ?? conceptTerms(block.section);
+      heading = headingCache.get(block.section) ?? conceptTerms(block.section).filter((t) => !CONTAINER_TERMS.has(t));
       headingCache.set(block.section, heading);
     }
-    for (const sentence of sentences) {
+    // In a table row the longest cell is the statement; the other cells (a section, an id, an owner)
+    // label it the way a heading does.
+    let body = flat;
+    let offset = 0;
+    if (block.kind === 'table-row') {
+      const cells = flat.split('|').map((cell) => cell.trim()).filter(Boolean);
+      const statement = cells.reduce((a, b) => (b.length > a.length ? b : a), '');
+      offset = Math.max(flat.indexOf(statement), 0);
+      body = statement;
+      heading = [...heading, ...cells.filter((cell) => cell !== statement).flatMap((cell) => conceptTerms(cell))];
+    }
+    // List items and rows are split too: a sheet row holding a whole paragraph is several statements,
+    // and scoring them as one would let its sentences add up to controls none of them speaks to.
+    for (const sentence of splitSentences(body)) {
       const terms = new Set(conceptTerms(sentence.text));
       if (!terms.size) continue;
       units.push({
@@ -45,7 +63,7 @@ export function evidenceUnits(text: string): EvidenceUnit[] {
         headingTerms: new Set(heading.filter((t) => !terms.has(t))),
         location: {
           ...(block.source !== undefined ? { source: block.source } : {}),
-          line: lineOfOffset(block, sentence.start) - (block.sourceLine ?? 0),
+          line: lineOfOffset(block, offset + sentence.start) - (block.sourceLine ?? 0),
           ...(block.section !== undefined ? { section: block.section } : {}),
         },
       });

@@ -4,8 +4,8 @@
  * one paragraph and a slide's title would be quoted as the start of its first sentence. Here each
  * slide or sheet becomes a section (so evidence names "Slide 4" or "Sheet: Controls" as its
  * location); each line of a slide is a paragraph of its own and each row of a sheet a table row
- * (cells joined by " | ", quoted whole: in a control matrix the row is the evidence). DOCX, PDF and
- * text pass unchanged.
+ * (cells joined by " | "; the mapping quotes the row's statement cell and reads the other cells as
+ * its labels). DOCX, PDF and text pass unchanged.
  */
 export function mappingTextOfUpload(text: string, kind: string): string {
   if (kind !== 'pptx' && kind !== 'xlsx') return text;
