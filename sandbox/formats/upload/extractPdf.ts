@@ -28,32 +28,29 @@ export async function extractPdfText(data: Uint8Array, filename: string, budget 
     const reason = error instanceof Error ? error.message : String(error);
     throw new UploadRejection('unreadable_file', `${filename} is not a readable PDF (${reason}).`, RESAVE_HINT);
   }
+  const pages: string[] = [];
   try {
-    const pages: string[] = [];
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
       const reader = (page.streamTextContent() as ReadableStream<TextChunk>).getReader();
       let text = '';
-      try {
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-          let piece = '';
-          for (const item of chunk.value.items) if (item.str != null) piece += item.str + (item.hasEOL ? '\n' : '');
-          budget.addCharacters(piece.length);
-          text += piece;
-        }
-      } catch (error) {
-        await reader.cancel().catch(() => undefined);
-        throw error;
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        let piece = '';
+        for (const item of chunk.value.items) if (item.str != null) piece += item.str + (item.hasEOL ? '\n' : '');
+        budget.addCharacters(piece.length);
+        text += piece;
       }
       page.cleanup();
       pages.push(text.replace(/[ \t]+\n/g, '\n').trim());
     }
-    return pages.filter(Boolean).join('\n\n');
   } catch (error) {
+    // Answer at once: pdf.js may still be busy with the page, and waiting for it would wait out the
+    // very work the limit stops (the extraction pool ends a worker after a limit is crossed).
+    void document.loadingTask.destroy().catch(() => undefined);
     if (error instanceof UploadRejection) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new UploadRejection('unreadable_file', `The text of ${filename} cannot be read (${reason}).`, RESAVE_HINT);
-  } finally {
-    await document.loadingTask.destroy();
   }
+  await document.loadingTask.destroy();
+  return pages.filter(Boolean).join('\n\n');
 }

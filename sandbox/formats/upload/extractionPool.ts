@@ -65,6 +65,11 @@ export class ExtractionBusy extends Error {
   }
 }
 
+/** The reader failed on this file in a way no limit names (a parser error): the file's problem, not the pool's. */
+export class ExtractionFailure extends Error {
+  override readonly name = 'ExtractionFailure';
+}
+
 interface Pending {
   request: Omit<ExtractionRequest, 'id' | 'limits'>;
   resolve(result: ExtractedText): void;
@@ -149,7 +154,10 @@ export class ExtractionPool {
     this.slots = Array.from({ length: this.size }, () => ({ worker: undefined, job: undefined }));
   }
 
-  /** Text of `upload`, read in a worker; rejects with UploadRejection, ExtractionBusy, or Error. */
+  /**
+   * Text of `upload`, read in a worker; rejects with UploadRejection (a limit or the file's kind or
+   * state), ExtractionFailure (the reader failed on the file), ExtractionBusy, or Error (the pool's own fault).
+   */
   extract(upload: Upload): Promise<ExtractedText> {
     if (this.closed) return Promise.reject(new Error('The extraction pool is closed.'));
     const busy = this.slots.every((slot) => slot.job);
@@ -207,10 +215,14 @@ export class ExtractionPool {
     worker.on('message', (reply: ExtractionReply) => {
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
+      if (!reply.ok && 'rejection' in reply && reply.rejection.limit) {
+        // Over a limit, the reader may still be busy (pdf.js mid-page) and holds what it inflated: end it.
+        this.replace(slot, worker);
+      }
       this.finish(slot, () => {
         if (reply.ok) job.resolve({ text: reply.text, kind: reply.kind });
         else if ('rejection' in reply) job.reject(new UploadRejection(reply.rejection.code, reply.rejection.message, reply.rejection.hint, reply.rejection.limit));
-        else job.reject(new Error(reply.failure));
+        else job.reject(new ExtractionFailure(reply.failure));
       });
     });
     worker.on('error', (error: Error & { code?: string }) => {
@@ -246,11 +258,21 @@ export class ExtractionPool {
   /** Ends the worker holding job `id` (its memory goes with it) and answers the job with `rejection`. */
   private kill(slot: Slot, id: number, rejection: UploadRejection): void {
     if (slot.job?.id !== id) return;
-    const worker = slot.worker;
-    slot.worker = undefined;
     const job = slot.job;
+    if (slot.worker) this.replace(slot, slot.worker);
     this.finish(slot, () => job.reject(rejection));
-    void worker?.terminate();
+  }
+
+  /** Terminates `worker` and starts its successor now, so the next upload does not wait for a start. */
+  private replace(slot: Slot, worker: Worker): void {
+    slot.worker = undefined;
+    void worker.terminate();
+    if (this.closed) return;
+    try {
+      this.spawn(slot);
+    } catch {
+      // Started again on the next upload, which then reports why it cannot.
+    }
   }
 
   private async checkMemory(slot: Slot, id: number): Promise<void> {

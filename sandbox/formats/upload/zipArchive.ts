@@ -74,7 +74,10 @@ function readCentralDirectory(data: Uint8Array): EntryInfo[] {
       if (id === 0x0001) {
         let field = extra + 4;
         if (uncompressedSize === 0xffffffff) field += 8;
-        if (compressedSize === 0xffffffff && field + 8 <= extra + 4 + size) (compressedSize = u64(view, field)), (field += 8);
+        if (compressedSize === 0xffffffff && field + 8 <= extra + 4 + size) {
+          compressedSize = u64(view, field);
+          field += 8;
+        }
         if (localHeaderOffset === 0xffffffff && field + 8 <= extra + 4 + size) localHeaderOffset = u64(view, field);
       }
       extra += 4 + size;

@@ -3,7 +3,7 @@ import { LIMITS, type DownloadFormat } from '../../../api/schemas/common.js';
 import { findFramework } from '../../catalogue/index.js';
 import type { DocumentModel } from '../../documentModel.js';
 import { CONTENT_TYPES, renderDocx, renderMarkdown, renderPdf, UploadRejection } from '../../formats/index.js';
-import { ExtractionBusy } from '../../formats/upload/extractionPool.js';
+import { ExtractionBusy, ExtractionFailure } from '../../formats/upload/extractionPool.js';
 import { documentTypes, SANDBOX_WATERMARK } from '../../generation/index.js';
 import { mappingReportToDocument, mappingTextOfUpload } from '../../mapping/index.js';
 import { HttpError, tooManyRequests } from '../httpError.js';
@@ -98,8 +98,8 @@ async function mappingText(services: Services, input: { content?: string | undef
     if (error instanceof ExtractionBusy) {
       throw tooManyRequests('uploads_busy', `${error.message} Nothing was charged.`, error.retryAfterSeconds * 1000, 'or send the text as JSON {framework, content}');
     }
-    // Logged for the operator: a failure here is ours, not the file's.
-    console.error(`[sandbox] upload ${filename}: ${error instanceof Error ? error.message : String(error)}`);
+    // Anything else is the sandbox's own fault (a 500, logged by the server), not the file's.
+    if (!(error instanceof ExtractionFailure)) throw error;
     throw new HttpError(400, 'unreadable_file', `The file ${filename} could not be read.`, 'Upload a valid DOCX, PDF, XLSX, PPTX or text file.');
   }
 }

@@ -1,0 +1,193 @@
+/**
+ * Upload bombs against the built sandbox (`compliance sandbox`, its own process, so its RSS is its
+ * own): each bomb, generated here, is uploaded while a second key pings in a loop. Every bomb must
+ * get a 4xx envelope naming the limit it crossed; pings must stay under 100 ms at p99; the sandbox's
+ * peak RSS must stay under 1 GB; and real documents must still be read afterwards. The time limit
+ * is proven in-process with a 1 s limit, so the suite stays fast.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { deflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderDocx, renderPdf } from '../../sandbox/formats/index.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
+import { samplePolicy } from '../formats/sampleModels.js';
+import { client, envelope, policyText, sandbox, SANDBOX_KEY } from './helpers.js';
+import { buildBombs, nestedArchiveDocx, pdfWith, plainPdf, type Bomb } from './uploadBombs.js';
+
+// The built CLI runs from a private copy of dist/, so a build elsewhere cannot pull files from under it.
+const COPY = mkdtempSync(join(tmpdir(), 'upload-attack-'));
+const CLI = join(COPY, 'dist/cli/compliance.cjs');
+const ATTACKER = 'csk_sandbox_attacker_0001';
+const BYSTANDER = 'csk_sandbox_bystander_0001';
+const GB = 1024 * 1024 * 1024;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Resident set of a process now and at its peak (Linux /proc). */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+let child: ChildProcess;
+let baseUrl: string;
+let bombs: Bomb[];
+
+async function upload(bytes: Uint8Array, filename: string): Promise<{ status: number; body: any; headers: Headers; ms: number }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- the envelope
+  const form = new FormData();
+  form.set('framework', 'hipaa-security');
+  form.set('file', new Blob([bytes]), filename);
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/documents/map`, { method: 'POST', headers: { authorization: `Bearer ${ATTACKER}` }, body: form });
+  const body = await response.json();
+  return { status: response.status, body, headers: response.headers, ms: performance.now() - started };
+}
+
+/** Pings with the bystander's key, one after another, until `stop()`; resolves with every latency. */
+function pingLoop(): { stop(): Promise<number[]> } {
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}/ping`, { headers: { authorization: `Bearer ${BYSTANDER}` }, signal: AbortSignal.timeout(10_000) });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`ping answered ${response.status}`);
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return latencies;
+    },
+  };
+}
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build.mjs', 'cli'], { stdio: 'pipe' });
+  for (const part of ['dist/cli', 'dist/workers']) cpSync(part, join(COPY, part), { recursive: true });
+  bombs = await buildBombs();
+  child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--json', '--job-seconds', '0', '--rate-limit', '100000', '--key', ATTACKER, '--key', BYSTANDER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  baseUrl = (JSON.parse(line) as { baseUrl: string }).baseUrl;
+}, 180_000);
+
+afterAll(() => {
+  if (child && child.exitCode === null) child.kill('SIGTERM');
+  rmSync(COPY, { recursive: true, force: true });
+});
+
+describe('upload bombs against the built sandbox', () => {
+  it('are each refused with a 4xx naming the limit, while another key pings under 100 ms at p99 and RSS stays under 1 GB', async () => {
+    for (const bomb of bombs) expect(bomb.inflatesTo, bomb.name).toBeGreaterThan(bomb.limit === 'extracted_characters' ? 20 * 2_000_000 : 5 * 50 * 1024 * 1024);
+    const rest = pingLoop();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const atRest = await rest.stop();
+
+    const pings = pingLoop();
+    let peakSampled = 0;
+    const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, memoryOf(child.pid!).rss)), 20);
+    const results: Array<{ bomb: Bomb; status: number; code: string; limit: string; message: string; ms: number }> = [];
+    try {
+      for (const bomb of bombs) {
+        const answer = await upload(bomb.bytes, bomb.filename);
+        results.push({ bomb, status: answer.status, code: answer.body?.error?.code, limit: answer.body?.error?.limit, message: answer.body?.error?.message, ms: answer.ms });
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    const underAttack = await pings.stop();
+    const { peak } = memoryOf(child.pid!);
+
+    const p99 = (values: number[]) => Math.round(percentile(values, 99) * 10) / 10;
+    console.log(`ping p99 at rest ${p99(atRest)} ms (${atRest.length} pings); under attack ${p99(underAttack)} ms (${underAttack.length} pings, max ${Math.round(Math.max(...underAttack))} ms)`);
+    console.log(`sandbox peak RSS ${Math.round(peak / 1024 / 1024)} MB (sampled max ${Math.round(peakSampled / 1024 / 1024)} MB)`);
+    for (const r of results) console.log(`${r.bomb.name} (${(r.bomb.bytes.length / 1024).toFixed(0)} KB → ${Math.round(r.bomb.inflatesTo / 1024 / 1024)} MB): ${r.status} ${r.code} limit=${r.limit} in ${Math.round(r.ms)} ms`);
+
+    for (const r of results) {
+      expect([413, 422], `${r.bomb.name}: ${r.status} ${r.message}`).toContain(r.status);
+      expect(r.limit, r.bomb.name).toBe(r.bomb.limit);
+      expect(r.message, r.bomb.name).toMatch(/\(limit: /);
+    }
+    expect(underAttack.length).toBeGreaterThan(20);
+    expect(percentile(underAttack, 99)).toBeLessThan(100);
+    expect(peak).toBeLessThan(GB);
+  }, 120_000);
+
+  it('queues a burst and refuses what does not fit with 429 uploads_busy and Retry-After', async () => {
+    const burst = await Promise.all([...bombs, ...bombs].map((bomb) => upload(bomb.bytes, bomb.filename)));
+    const busy = burst.filter((answer) => answer.status === 429);
+    expect(busy.length).toBeGreaterThan(0);
+    for (const answer of busy) {
+      expect(answer.body.error.code).toBe('uploads_busy');
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    for (const answer of burst.filter((a) => a.status !== 429)) expect([413, 422]).toContain(answer.status);
+    expect(memoryOf(child.pid!).peak).toBeLessThan(GB);
+  }, 120_000);
+
+  it('does not open archives nested inside a document: the document itself is read', async () => {
+    const nested = await nestedArchiveDocx(['Access to systems is granted on least privilege and reviewed quarterly by system owners.', 'Multi-factor authentication is required for remote access.']);
+    const answer = await upload(nested.bytes, 'with-embedding.docx');
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect(answer.ms).toBeLessThan(5_000);
+  }, 60_000);
+
+  it('still reads real documents after the attack (workers replaced after each kill)', async () => {
+    const model = samplePolicy(20);
+    for (const [bytes, filename] of [
+      [renderDocx(model), 'policy.docx'],
+      [renderPdf(model), 'policy.pdf'],
+      [plainPdf(policyText('plain pdf')), 'plain.pdf'],
+      [new TextEncoder().encode(policyText('text')), 'policy.md'],
+    ] as const) {
+      const answer = await upload(bytes, filename);
+      expect(answer.status, `${filename}: ${JSON.stringify(answer.body)}`).toBe(202);
+    }
+  }, 60_000);
+});
+
+describe('the extraction time limit', () => {
+  let box: RunningSandbox;
+  beforeAll(async () => {
+    box = await sandbox({ uploads: { size: 1, limits: { maxSeconds: 1 } } });
+  });
+  afterAll(() => box?.close());
+
+  it('stops a PDF that is slow to read (under the byte and character limits) with 422 naming the limit, about when it is crossed', async () => {
+    // 30 MB of graphics-state operators: under 50 MB inflated, no text at all, many seconds of pdf.js.
+    const operators = Buffer.from('q 1 0 0 1 0 0 cm Q\n'.repeat((30 * 1024 * 1024) / 19), 'latin1');
+    const slow = pdfWith({ dictionary: '/Filter /FlateDecode', data: deflateSync(operators) });
+    const call = client(box, SANDBOX_KEY);
+    const form = new FormData();
+    form.set('framework', 'hipaa-security');
+    form.set('file', new Blob([slow]), 'slow.pdf');
+    const started = performance.now();
+    const answer = await call('POST', '/documents/map', { rawBody: form });
+    const ms = performance.now() - started;
+    const error = envelope(answer, 422, 'extraction_timeout');
+    expect(error.limit).toBe('extraction_seconds');
+    expect(error.message).toContain('1 s');
+    console.log(`slow PDF refused after ${Math.round(ms)} ms (limit 1 s)`);
+    expect(ms).toBeLessThan(2_500);
+
+    const next = new FormData();
+    next.set('framework', 'hipaa-security');
+    next.set('file', new Blob([renderPdf(samplePolicy(5))]), 'after.pdf');
+    expect((await call('POST', '/documents/map', { rawBody: next })).status).toBe(202);
+  }, 60_000);
+});
