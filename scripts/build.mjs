@@ -46,6 +46,10 @@ const bundles = [
     chunkNames: 'chunks/[name]-[hash]',
     define: { __CLI_VERSION__: JSON.stringify(VERSION) },
     banner: { js: ESM_REQUIRE_SHIM },
+    // PDFs are read only in the upload worker (its own bundle, below). The sandbox's formats barrel
+    // still reaches extractPdf's `import('unpdf')`, tree-shaken here, yet esbuild would emit it as an
+    // unreachable 2.2 MB chunk (test/cli/startup.test.ts checks every chunk is reachable).
+    external: ['unpdf'],
     launcher: { path: 'dist/cli/compliance.cjs', text: CLI_LAUNCHER },
   },
   // The sandbox's upload reader, a worker thread started by the cli and sandbox bundles (found under dist/workers/).

@@ -9,11 +9,15 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, buildCli, cli } from './helpers.js';
 
-/** The files `file` loads at once: itself and, transitively, its static `import … from "./…"`. */
-function staticGraph(file: string, seen = new Set<string>()): Set<string> {
+const STATIC_IMPORT = /^(?:import|export)\s[^;]*?\sfrom\s*"(\.[^"]+)"/gm;
+const DYNAMIC_IMPORT = /\bimport\("(\.[^"]+)"\)/g;
+
+/** The files `file` loads: itself and, transitively, its static imports (and with `dynamic`, its `import()`s too). */
+function graph(file: string, dynamic = false, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
-  for (const match of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^;]*?\sfrom\s*"(\.[^"]+)"/gm)) staticGraph(join(dirname(file), match[1]!), seen);
+  const text = readFileSync(file, 'utf8');
+  for (const match of [...text.matchAll(STATIC_IMPORT), ...(dynamic ? text.matchAll(DYNAMIC_IMPORT) : [])]) graph(join(dirname(file), match[1]!), dynamic, seen);
   return seen;
 }
 
@@ -26,7 +30,7 @@ beforeAll(() => buildCli(), 120_000);
 
 describe('compliance start-up', () => {
   it('the bin loads only the router, its output and exit codes before reading its arguments', () => {
-    const loaded = sources(staticGraph(join(dirname(CLI), 'main.mjs')));
+    const loaded = sources(graph(join(dirname(CLI), 'main.mjs')));
     expect(loaded).toContain('cli/main.ts');
     expect(loaded).toContain('cli/commands/index.ts');
     expect(loaded.filter((path) => /^(sandbox|review|actions)\/|node_modules|^cli\/commands\/(?!index\.ts)|^api\/node\//.test(path))).toEqual([]);
@@ -35,6 +39,14 @@ describe('compliance start-up', () => {
     const all = sources(readdirSync(chunks).map((file) => join(chunks, file)));
     expect(all).toEqual(expect.arrayContaining(['cli/commands/ping.ts', 'cli/commands/sandbox.ts', 'sandbox/index.ts']));
     expect(all.some((path) => path.includes('node_modules/undici/'))).toBe(true);
+  });
+
+  it('every chunk the build wrote is one the bin can load (no dead weight in the package)', () => {
+    const chunks = join(dirname(CLI), 'chunks');
+    const reachable = graph(join(dirname(CLI), 'main.mjs'), true);
+    // esbuild may leave an empty chunk (only the banner) for a module it shook out entirely.
+    const hasCode = (file: string) => readFileSync(file, 'utf8').split('\n').slice(1).join('').trim() !== '';
+    expect(readdirSync(chunks).map((file) => join(chunks, file)).filter((file) => !reachable.has(file) && hasCode(file))).toEqual([]);
   });
 
   it('--version prints the package version and --help every command, without loading one', async () => {

@@ -20,9 +20,10 @@ import { collect, registerSecret } from './leaks.js';
 
 /**
  * A private copy of the built CLI bundle: other suites rebuild dist/cli while these run, so the
- * hardening runs use a copy of dist/cli (the bin, main.mjs and its chunks) taken right after their own build.
+ * hardening runs use a copy of dist/cli (the bin, main.mjs and its chunks) and dist/workers (the
+ * upload worker the sandbox finds beside them), taken right after their own build.
  */
-export const CLI = join(tmpdir(), `hardening-cli-${process.pid}`, 'compliance.cjs');
+export const CLI = join(tmpdir(), `hardening-cli-${process.pid}`, 'cli', 'compliance.cjs');
 let copied = false;
 export function buildCli(): void {
   if (copied) return;
@@ -30,6 +31,7 @@ export function buildCli(): void {
     try {
       execFileSync(process.execPath, ['scripts/build.mjs', 'cli'], { cwd: ROOT, stdio: 'pipe' });
       cpSync(dirname(BUILT_CLI), dirname(CLI), { recursive: true });
+      cpSync(join(ROOT, 'dist/workers'), join(dirname(CLI), '..', 'workers'), { recursive: true });
       break;
     } catch (error) {
       if (attempt >= 3) throw error;

@@ -6,11 +6,12 @@
  * back (a bare `npx compliance` would otherwise run an unrelated registry package of that name).
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { olderNode } from './olderNode.js';
+import { tinyPdf } from './tinyPdf.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NAME = 'compliance-engine-cli';
@@ -54,10 +55,10 @@ afterAll(() => {
 describe('the compliance-engine-cli tarball', () => {
   it('holds the bundles, their types, README and LICENSE, and nothing of the repository', () => {
     const top = new Set(entries.map((entry) => entry.split('/').slice(1, 3).join('/')));
-    expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'dist/api', 'dist/cli', 'dist/sandbox', 'dist/types', 'package.json']);
+    expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'dist/api', 'dist/cli', 'dist/sandbox', 'dist/types', 'dist/workers', 'package.json']);
     expect(entries.filter((entry) => /\.ts$/.test(entry) && !entry.endsWith('.d.ts'))).toEqual([]);
     expect(entries.filter((entry) => /(^|\/)(test|tests|src|scripts|bench|examples|node_modules|\.github)\//.test(entry))).toEqual([]);
-    for (const file of ['dist/cli/compliance.cjs', 'dist/cli/main.mjs', 'dist/api/index.cjs', 'dist/api/index.mjs', 'dist/sandbox/index.cjs', 'dist/sandbox/index.mjs', 'dist/types/api/node/index.d.ts', 'dist/types/sandbox/index.d.ts']) {
+    for (const file of ['dist/cli/compliance.cjs', 'dist/cli/main.mjs', 'dist/api/index.cjs', 'dist/api/index.mjs', 'dist/sandbox/index.cjs', 'dist/sandbox/index.mjs', 'dist/types/api/node/index.d.ts', 'dist/types/sandbox/index.d.ts', 'dist/workers/upload-extraction.cjs']) {
       expect(entries, file).toContain(`package/${file}`);
     }
     // Every chunk the CLI imports is in the tarball (an incomplete dist/cli fails here or in ping below).
@@ -84,6 +85,15 @@ describe('installed from the tarball into a project outside the repository', () 
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, mode: 'sandbox', embedded: true, key: '(embedded sandbox key)' });
     expect(result.stderr).toContain('using an embedded sandbox');
+  });
+
+  it('npx compliance call mapDocument --file reads a PDF (the upload worker and its PDF reader are in the package)', () => {
+    const policy = ['Access control policy', 'Access to systems holding health information is granted on least privilege and reviewed quarterly.'];
+    writeFileSync(join(project, 'policy.pdf'), tinyPdf(policy));
+    const result = run('npx', ['compliance', 'call', 'mapDocument', '--input', '{"framework":"hipaa-security"}', '--file', 'policy.pdf'], project);
+    expect(result.stderr).not.toMatch(/could not be read|missing/);
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ jobId: expect.any(String) });
   });
 
   it("require('compliance-engine-cli') gives the client (CommonJS)", () => {
