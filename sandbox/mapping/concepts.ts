@@ -1,7 +1,8 @@
 /**
  * Text to concept terms: every word is Porter-stemmed (stop words kept while phrases are matched, so
  * "log in" and "log" differ), the longest phrase of a synonym group at each position becomes that
- * group's concept (`#mfa`), and any other non-stop word stands for its own stem. The same function
+ * group's concept (`#mfa`) followed by its exact wording (`=one_time_code`), and any other non-stop
+ * word stands for its own stem. The same function
  * reads a control's catalogue entry and a policy sentence, so both meet on the same terms.
  */
 import { SYNONYM_GROUPS } from '../catalogue/synonyms.js';
@@ -43,6 +44,14 @@ function longestPhrase(tokens: readonly string[], stems: readonly string[], star
   return best;
 }
 
+/** Prefix of the exact-wording term added beside a concept; it adds weight but is not a further idea. */
+export const LITERAL = '=';
+
+/** Whether a term is the exact wording beside a concept. */
+export function isLiteral(term: string): boolean {
+  return term.startsWith(LITERAL);
+}
+
 /** The text's terms in order: concepts for synonym phrases, stems for other content words. */
 export function conceptTerms(text: string): string[] {
   const tokens = words(text);
@@ -52,7 +61,8 @@ export function conceptTerms(text: string): string[] {
   while (i < tokens.length) {
     const { concept, end } = longestPhrase(tokens, stems, i);
     if (concept !== undefined) {
-      terms.push(concept);
+      // The exact wording rides along: "subcontractor" is a supplier, and also more than that.
+      terms.push(concept, `${LITERAL}${stems.slice(i, end).join('_')}`);
       i = end;
       continue;
     }

@@ -7,11 +7,13 @@
  * ("ePHI"). Nothing depends on the document, so a control's score depends only on the sentences that
  * evidence it.
  */
-import { conceptTerms } from './concepts.js';
+import { conceptTerms, isLiteral } from './concepts.js';
 import type { MappingControl } from './types.js';
 
 /** Weight of a term found only in a control's description, relative to its keywords and title. */
 const DESCRIPTION_FACTOR = 0.6;
+/** Weight of a control's exact wording beside its concept: a bonus for saying it the catalogue's way. */
+const LITERAL_FACTOR = 0.3;
 /** Terms whose weights sum to a control's reference: what one well-aimed sentence would name. */
 export const REFERENCE_TERMS = 3;
 
@@ -38,6 +40,8 @@ export interface WeightedControl {
   control: MappingControl;
   /** Term → weight. */
   terms: ReadonlyMap<string, number>;
+  /** Terms from its keywords, title and paraphrases: its main ideas (a sentence must name one). */
+  core: ReadonlySet<string>;
   /** Sum of the REFERENCE_TERMS heaviest term weights. */
   reference: number;
   keywords: WeightedKeyword[];
@@ -55,7 +59,7 @@ export function weightControls(controls: readonly MappingControl[]): WeightedCon
     };
     const keywords = control.keywords.map((keyword) => ({ keyword, terms: add(keyword, 1) })).filter((k) => k.terms.length);
     add(control.title, 1);
-    const intents = (control.paraphrases ?? []).map((paraphrase) => add(paraphrase, 1)).filter((terms) => terms.length);
+    const intents = (control.paraphrases ?? []).map((paraphrase) => add(paraphrase, 1).filter((t) => !isLiteral(t))).filter((terms) => terms.length);
     add(control.description, DESCRIPTION_FACTOR);
     return { control, factors, keywords, intents };
   });
@@ -64,14 +68,17 @@ export function weightControls(controls: readonly MappingControl[]): WeightedCon
   const n = Math.max(controls.length, 1);
   return compiled.map(({ control, factors, keywords, intents }) => {
     const terms = new Map<string, number>();
-    for (const [t, factor] of factors) terms.set(t, factor * Math.log(1 + n / (frequency.get(t) ?? 1)));
+    for (const [t, factor] of factors) terms.set(t, (isLiteral(t) ? LITERAL_FACTOR : 1) * factor * Math.log(1 + n / (frequency.get(t) ?? 1)));
     // The reference is what a sentence naming the control's main ideas would carry: its heaviest
     // keyword and title terms (description-only terms add credit but set no expectation).
-    const core = [...terms].filter(([t]) => (factors.get(t) ?? 0) >= 1).map(([, w]) => w);
-    const heaviest = (core.length ? core : [...terms.values()]).sort((a, b) => b - a).slice(0, REFERENCE_TERMS);
+    // Exact wordings only add to a synonym's concept, so they set no expectation either.
+    const ideas = [...terms].filter(([t]) => !isLiteral(t));
+    const core = ideas.filter(([t]) => (factors.get(t) ?? 0) >= 1).map(([, w]) => w);
+    const heaviest = (core.length ? core : ideas.map(([, w]) => w)).sort((a, b) => b - a).slice(0, REFERENCE_TERMS);
     return {
       control,
       terms,
+      core: new Set([...factors].filter(([, factor]) => factor >= 1).map(([t]) => t)),
       reference: heaviest.reduce((s, w) => s + w, 0),
       keywords: keywords.map((k) => ({ ...k, weight: k.terms.reduce((s, t) => s + (terms.get(t) ?? 0), 0) })),
       intents,

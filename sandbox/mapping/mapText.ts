@@ -18,6 +18,7 @@
  * sentences and the fixed control set, so removing text that evidences nothing for a control cannot
  * change it. Deterministic; no dependence on the rest of the document.
  */
+import { isLiteral } from './concepts.js';
 import { weightControls, type WeightedControl } from './controlWeights.js';
 import { evidenceUnits, type EvidenceUnit } from './evidenceUnits.js';
 import type { ControlResult, ControlStatus, MappingGap, MapTextInput, MappingResult } from './types.js';
@@ -37,6 +38,8 @@ const THIN_FACTOR = 0.5;
 const MAX_CONTROLS_PER_SENTENCE = 2;
 /** A sentence evidences a control only if its strength there is at least this share of its best. */
 const RIVAL_RATIO = 0.9;
+/** Controls this close to a sentence's best are evidenced by it whatever their rank. */
+const TIE_RATIO = 0.97;
 /** Weight of a term named only by the sentence's section heading. */
 const HEADING_FACTOR = 0.5;
 /** Multiple of the reference weight the evidence must name for a score of 1. */
@@ -99,7 +102,7 @@ function evidenceByControl(units: readonly EvidenceUnit[], controls: readonly We
         let match = candidates.get(index);
         if (!match) candidates.set(index, (match = { unit, credit: new Map(), strength: 0 }));
         match.credit.set(term, controls[index]!.terms.get(term)! * factor);
-        if (own) named.set(index, (named.get(index) ?? 0) + 1);
+        if (own && !isLiteral(term)) named.set(index, (named.get(index) ?? 0) + 1);
       }
     };
     for (const term of unit.terms) visit(term, 1, true);
@@ -112,15 +115,20 @@ function evidenceByControl(units: readonly EvidenceUnit[], controls: readonly We
       const says = (term: string): boolean => unit.terms.has(term) || unit.headingTerms.has(term);
       // A sentence stating one of the control's paraphrases in full speaks to it squarely.
       const intent = control.intents.find((terms) => terms.every(says) && terms.some((t) => unit.terms.has(t)));
-      match.strength = Math.max(match.credit.size < 2 ? 0 : total / control.reference, intent ? INTENT_STRENGTH : 0);
+      const ideas = [...match.credit.keys()].filter((t) => !isLiteral(t)).length;
+      // Words only the control's description uses ("create, receive, maintain or transmit") are not enough.
+      const main = [...unit.terms].some((t) => control.core.has(t));
+      match.strength = Math.max(ideas < 2 || !main ? 0 : total / control.reference, intent ? INTENT_STRENGTH : 0);
       if (match.strength >= THIN_STRENGTH) qualified.push([index, match]);
     }
     named = new Map();
     qualified.sort((a, b) => b[1].strength - a[1].strength || a[0] - b[0]);
     const best = qualified[0]?.[1].strength ?? 0;
-    for (const [index, match] of qualified.slice(0, MAX_CONTROLS_PER_SENTENCE)) {
-      if (match.strength >= RIVAL_RATIO * best) evidence[index]!.push(match);
-    }
+    qualified.forEach(([index, match], rank) => {
+      // Near-twins (a HIPAA standard and its implementation specification) tie rather than compete.
+      const near = match.strength >= TIE_RATIO * best;
+      if (near || (rank < MAX_CONTROLS_PER_SENTENCE && match.strength >= RIVAL_RATIO * best)) evidence[index]!.push(match);
+    });
   }
   return evidence;
 }

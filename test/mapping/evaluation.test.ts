@@ -71,6 +71,6 @@ describe('evidence mapping on the independent evaluation set', () => {
     mapText({ text, framework: mappingFramework('nist-csf-2') });
     const started = performance.now();
     mapText({ text, framework: mappingFramework('nist-csf-2') });
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
