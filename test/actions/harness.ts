@@ -30,6 +30,8 @@ export interface RunOptions {
   event?: { name: string; payload: unknown };
   apiUrl?: string;
   env?: Record<string, string | undefined>;
+  /** The repository whose actions/<name>/dist/index.js runs (default: this one; the release rehearsal passes a copy). */
+  root?: string;
 }
 
 /** `::add-mask::` lines are the runner protocol for masking and are never printed by the runner. */
@@ -94,7 +96,7 @@ export async function runAction(name: string, options: RunOptions): Promise<Acti
   for (const [input, value] of Object.entries(options.inputs ?? {})) {
     if (value !== undefined) env[`INPUT_${input.replace(/ /g, '_').toUpperCase()}`] = value;
   }
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'actions', name, 'dist', 'index.js')], { cwd: options.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(options.root ?? REPO_ROOT, 'actions', name, 'dist', 'index.js')], { cwd: options.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -1,0 +1,174 @@
+/**
+ * Release rehearsal for the GitHub Actions: a copy of the repository made of its tracked files
+ * only (`git ls-files`, read from the working tree: in CI's clean clone that is the commit), and
+ * every action's committed bundle run from there the way the runner runs it (`node
+ * actions/<name>/dist/index.js` with INPUT_* and the runner's files) against the real sandbox, plus
+ * the local fake of GitHub's REST API for the actions that write to GitHub. Then `call` and
+ * `suggest` through GitHub's own local runner, `@github/local-action`, and `call` behind an HTTP
+ * proxy. What a tagged release ships is exactly what runs here; a bundle that needs an untracked
+ * file, or no longer runs, fails this test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import { actionNames } from '../../scripts/build-actions.mjs';
+import { FakeGitHub } from '../actions/fakeGitHub.js';
+import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPO_ROOT, REPOSITORY, runAction, type RunOptions } from '../actions/harness.js';
+
+const GENERATE = `generate:
+  - type: access_control_policy
+    framework: hipaa-security
+    organisation: { name: Acme Health, country: US }
+    output: generated/access-control
+    formats: [md]
+`;
+
+let copy: string;
+let sandbox: RunningSandbox;
+let github: FakeGitHub;
+
+beforeAll(async () => {
+  copy = mkdtempSync(join(tmpdir(), 'release-rehearsal-'));
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of files) {
+    const from = join(REPO_ROOT, file);
+    if (!existsSync(from)) continue; // deleted in the working tree: not shipped either
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    cpSync(from, join(copy, file));
+  }
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY] });
+  github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
+}, 120_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+  await github?.close();
+  if (copy) rmSync(copy, { recursive: true, force: true });
+});
+
+const service = () => ({ 'api-key': API_KEY, 'base-url': sandbox.baseUrl });
+const fromCopy = (name: string, options: RunOptions) => runAction(name, { ...options, root: copy });
+
+describe('the committed bundles, from a copy of the tracked files, as the runner runs them', () => {
+  it('the copy holds every action with its bundle and the root action', () => {
+    expect(actionNames(copy)).toEqual(actionNames(REPO_ROOT));
+    for (const name of actionNames(copy)) expect(existsSync(join(copy, 'actions', name, 'dist', 'index.js')), name).toBe(true);
+    expect(existsSync(join(copy, 'action.yml'))).toBe(true);
+  });
+
+  it('call and suggest', { timeout: 60_000 }, async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'rehearsal-'));
+    const billing = await fromCopy('call', { workspace, inputs: { ...service(), operation: 'getBilling' } });
+    expect(billing.code, billing.stdout + billing.stderr).toBe(0);
+    expect(JSON.parse(billing.outputs.result as string)).toHaveProperty('balanceTokens');
+    const suggest = await fromCopy('suggest', { workspace, inputs: { ...service(), query: 'health data privacy for a US telehealth app', limit: '2' } });
+    expect(suggest.code, suggest.stdout + suggest.stderr).toBe(0);
+    expect(JSON.parse(suggest.outputs.candidates as string)).toHaveLength(2);
+    expect(suggest.outputs.count).toBe('2');
+    expect(leakedSecrets(billing, [API_KEY])).toEqual([]);
+  });
+
+  it('sync, map with a sticky comment, gap-issues, generate, review', { timeout: 180_000 }, async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(80, GENERATE));
+    const sync = await fromCopy('sync', { workspace, inputs: service() });
+    expect(sync.code, sync.stdout + sync.stderr).toBe(0);
+    expect(Number(sync.outputs.ingested)).toBeGreaterThan(0);
+    expect(sync.outputs.failed).toBe('0');
+
+    const pr = github.addPullRequest('Policies');
+    const map = await fromCopy('map', { workspace, inputs: { ...service(), 'github-token': GITHUB_TOKEN, comment: 'always' }, event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(map.code, map.stdout + map.stderr).toBe(0);
+    expect(Number(map.outputs.coverage)).toBeGreaterThan(0);
+    expect(map.outputs['comment-url']).toContain(`/issues/${pr}#issuecomment-`);
+    expect(existsSync(join(workspace, 'compliance-report', 'report.json'))).toBe(true);
+
+    const issues = await fromCopy('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN, 'max-new': '2' }, apiUrl: github.url });
+    expect(issues.code, issues.stdout + issues.stderr).toBe(0);
+    expect(issues.outputs.created).toBe('2');
+    expect(github.issueList()).toHaveLength(2);
+    expect(github.commentsOn(pr)).toHaveLength(1);
+
+    const generate = await fromCopy('generate', { workspace, inputs: service() });
+    expect(generate.code, generate.stdout + generate.stderr).toBe(0);
+    expect(JSON.parse(generate.outputs.paths as string)).toContain('generated/access-control.md');
+
+    const review = await fromCopy('review', { workspace, inputs: { ...service(), 'github-token': GITHUB_TOKEN, 'fail-below': 'false' }, event: { name: 'schedule', payload: {} }, apiUrl: github.url });
+    expect(review.code, review.stdout + review.stderr).toBe(0);
+    expect(review.outputs.status).toBe('completed');
+    expect(JSON.parse(review.outputs.synced as string)).toMatchObject({ ingested: 0, failed: 0 });
+    for (const run of [sync, map, issues, generate, review]) expect(leakedSecrets(run, [API_KEY, GITHUB_TOKEN], github.writes().map((write) => write.body))).toEqual([]);
+  });
+
+  it('call goes through HTTP_PROXY when it is set (Node’s own proxy support)', { timeout: 60_000 }, async () => {
+    const seen: string[] = [];
+    // A forward proxy: absolute-form requests are passed on to their target.
+    const proxy: Server = createServer((incoming, answer) => {
+      seen.push(`${incoming.method} ${incoming.url}`);
+      const target = new URL(incoming.url as string);
+      const forwarded = httpRequest(target, { method: incoming.method, headers: incoming.headers }, (response) => {
+        answer.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(answer);
+      });
+      forwarded.on('error', () => answer.writeHead(502).end());
+      incoming.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const workspace = mkdtempSync(join(tmpdir(), 'rehearsal-'));
+      const env = { HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` };
+      const proxied = await fromCopy('call', { workspace, inputs: { ...service(), operation: 'getBilling' }, env });
+      expect(proxied.code, proxied.stdout + proxied.stderr).toBe(0);
+      expect(seen.some((line) => line.startsWith(`GET ${sandbox.baseUrl}/billing`)), seen.join('\n')).toBe(true);
+      const bypassed = await fromCopy('call', { workspace, inputs: { ...service(), operation: 'getBilling' }, env: { ...env, NO_PROXY: '127.0.0.1' } });
+      expect(bypassed.code).toBe(0);
+      expect(seen).toHaveLength(1);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+});
+
+/** Runs `local-action run actions/<name> src/main.ts <dotenv>` in the copy; outputs from its `::set-output` lines. */
+async function localAction(name: string, inputs: Record<string, string>): Promise<{ code: number | null; log: string; outputs: Record<string, string> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'local-action-'));
+  const dotenv = join(dir, '.env');
+  writeFileSync(dotenv, [...Object.entries(inputs).map(([key, value]) => `INPUT_${key.toUpperCase()}=${JSON.stringify(value)}`), `GITHUB_WORKSPACE=${dir}`, `GITHUB_REPOSITORY=${REPOSITORY}`, ''].join('\n'));
+  const child = spawn(process.execPath, [join(copy, 'node_modules', '@github', 'local-action', 'bin', 'local-action.js'), 'run', join('actions', name), 'src/main.ts', dotenv], {
+    cwd: copy,
+    env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: dir, NO_COLOR: '1', npm_config_yes: 'false', npm_config_offline: 'true' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  rmSync(dir, { recursive: true, force: true });
+  const outputs = Object.fromEntries([...log.matchAll(/^::set-output name=([^:]+)::(.*)$/gm)].map((match) => [match[1] as string, match[2] as string]));
+  return { code, log, outputs };
+}
+
+describe('GitHub’s local runner (@github/local-action) runs the entries’ run()', () => {
+  beforeAll(() => {
+    // The entries are TypeScript with their dependencies: the copy borrows the installed ones.
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  });
+
+  it('call', { timeout: 120_000 }, async () => {
+    const run = await localAction('call', { ...service(), operation: 'getBilling' });
+    expect(run.code, run.log).toBe(0);
+    expect(JSON.parse(run.outputs.result as string), run.log).toHaveProperty('balanceTokens');
+  });
+
+  it('suggest', { timeout: 120_000 }, async () => {
+    const run = await localAction('suggest', { ...service(), query: 'health data privacy for a US telehealth app', limit: '3' });
+    expect(run.code, run.log).toBe(0);
+    expect(JSON.parse(run.outputs.candidates as string)).toHaveLength(3);
+    expect(run.outputs.count).toBe('3');
+  });
+});
