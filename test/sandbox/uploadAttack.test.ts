@@ -6,7 +6,7 @@
  * is proven in-process with a 1 s limit, so the suite stays fast.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,7 +16,7 @@ import { renderDocx, renderPdf } from '../../sandbox/formats/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { samplePolicy } from '../formats/sampleModels.js';
 import { client, envelope, policyText, sandbox, SANDBOX_KEY } from './helpers.js';
-import { buildBombs, nestedArchiveDocx, pdfWith, plainPdf, type Bomb } from './uploadBombs.js';
+import { buildBombs, memoryOf, nestedArchiveDocx, pdfWith, percentile, plainPdf, runAttack, uploadFile, type Bomb } from './uploadBombs.js';
 
 // The built CLI runs from a private copy of dist/, so a build elsewhere cannot pull files from under it.
 const COPY = mkdtempSync(join(tmpdir(), 'upload-attack-'));
@@ -25,54 +25,10 @@ const ATTACKER = 'csk_sandbox_attacker_0001';
 const BYSTANDER = 'csk_sandbox_bystander_0001';
 const GB = 1024 * 1024 * 1024;
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** Resident set of a process now and at its peak (Linux /proc). */
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
-}
-
 let child: ChildProcess;
 let baseUrl: string;
 let bombs: Bomb[];
-
-async function upload(bytes: Uint8Array, filename: string): Promise<{ status: number; body: any; headers: Headers; ms: number }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- the envelope
-  const form = new FormData();
-  form.set('framework', 'hipaa-security');
-  form.set('file', new Blob([bytes]), filename);
-  const started = performance.now();
-  const response = await fetch(`${baseUrl}/documents/map`, { method: 'POST', headers: { authorization: `Bearer ${ATTACKER}` }, body: form });
-  const body = await response.json();
-  return { status: response.status, body, headers: response.headers, ms: performance.now() - started };
-}
-
-/** Pings with the bystander's key, one after another, until `stop()`; resolves with every latency. */
-function pingLoop(): { stop(): Promise<number[]> } {
-  const latencies: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      const response = await fetch(`${baseUrl}/ping`, { headers: { authorization: `Bearer ${BYSTANDER}` }, signal: AbortSignal.timeout(10_000) });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`ping answered ${response.status}`);
-      latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return latencies;
-    },
-  };
-}
+const upload = (bytes: Uint8Array, filename: string) => uploadFile(baseUrl, ATTACKER, bytes, filename);
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build.mjs', 'cli'], { stdio: 'pipe' });
@@ -94,28 +50,12 @@ afterAll(() => {
 describe('upload bombs against the built sandbox', () => {
   it('are each refused with a 4xx naming the limit, while another key pings under 100 ms at p99 and RSS stays under 1 GB', async () => {
     for (const bomb of bombs) expect(bomb.inflatesTo, bomb.name).toBeGreaterThan(bomb.limit === 'extracted_characters' ? 20 * 2_000_000 : 5 * 50 * 1024 * 1024);
-    const rest = pingLoop();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const atRest = await rest.stop();
-
-    const pings = pingLoop();
-    let peakSampled = 0;
-    const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, memoryOf(child.pid!).rss)), 20);
-    const results: Array<{ bomb: Bomb; status: number; code: string; limit: string; message: string; ms: number }> = [];
-    try {
-      for (const bomb of bombs) {
-        const answer = await upload(bomb.bytes, bomb.filename);
-        results.push({ bomb, status: answer.status, code: answer.body?.error?.code, limit: answer.body?.error?.limit, message: answer.body?.error?.message, ms: answer.ms });
-      }
-    } finally {
-      clearInterval(sampler);
-    }
-    const underAttack = await pings.stop();
-    const { peak } = memoryOf(child.pid!);
-
+    const attack = await runAttack({ baseUrl, pid: child.pid!, attacker: ATTACKER, bystander: BYSTANDER, bombs });
+    const results = attack.answers.map(({ bomb, answer }) => ({ bomb, status: answer.status, code: answer.body.error?.code, limit: answer.body.error?.limit, message: answer.body.error?.message, ms: answer.ms }));
+    const { atRest, underAttack, peakRss: peak } = attack;
     const p99 = (values: number[]) => Math.round(percentile(values, 99) * 10) / 10;
     console.log(`ping p99 at rest ${p99(atRest)} ms (${atRest.length} pings); under attack ${p99(underAttack)} ms (${underAttack.length} pings, max ${Math.round(Math.max(...underAttack))} ms)`);
-    console.log(`sandbox peak RSS ${Math.round(peak / 1024 / 1024)} MB (sampled max ${Math.round(peakSampled / 1024 / 1024)} MB)`);
+    console.log(`sandbox peak RSS ${Math.round(peak / 1024 / 1024)} MB`);
     for (const r of results) console.log(`${r.bomb.name} (${(r.bomb.bytes.length / 1024).toFixed(0)} KB → ${Math.round(r.bomb.inflatesTo / 1024 / 1024)} MB): ${r.status} ${r.code} limit=${r.limit} in ${Math.round(r.ms)} ms`);
 
     for (const r of results) {
@@ -133,7 +73,7 @@ describe('upload bombs against the built sandbox', () => {
     const busy = burst.filter((answer) => answer.status === 429);
     expect(busy.length).toBeGreaterThan(0);
     for (const answer of busy) {
-      expect(answer.body.error.code).toBe('uploads_busy');
+      expect(answer.body.error?.code).toBe('uploads_busy');
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
     for (const answer of burst.filter((a) => a.status !== 429)) expect([413, 422]).toContain(answer.status);

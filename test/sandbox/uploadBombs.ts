@@ -1,8 +1,10 @@
 /**
  * Decompression bombs built here, programmatically, for the upload attack test and bench: each is
  * small on the wire and huge once inflated. Deflate streams are made in chunks, so generating a
- * 1 GB bomb never holds 1 GB.
+ * 1 GB bomb never holds 1 GB. Plus the attack itself (`runAttack`): the bombs uploaded one by one
+ * while another key pings, with latencies and the server's peak RSS.
  */
+import { readFileSync } from 'node:fs';
 import { constants, deflateRawSync, deflateSync, createDeflateRaw } from 'node:zlib';
 
 const MB = 1024 * 1024;
@@ -213,4 +215,77 @@ export async function nestedArchiveDocx(paragraphs: string[], scale = 1024 * MB)
   const main = wordDocumentEntry(paragraphs);
   const bytes = officePackage('docx', main, [{ name: 'word/embeddings/package.zip', data: outer, method: 0, declaredSize: outer.length }]);
   return { bytes, inflatesTo: 64 * scale };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Resident set of a process now and at its peak (Linux /proc). */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+export interface UploadAnswer {
+  status: number;
+  body: { error?: { code: string; message: string; limit?: string } } & Record<string, unknown>;
+  headers: Headers;
+  ms: number;
+}
+
+/** POST /documents/map with `bytes` as the file, timed from send to the parsed answer. */
+export async function uploadFile(baseUrl: string, key: string, bytes: Uint8Array, filename: string): Promise<UploadAnswer> {
+  const form = new FormData();
+  form.set('framework', 'hipaa-security');
+  form.set('file', new Blob([bytes]), filename);
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/documents/map`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+  const body = (await response.json()) as UploadAnswer['body'];
+  return { status: response.status, body, headers: response.headers, ms: performance.now() - started };
+}
+
+/** Pings with `key`, one after another, until `stop()`, which resolves with every latency (ms). */
+export function pingLoop(baseUrl: string, key: string): { stop(): Promise<number[]> } {
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}/ping`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`ping answered ${response.status}`);
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return latencies;
+    },
+  };
+}
+
+export interface AttackResult {
+  atRest: number[];
+  underAttack: number[];
+  /** Peak resident set of the server process over its life (VmHWM), bytes. */
+  peakRss: number;
+  answers: Array<{ bomb: Bomb; answer: UploadAnswer }>;
+}
+
+/** A second of pings at rest, then every bomb uploaded in turn by `attacker` while `bystander` pings. */
+export async function runAttack(options: { baseUrl: string; pid: number; attacker: string; bystander: string; bombs: Bomb[] }): Promise<AttackResult> {
+  const rest = pingLoop(options.baseUrl, options.bystander);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const atRest = await rest.stop();
+  const pings = pingLoop(options.baseUrl, options.bystander);
+  const answers: AttackResult['answers'] = [];
+  for (const bomb of options.bombs) answers.push({ bomb, answer: await uploadFile(options.baseUrl, options.attacker, bomb.bytes, bomb.filename) });
+  const underAttack = await pings.stop();
+  return { atRest, underAttack, peakRss: memoryOf(options.pid).peak, answers };
 }
