@@ -117,12 +117,13 @@ export async function bench(report: BenchReport): Promise<void> {
       bare.push(await timeToExit(['-e', '']));
       bareRequest.push(await timeToFirstRequest(server, ['-e', `require('node:http').get(${JSON.stringify(`${server.url}/ping`)}, (r) => r.resume())`], { PATH: process.env.PATH ?? '' }, root));
     }
-    report.figure("bare node -e '' (start to exit)", median(bare), 'ms');
+    const bareMedian = median(bare);
+    report.figure("bare node -e '' (start to exit)", bareMedian, 'ms');
     report.figure('bare node: start to first request (node:http)', median(bareRequest), 'ms');
 
     for (const name of ACTIONS) {
       const bundle = join('actions', name, 'dist', 'index.js');
-      report.figure(`${name}: bundle size`, statSync(bundle).size / 1024, 'KiB');
+      report.figure(`${name}: bundle size`, statSync(bundle).size / 1024, 'KiB', '≤ 1024 KiB');
       const env = actionEnv(name, server, root, runnerDir);
       const bundled: number[] = [];
       const unbundled: number[] = [];
@@ -135,6 +136,8 @@ export async function bench(report: BenchReport): Promise<void> {
         unbundled.push(await timeToFirstRequest(server, ['--no-warnings', '--import', TS_LOADER, join(process.cwd(), 'actions', name, 'src', 'main.ts')], env, root));
       }
       report.figure(`${name}: cold start to first request (bundle)`, median(bundled), 'ms');
+      // The target (issue 12): process start to first request at most 2.5 times a bare `node -e ''`.
+      report.figure(`${name}: cold start to first request ÷ bare node -e ''`, median(bundled) / bareMedian, '×', '≤ 2.5', { name: "bare node -e '' (start to exit)", value: bareMedian, unit: 'ms' });
       const anchor = median(unbundled);
       if (Number.isNaN(anchor)) report.note(`${name}: the unbundled sources made no request (the type-stripping loader could not run them)`);
       else report.figure(`${name}: cold start to first request (unbundled TS)`, anchor, 'ms');
