@@ -44,6 +44,8 @@ const TIE_RATIO = 0.97;
 const HEADING_FACTOR = 0.5;
 /** Multiple of the reference weight the evidence must name for a score of 1. */
 const FULL_EVIDENCE = 1;
+/** Highest strength a sentence can have for a control. */
+const MAX_STRENGTH = 1.2;
 /** Strength of a sentence that states one of a control's paraphrases in full. */
 const INTENT_STRENGTH = 1;
 /** Uncovered key terms named in a gap. */
@@ -118,7 +120,8 @@ function evidenceByControl(units: readonly EvidenceUnit[], controls: readonly We
       const ideas = [...match.credit.keys()].filter((t) => !isLiteral(t)).length;
       // Words only the control's description uses ("create, receive, maintain or transmit") are not enough.
       const main = [...unit.terms].some((t) => control.core.has(t));
-      match.strength = Math.max(ideas < 2 || !main ? 0 : total / control.reference, intent ? INTENT_STRENGTH : 0);
+      // Capped: past "names the control's main ideas" a longer sentence is not more about it.
+      match.strength = Math.min(MAX_STRENGTH, Math.max(ideas < 2 || !main ? 0 : total / control.reference, intent ? INTENT_STRENGTH : 0));
       if (match.strength >= THIN_STRENGTH) qualified.push([index, match]);
     }
     named = new Map();
