@@ -3,7 +3,7 @@
  * own): each bomb, generated here, is uploaded while a second key pings in a loop. Every bomb must
  * get a 4xx envelope naming the limit it crossed; pings must stay under 100 ms at p99; the sandbox's
  * peak RSS must stay under 1 GB; and real documents must still be read afterwards. The time limit
- * is proven in-process with a 1 s limit, so the suite stays fast.
+ * is proven in-process with a 2 s limit, so the suite stays fast.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -104,7 +104,7 @@ describe('upload bombs against the built sandbox', () => {
 describe('the extraction time limit', () => {
   let box: RunningSandbox;
   beforeAll(async () => {
-    box = await sandbox({ uploads: { size: 1, limits: { maxSeconds: 1 } } });
+    box = await sandbox({ uploads: { size: 1, limits: { maxSeconds: 2 } } });
   });
   afterAll(() => box?.close());
 
@@ -121,9 +121,11 @@ describe('the extraction time limit', () => {
     const ms = performance.now() - started;
     const error = envelope(answer, 422, 'extraction_timeout');
     expect(error.limit).toBe('extraction_seconds');
-    expect(error.message).toContain('1 s');
-    console.log(`slow PDF refused after ${Math.round(ms)} ms (limit 1 s)`);
-    expect(ms).toBeLessThan(2_500);
+    expect(error.message).toContain('2 s');
+    console.log(`slow PDF refused after ${Math.round(ms)} ms (limit 2 s)`);
+    // The limit counts from when the worker takes the upload; starting a worker from the TS sources comes first.
+    expect(ms).toBeGreaterThanOrEqual(2_000);
+    expect(ms).toBeLessThan(4_000);
 
     const next = new FormData();
     next.set('framework', 'hipaa-security');

@@ -10,7 +10,12 @@ import { extractText } from './extractText.js';
 import type { ExtractionReply, ExtractionRequest } from './extractionPool.js';
 import { UploadRejection } from './uploadRejection.js';
 
+// Loaded while the worker waits for its first upload, so reading a PDF does not pay for loading pdf.js.
+void import('unpdf').catch(() => undefined);
+
 parentPort!.on('message', async (request: ExtractionRequest) => {
+  // The pool's clock for this upload starts now, not while the worker was still starting.
+  parentPort!.postMessage({ id: request.id, started: true } satisfies ExtractionReply);
   let reply: ExtractionReply;
   try {
     const extracted = await extractText(

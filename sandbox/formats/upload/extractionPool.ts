@@ -51,6 +51,7 @@ export interface ExtractionRequest {
 }
 
 export type ExtractionReply =
+  | { id: number; started: true }
   | { id: number; ok: true; text: string; kind: UploadKind }
   | { id: number; ok: false; rejection: { code: UploadRejectionCode; message: string; hint: string; limit?: UploadLimitName } }
   | { id: number; ok: false; failure: string };
@@ -78,7 +79,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker | undefined;
-  job: (Pending & { id: number; startedAt: number; timer: NodeJS.Timeout; poll: NodeJS.Timeout }) | undefined;
+  /** The upload the worker holds; its timer and memory poll run from the worker's `started`. */
+  job: (Pending & { id: number; startedAt: number; timer?: NodeJS.Timeout; poll?: NodeJS.Timeout }) | undefined;
 }
 
 /** The bundled worker (scripts/build.mjs), under dist/ beside the bundles that may start it. */
@@ -199,9 +201,7 @@ export class ExtractionPool {
         continue;
       }
       const id = this.nextId++;
-      const timer = setTimeout(() => this.kill(slot, id, this.timeRejection(pending.request.filename)), this.limits.maxSeconds * 1000);
-      const poll = setInterval(() => void this.checkMemory(slot, id), MEMORY_POLL_MS);
-      slot.job = { ...pending, id, startedAt: performance.now(), timer, poll };
+      slot.job = { ...pending, id, startedAt: performance.now() };
       const request: ExtractionRequest = { id, ...pending.request, limits: { maxInflatedBytes: this.limits.maxInflatedBytes, maxCharacters: this.limits.maxCharacters } };
       worker.postMessage(request, [pending.request.data.buffer as ArrayBuffer]);
     }
@@ -215,6 +215,12 @@ export class ExtractionPool {
     worker.on('message', (reply: ExtractionReply) => {
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
+      if ('started' in reply) {
+        job.startedAt = performance.now();
+        job.timer = setTimeout(() => this.kill(slot, job.id, this.timeRejection(job.request.filename)), this.limits.maxSeconds * 1000);
+        job.poll = setInterval(() => void this.checkMemory(slot, job.id), MEMORY_POLL_MS);
+        return;
+      }
       if (!reply.ok && 'rejection' in reply && reply.rejection.limit) {
         // Over a limit, the reader may still be busy (pdf.js mid-page) and holds what it inflated: end it.
         this.replace(slot, worker);
