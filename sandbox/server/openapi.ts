@@ -10,6 +10,7 @@ import { API_PREFIX } from '../../api/baseUrl.js';
 import { LIMITS } from '../../api/schemas/common.js';
 import { errorEnvelope } from '../../api/schemas/responses.js';
 import { CONTENT_TYPES } from '../formats/index.js';
+import { DEFAULT_POOL_LIMITS } from '../formats/upload/extractionPool.js';
 import { BAD_KEY_DEFAULTS } from './options.js';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
@@ -26,6 +27,7 @@ const ERROR_STATUSES: Record<string, string> = {
   '404': 'Unknown path (`not_found`), job (`job_not_found`), document (`document_not_found`) or framework (`framework_not_found`); another key\'s ids answer exactly like unknown ones.',
   '409': 'Conflicting or unready state: `job_already_running`, `not_ready`, `generation_failed`, `duplicate_document` (with `documentId` and `jobId` of the holder), `library_full`, `document_unchanged`, `document_busy`.',
   '413': `Body too large (\`payload_too_large\`; JSON 2 MB, uploads ${LIMITS.uploadMaxBytes / 1024 / 1024} MB) or file too large (\`upload_too_large\`).`,
+  '422': 'The upload could not be read within the time limit (`extraction_timeout`).',
   '429': `Rate limit (\`rate_limited\`), generation quota (\`quota_exceeded\`) or bad-key block (\`auth_blocked\`: ${BAD_KEY_DEFAULTS.threshold} invalid keys from one address within ${BAD_KEY_DEFAULTS.windowSeconds} s block it for ${BAD_KEY_DEFAULTS.blockSeconds / 60} minutes). Honour Retry-After.`,
   '500': 'Service-side fault (`internal_error`); retry with backoff.',
   '503': 'Service temporarily unavailable (`service_unavailable`); retry with backoff.',
@@ -56,7 +58,9 @@ const OPERATION_ERRORS: Partial<Record<string, Record<string, string>>> = {
   mapDocument: {
     '400': '`missing_framework`, `missing_content`; `framework_not_verified`: the framework has no verified control set, `closest` lists the verified frameworks nearest the request; `unsupported_file_type`: a kind other than DOCX, PDF, XLSX, PPTX or text (legacy .doc/.xls/.ppt included); `unreadable_file`: a damaged file or one whose content is not its claimed kind; `empty_document`: no text could be extracted. Nothing was charged.',
     '404': '`framework_not_found`: no framework matches; `closest` lists the verified frameworks nearest the request.',
-    '413': `\`upload_too_large\`: the file is over ${LIMITS.uploadMaxBytes / 1024 / 1024} MB (${LIMITS.uploadMaxBytes.toLocaleString('en-US')} bytes); \`payload_too_large\`: a JSON body over 2 MB.`,
+    '413': `\`upload_too_large\`: the file is over ${LIMITS.uploadMaxBytes / 1024 / 1024} MB (${LIMITS.uploadMaxBytes.toLocaleString('en-US')} bytes), or reading it crossed a limit named in \`limit\`: \`inflated_bytes\` (${DEFAULT_POOL_LIMITS.maxInflatedBytes / 1024 / 1024} MB decompressed, counted as produced), \`extracted_characters\` (${DEFAULT_POOL_LIMITS.maxCharacters.toLocaleString('en-US')}), \`worker_memory\` (${DEFAULT_POOL_LIMITS.maxWorkerMemoryBytes / 1024 / 1024} MB), \`zip_entries\`; \`payload_too_large\`: a JSON body over 2 MB. Nothing was charged.`,
+    '422': `\`extraction_timeout\` (\`limit\`: \`extraction_seconds\`): reading the file took over ${DEFAULT_POOL_LIMITS.maxSeconds} s. Nothing was charged.`,
+    '429': '`rate_limited`, or `uploads_busy`: every upload reader is busy and the queue is full; retry after Retry-After seconds. Nothing was charged.',
   },
 };
 
@@ -67,6 +71,7 @@ function errorStatusesFor(op: OperationSpec): string[] {
   if (op.pathParams.length > 0 || OPERATION_ERRORS[op.id]?.['404']) statuses.push('404');
   if (op.createsJob || op.id === 'downloadDocument' || op.id === 'deleteLibraryDocument') statuses.push('409');
   if (op.method === 'POST' || op.method === 'PUT') statuses.push('413');
+  if (OPERATION_ERRORS[op.id]?.['422']) statuses.push('422');
   return statuses.sort();
 }
 
