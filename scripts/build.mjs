@@ -3,8 +3,8 @@
 // dependencies: the package has no runtime `dependencies`.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { writeLicenses } from './licenses.mjs';
 import { nodeVersionBanner } from './nodeVersionCheck.mjs';
 
@@ -82,5 +82,37 @@ for (const part of ['actions', 'n8n']) {
   const script = `scripts/build-${part}.mjs`;
   if (existsSync(script) && selected(part)) await (await import(`./build-${part}.mjs`)).build({ esbuild: build, common, selected });
 }
-if (selected('api') || selected('sandbox')) execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
+if (selected('api') || selected('sandbox')) {
+  rmSync('dist/types', { recursive: true, force: true });
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
+  vendorTypes();
+}
 console.log('build: done');
+
+/**
+ * Our declarations import types from zod and undici, which the bundles inline and the package does
+ * not depend on: without their declarations a user's TypeScript sees every answer as `any`. Their
+ * .d.ts files (and licenses) ship in dist/types/vendor/ and our imports of them point there.
+ */
+function vendorTypes() {
+  const vendored = [
+    { specifier: 'zod/v4', from: 'node_modules/zod', paths: ['v4'], entry: 'v4/index.js' },
+    { specifier: 'undici', from: 'node_modules/undici', paths: ['index.d.ts', 'types'], entry: 'index.js' },
+  ];
+  const declarations = (dir) => readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.d.ts')).map((f) => join(dir, f));
+  const ours = declarations('dist/types');
+  for (const { specifier, from, paths, entry } of vendored) {
+    const to = join('dist/types/vendor', from.replace(/^node_modules\//, ''));
+    for (const path of paths) {
+      for (const file of path.endsWith('.d.ts') ? [join(from, path)] : declarations(join(from, path))) cpSync(file, join(to, relative(from, file)));
+    }
+    cpSync(join(from, 'LICENSE'), join(to, 'LICENSE'));
+    const quoted = new RegExp(`(from |import\\()(['"])${specifier.replace('/', '\\/')}\\2`, 'g');
+    for (const file of ours) {
+      const text = readFileSync(file, 'utf8');
+      const target = relative(dirname(file), join(to, entry)).replace(/^(?!\.)/, './');
+      if (quoted.test(text)) writeFileSync(file, text.replace(quoted, `$1$2${target}$2`));
+      quoted.lastIndex = 0;
+    }
+  }
+}

@@ -58,7 +58,7 @@ describe('the compliance-engine-cli tarball', () => {
     expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'dist/api', 'dist/cli', 'dist/sandbox', 'dist/types', 'dist/workers', 'package.json']);
     expect(entries.filter((entry) => /\.ts$/.test(entry) && !entry.endsWith('.d.ts'))).toEqual([]);
     expect(entries.filter((entry) => /(^|\/)(test|tests|src|scripts|bench|examples|node_modules|\.github)\//.test(entry))).toEqual([]);
-    for (const file of ['dist/cli/compliance.cjs', 'dist/cli/main.mjs', 'dist/api/index.cjs', 'dist/api/index.mjs', 'dist/sandbox/index.cjs', 'dist/sandbox/index.mjs', 'dist/types/api/node/index.d.ts', 'dist/types/sandbox/index.d.ts', 'dist/workers/upload-extraction.cjs']) {
+    for (const file of ['dist/cli/compliance.cjs', 'dist/cli/main.mjs', 'dist/api/index.cjs', 'dist/api/index.mjs', 'dist/sandbox/index.cjs', 'dist/sandbox/index.mjs', 'dist/types/api/node/index.d.ts', 'dist/types/sandbox/index.d.ts', 'dist/types/vendor/zod/v4/index.d.ts', 'dist/types/vendor/zod/LICENSE', 'dist/types/vendor/undici/index.d.ts', 'dist/workers/upload-extraction.cjs']) {
       expect(entries, file).toContain(`package/${file}`);
     }
     // Every chunk the CLI imports is in the tarball (an incomplete dist/cli fails here or in ping below).
@@ -123,6 +123,37 @@ describe('installed from the tarball into a project outside the repository', () 
     const result = run(process.execPath, ['-e', `const { startSandbox } = require('${NAME}/sandbox'); startSandbox({ port: 0 }).then(async (s) => { console.log(s.keys[0].mode); await s.close(); })`], project);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toBe('sandbox\n');
+  });
+
+  it('its types check a user\'s strict TypeScript (ESM and CommonJS, no skipLibCheck) and are not `any`', () => {
+    writeFileSync(join(project, 'esm.mts'), [
+      `import { ComplianceClient, clientFromEnv, type JobStatusModel } from '${NAME}';`,
+      `import { startSandbox, type RunningSandbox } from '${NAME}/sandbox';`,
+      'const sandbox: RunningSandbox = await startSandbox({ port: 0, jobSeconds: 0 });',
+      'const client = new ComplianceClient({ apiKey: sandbox.keys[0]!.key, baseUrl: sandbox.baseUrl });',
+      "const mode: 'sandbox' | 'live' = (await client.ping()).mode;",
+      '// @ts-expect-error the mode is a string union (unused if the types were `any`)',
+      'const wrong: number = (await client.ping()).mode;',
+      "const job: JobStatusModel = await client.getJob({ jobId: 'job_1' });",
+      '// @ts-expect-error getJob needs a jobId',
+      'await client.getJob({});',
+      'console.log(mode, wrong, job.status, clientFromEnv);',
+    ].join('\n'));
+    writeFileSync(join(project, 'cjs.cts'), [
+      `import api = require('${NAME}');`,
+      `import sandboxModule = require('${NAME}/sandbox');`,
+      'void sandboxModule.startSandbox({ port: 0 }).then(async (sandbox) => {',
+      '  const client = new api.ComplianceClient({ apiKey: sandbox.keys[0]!.key, baseUrl: sandbox.baseUrl });',
+      '  // @ts-expect-error a string union, not a number',
+      '  const wrong: number = (await client.ping()).mode;',
+      '  console.log(wrong);',
+      '});',
+    ].join('\n'));
+    const options = { module: 'nodenext', target: 'es2023', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] };
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['esm.mts', 'cjs.cts'] }));
+    const result = run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'], project);
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
   });
 
   it('npx -y compliance-engine-cli --help resolves the installed package (offline: nothing fetched)', () => {
