@@ -3,11 +3,10 @@
  * other. The non-loopback case binds 0.0.0.0 (every interface, so not loopback-only) and connects
  * through 127.0.0.1. The built CLI prints the token in its --json line.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { isLoopbackAddress } from '../../sandbox/server/controlToken.js';
+import { copyOfBuiltCli, startCliSandbox } from './builtCli.js';
 import { client, envelope, LIVE_KEY, sandbox } from './helpers.js';
 
 describe('control endpoints on a loopback bind', () => {
@@ -78,20 +77,16 @@ describe('isLoopbackAddress', () => {
 
 describe('compliance sandbox --host 0.0.0.0 --json', () => {
   it('prints the control token the control endpoints then require', async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs', 'cli'], { stdio: 'pipe' });
-    const child = spawn(process.execPath, ['dist/cli/compliance.cjs', 'sandbox', '--host', '0.0.0.0', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const built = copyOfBuiltCli();
+    const { child, announced } = await startCliSandbox(built.cli, ['--host', '0.0.0.0']);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once('line', resolve);
-        child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-      });
-      const announced = JSON.parse(line) as { baseUrl: string; controlToken?: string };
       expect(announced.controlToken).toMatch(/^cst_/);
       const outbox = new URL('/_sandbox/outbox', announced.baseUrl);
       expect((await fetch(outbox)).status).toBe(401);
       expect((await fetch(outbox, { headers: { 'x-sandbox-token': announced.controlToken! } })).status).toBe(200);
     } finally {
       child.kill('SIGTERM');
+      built.remove();
     }
   }, 120_000);
 });

@@ -5,46 +5,37 @@
  * peak RSS must stay under 1 GB; and real documents must still be read afterwards. The time limit
  * is proven in-process with a 2 s limit, so the suite stays fast.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderDocx, renderPdf } from '../../sandbox/formats/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { samplePolicy } from '../formats/sampleModels.js';
 import { client, envelope, policyText, sandbox, SANDBOX_KEY } from './helpers.js';
+import { copyOfBuiltCli, startCliSandbox, type BuiltCli } from './builtCli.js';
 import { buildBombs, memoryOf, nestedArchiveDocx, pdfWith, percentile, plainPdf, runAttack, uploadFile, type Bomb } from './uploadBombs.js';
 
-// The built CLI runs from a private copy of dist/, so a build elsewhere cannot pull files from under it.
-const COPY = mkdtempSync(join(tmpdir(), 'upload-attack-'));
-const CLI = join(COPY, 'dist/cli/compliance.cjs');
 const ATTACKER = 'csk_sandbox_attacker_0001';
 const BYSTANDER = 'csk_sandbox_bystander_0001';
 const GB = 1024 * 1024 * 1024;
 
+let built: BuiltCli;
 let child: ChildProcess;
 let baseUrl: string;
 let bombs: Bomb[];
 const upload = (bytes: Uint8Array, filename: string) => uploadFile(baseUrl, ATTACKER, bytes, filename);
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['scripts/build.mjs', 'cli'], { stdio: 'pipe' });
-  for (const part of ['dist/cli', 'dist/workers']) cpSync(part, join(COPY, part), { recursive: true });
+  built = copyOfBuiltCli();
   bombs = await buildBombs();
-  child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--json', '--job-seconds', '0', '--rate-limit', '100000', '--key', ATTACKER, '--key', BYSTANDER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-  baseUrl = (JSON.parse(line) as { baseUrl: string }).baseUrl;
+  const started = await startCliSandbox(built.cli, ['--job-seconds', '0', '--rate-limit', '100000', '--key', ATTACKER, '--key', BYSTANDER]);
+  child = started.child;
+  baseUrl = started.announced.baseUrl;
 }, 180_000);
 
 afterAll(() => {
   if (child && child.exitCode === null) child.kill('SIGTERM');
-  rmSync(COPY, { recursive: true, force: true });
+  built?.remove();
 });
 
 describe('upload bombs against the built sandbox', () => {
