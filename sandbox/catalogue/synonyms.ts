@@ -100,7 +100,7 @@ export const SYNONYM_GROUPS: ReadonlyArray<readonly [concept: string, phrases: r
   ['network', ['network', 'networks', 'networking', 'vpc', 'subnet', 'subnets', 'vlan', 'vlans', 'lan', 'wi-fi', 'wifi', 'wireless']],
   ['firewall', ['firewall', 'firewalls', 'security group', 'security groups', 'waf', 'web application firewall', 'ports', 'port', 'shield', 'ddos', 'bastion', 'allow list', 'allowlist']],
   ['segregate', ['segment', 'segmented', 'segmentation', 'segregate', 'segregated', 'segregation', 'separate', 'separated', 'separation', 'separately', 'own aws account', 'separate cloud account', 'separate accounts', 'separate project', 'split']],
-  ['development', ['development', 'develop', 'developed', 'developer', 'developers', 'engineer', 'engineers', 'engineering', 'software development', 'sdlc', 'programming', 'build', 'builds']],
+  ['development', ['development', 'develop', 'developed', 'developer', 'developers', 'engineer', 'engineers', 'engineering', 'software development', 'sdlc', '=programming', 'build', 'builds']],
   ['secure-coding', ['secure coding', 'secure-coding', 'secure coding guidelines', 'owasp', 'owasp top 10', 'static analysis', 'sast', 'dast', 'dependency scanning', 'code scanning']],
   ['source-code', ['source code', 'repository', 'repositories', 'code repositories', 'github', 'gitlab', 'git', 'main branch']],
   ['production', ['production', 'prod', 'production environment', 'production systems', 'live environment', 'operational systems']],

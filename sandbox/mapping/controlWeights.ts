@@ -14,6 +14,8 @@ import type { MappingControl } from './types.js';
 const DESCRIPTION_FACTOR = 0.6;
 /** Weight of a control's exact wording beside its concept: a bonus for saying it the catalogue's way. */
 const LITERAL_FACTOR = 0.3;
+/** How many of a control's heaviest keyword and title terms count as its main ideas. */
+const MAIN_IDEAS = 5;
 /** Terms whose weights sum to a control's reference: what one well-aimed sentence would name. */
 export const REFERENCE_TERMS = 3;
 
@@ -40,8 +42,8 @@ export interface WeightedControl {
   control: MappingControl;
   /** Term → weight. */
   terms: ReadonlyMap<string, number>;
-  /** Terms from its keywords, title and paraphrases: its main ideas (a sentence must name one). */
-  core: ReadonlySet<string>;
+  /** Its MAIN_IDEAS heaviest keyword, title and paraphrase terms: a sentence must name one of them. */
+  main: ReadonlySet<string>;
   /** Sum of the REFERENCE_TERMS heaviest term weights. */
   reference: number;
   keywords: WeightedKeyword[];
@@ -78,7 +80,13 @@ export function weightControls(controls: readonly MappingControl[]): WeightedCon
     return {
       control,
       terms,
-      core: new Set([...factors].filter(([, factor]) => factor >= 1).map(([t]) => t)),
+      main: new Set(
+        ideas
+          .filter(([t]) => (factors.get(t) ?? 0) >= 1)
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+          .slice(0, MAIN_IDEAS)
+          .map(([t]) => t),
+      ),
       reference: heaviest.reduce((s, w) => s + w, 0),
       keywords: keywords.map((k) => ({ ...k, weight: k.terms.reduce((s, t) => s + (terms.get(t) ?? 0), 0) })),
       intents,

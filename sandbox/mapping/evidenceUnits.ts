@@ -18,6 +18,12 @@ export const QUOTE_MAX_CHARS = 300;
  */
 const CONTAINER_TERMS: ReadonlySet<string> = new Set(conceptTerms('policy statement statements sheet slide section part chapter appendix annex'));
 
+/**
+ * A sentence saying a requirement does not apply ("we do not operate a clearinghouse", "group health
+ * plans are out of scope") names the control's words but is the opposite of evidence.
+ */
+const NOT_APPLICABLE = /\b(?:not applicable|n\/a|out of scope|outside (?:the |our )?scope|(?:does|do|did) not (?:operate|apply|have|run|offer|sponsor|act as)|(?:is|are) not (?:a|an|in scope|applicable|covered))\b/i;
+
 export interface EvidenceUnit {
   /** Position in the text, for ordering and tie-breaking. */
   order: number;
@@ -54,6 +60,7 @@ export function evidenceUnits(text: string): EvidenceUnit[] {
     // List items and rows are split too: a sheet row holding a whole paragraph is several statements,
     // and scoring them as one would let its sentences add up to controls none of them speaks to.
     for (const sentence of splitSentences(body)) {
+      if (NOT_APPLICABLE.test(sentence.text)) continue;
       const terms = new Set(conceptTerms(sentence.text));
       if (!terms.size) continue;
       units.push({

@@ -119,7 +119,7 @@ function evidenceByControl(units: readonly EvidenceUnit[], controls: readonly We
       const intent = control.intents.find((terms) => terms.every(says) && terms.some((t) => unit.terms.has(t)));
       const ideas = [...match.credit.keys()].filter((t) => !isLiteral(t)).length;
       // Words only the control's description uses ("create, receive, maintain or transmit") are not enough.
-      const main = [...unit.terms].some((t) => control.core.has(t));
+      const main = [...unit.terms].some((t) => control.main.has(t));
       // Capped: past "names the control's main ideas" a longer sentence is not more about it.
       match.strength = Math.min(MAX_STRENGTH, Math.max(ideas < 2 || !main ? 0 : total / control.reference, intent ? INTENT_STRENGTH : 0));
       if (match.strength >= THIN_STRENGTH) qualified.push([index, match]);
