@@ -43,37 +43,37 @@ describe('actions/gap-issues', () => {
     };
 
     const first = await mapAndFile({ 'max-new': '4' });
-    expect(first.map.outputs.gaps).toBe('6');
-    expect(first.issues.outputs).toMatchObject({ created: '4', updated: '0', closed: '0', deferred: '2' });
+    expect(first.map.outputs.gaps).toBe('5');
+    expect(first.issues.outputs).toMatchObject({ created: '4', updated: '0', closed: '0', deferred: '1' });
     expect(github.issueList()).toHaveLength(4);
     expect(github.labels.get('compliance-gap')?.description).toBe('Opened by the compliance review loop');
-    expect(first.issues.summary).toContain('deferred 2 (max-new reached');
+    expect(first.issues.summary).toContain('deferred 1 (max-new reached');
 
     const second = await mapAndFile();
-    expect(second.issues.outputs).toMatchObject({ created: '2', updated: '0', closed: '0', deferred: '0' });
+    expect(second.issues.outputs).toMatchObject({ created: '1', updated: '0', closed: '0', deferred: '0' });
     const third = await mapAndFile();
     expect(third.issues.outputs).toMatchObject({ created: '0', updated: '0', closed: '0' });
 
     const issues = byMarker();
-    expect(github.issueList()).toHaveLength(6);
-    expect(issues.size).toBe(6);
-    const resolved = issues.get('hipaa-security/164.310(d)(2)(iii)');
-    expect(resolved?.title).toBe('[compliance] 164.310(d)(2)(iii): Accountability (Addressable)');
+    expect(github.issueList()).toHaveLength(5);
+    expect(issues.size).toBe(5);
+    const resolved = issues.get('hipaa-security/164.310(d)(2)(iv)');
+    expect(resolved?.title).toBe('[compliance] 164.310(d)(2)(iv): Data backup and storage (Addressable)');
     expect(resolved?.labels).toEqual(['compliance-gap']);
     expect(github.commentsOn(pr)).toHaveLength(1);
 
     // The missing policy arrives: its gap is resolved and its issue closed, once.
     addPolicy(workspace, 'asset-management-standard.md');
     const fourth = await mapAndFile();
-    expect(fourth.map.outputs.gaps).toBe('5');
+    expect(fourth.map.outputs.gaps).toBe('4');
     expect(fourth.issues.outputs).toMatchObject({ created: '0', closed: '1' });
     expect(resolved?.state).toBe('closed');
     expect(resolved?.state_reason).toBe('completed');
     expect(github.commentsOn(resolved?.number ?? 0).map((comment) => comment.body)).toEqual(['Resolved: the latest mapping no longer reports this gap.']);
-    expect(github.issueList().filter((issue) => issue.state === 'open')).toHaveLength(5);
+    expect(github.issueList().filter((issue) => issue.state === 'open')).toHaveLength(4);
     const fifth = await mapAndFile();
     expect(fifth.issues.outputs).toMatchObject({ created: '0', updated: '0', closed: '0' });
-    expect(github.issueList()).toHaveLength(6);
+    expect(github.issueList()).toHaveLength(5);
     expect(github.commentsOn(pr)).toHaveLength(1);
     // Existing issues were found by listing the label, never by search.
     expect(github.requests.some((request) => request.path.startsWith('/search'))).toBe(false);
@@ -137,7 +137,7 @@ describe('actions/gap-issues', () => {
     const map = await runAction('map', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr), apiUrl: github.url });
     expect(map.code).toBe(0);
     expect(github.commentsOn(pr)).toHaveLength(1);
-    expect(github.commentsOn(pr)[0]?.body).toContain('93.1%');
+    expect(github.commentsOn(pr)[0]?.body).toContain('93.8%');
 
     const other = github.addPullRequest();
     github.lostCreateResponses = 1;

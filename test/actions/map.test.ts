@@ -29,22 +29,23 @@ describe('actions/map', () => {
     github.addComment(pr, '> <!-- compliance-report:map -->\nquoting the bot');
     const first = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    expect(first.outputs).toMatchObject({ coverage: '93.1', gaps: '5', passed: 'true', 'tokens-spent': '0' });
+    expect(first.outputs).toMatchObject({ coverage: '93.8', gaps: '4', passed: 'true', 'tokens-spent': '0' });
     expect(first.outputs['report-json']).toBe(join(workspace, 'compliance-report', 'report.json'));
     const report = JSON.parse(readFileSync(first.outputs['report-json'] as string, 'utf8'));
     expect(report).toMatchObject({ schema: 'compliance-review-report', passed: true });
-    expect(report.frameworks[0].gaps).toHaveLength(5);
+    expect(report.frameworks[0].gaps).toHaveLength(4);
     expect(readFileSync(join(workspace, 'compliance-report', 'report.md'), 'utf8')).toContain('### Controls');
-    expect(first.summary).toContain('| HIPAA Security Rule | 93.1% |');
+    expect(first.summary).toContain('| HIPAA Security Rule | 93.8% |');
     expect(first.summary).toContain('164.314(b)(1)');
     expect(first.summary).toContain('## Costs');
     const gapWarnings = first.annotations.filter((annotation) => annotation.kind === 'warning');
-    expect(gapWarnings).toHaveLength(5);
-    expect(gapWarnings.some((annotation) => annotation.properties.includes('file=policies/hr-security-policy.md'))).toBe(true);
+    expect(gapWarnings).toHaveLength(4);
+    // The full set's gaps are all missing controls: nothing to point at.
+    expect(gapWarnings.some((annotation) => annotation.properties.includes('file='))).toBe(false);
 
     const ours = () => github.commentsOn(pr).filter((comment) => comment.body.startsWith('<!-- compliance-report:map -->'));
     expect(ours()).toHaveLength(1);
-    expect(ours()[0]?.body).toContain('93.1%');
+    expect(ours()[0]?.body).toContain('93.8%');
     expect(ours()[0]?.body).toContain('https://github.example/acme/policies/actions/runs/4242');
     expect(first.outputs['comment-url']).toContain(`#issuecomment-${ours()[0]?.id}`);
 
@@ -53,7 +54,7 @@ describe('actions/map', () => {
     const second = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
     expect(second.code).toBe(1);
     expect(second.outputs.passed).toBe('false');
-    expect(second.annotations.find((annotation) => annotation.kind === 'error')?.message).toBe('compliance gate failed: HIPAA Security Rule: coverage 93.1% is below the threshold of 95%');
+    expect(second.annotations.find((annotation) => annotation.kind === 'error')?.message).toBe('compliance gate failed: HIPAA Security Rule: coverage 93.8% is below the threshold of 95%');
     expect(ours()).toHaveLength(1);
     expect(ours()[0]?.body).toContain('❌ failed');
     expect(github.commentsOn(pr)).toHaveLength(3);
@@ -64,6 +65,16 @@ describe('actions/map', () => {
 
     for (const run of [first, second]) expect(leakedSecrets(run, [API_KEY, GITHUB_TOKEN], bodies())).toEqual([]);
     expect(github.requests.every((request) => request.authorization === `token ${GITHUB_TOKEN}`)).toBe(true);
+  });
+
+  it('annotates a partial gap on the file and line of its evidence', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(80), { without: ['information-security-policy.md'] });
+    const run = await runAction('map', { workspace, inputs: inputs() });
+    expect(run.code, run.stdout).toBe(0);
+    const evaluation = run.annotations.find((annotation) => annotation.kind === 'warning' && annotation.message.startsWith('164.308(a)(8) '));
+    expect(evaluation?.message).toContain('(partial');
+    expect(evaluation?.properties).toContain('file=policies/risk-management-policy.md');
+    expect(evaluation?.properties).toMatch(/line=\d+/);
   });
 
   it('with fail-below false reports a failed gate without failing the step; comment never writes nothing', async () => {
@@ -84,7 +95,7 @@ describe('actions/map', () => {
       const run = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
       expect(run.code).toBe(0);
       expect(run.outputs.passed).toBe('true');
-      expect(run.summary).toContain('| HIPAA Security Rule | 93.1% |');
+      expect(run.summary).toContain('| HIPAA Security Rule | 93.8% |');
       const warning = run.annotations.find((annotation) => annotation.properties.includes('Missing permission'));
       expect(warning?.message).toContain('pull-requests: write');
       expect(warning?.message).toContain('403 Resource not accessible by integration');
@@ -117,8 +128,8 @@ describe('actions/map', () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(94.5, waivers));
     const run = await runAction('map', { workspace, inputs: inputs() });
     expect(run.code, run.stdout).toBe(0);
-    expect(run.outputs.gaps).toBe('4');
-    expect(Number(run.outputs.coverage)).toBeGreaterThan(93.1);
+    expect(run.outputs.gaps).toBe('3');
+    expect(Number(run.outputs.coverage)).toBeGreaterThan(93.8);
     const expired = run.annotations.find((annotation) => annotation.kind === 'error');
     expect(expired?.properties).toContain('file=compliance.yml');
     expect(expired?.properties).toContain('line=16');
@@ -141,9 +152,9 @@ describe('actions/map', () => {
     });
     expect(run.code).toBe(1);
     expect(run.outputs['new-gaps']).toBe('1');
-    expect(run.annotations.at(-1)?.message).toContain('1 new gap not in the baseline: 164.310(d)(2)(iii)');
+    expect(run.annotations.at(-1)?.message).toContain('1 new gap not in the baseline: 164.310(d)(2)(iv)');
     const comment = github.commentsOn(pr)[0]?.body ?? '';
-    expect(comment).toContain('| HIPAA Security Rule | 93.1% | 91.5% | −1.6 points |');
+    expect(comment).toContain('| HIPAA Security Rule | 93.8% | 92.3% | −1.5 points |');
   });
 
   it('comment auto: no new comment when the gate passes with nothing new, but an existing one is kept current', async () => {
@@ -160,7 +171,7 @@ describe('actions/map', () => {
     await runAction('map', { workspace, inputs: inputs({ baseline: 'base/report.json' }), event: pullRequestEvent(pr), apiUrl: github.url });
     expect(github.commentsOn(pr)).toHaveLength(1);
     expect(github.commentsOn(pr)[0]?.body).toContain('✅ passed');
-    expect(github.commentsOn(pr)[0]?.body).toContain('| HIPAA Security Rule | 93.1% | 93.1% | no change |');
+    expect(github.commentsOn(pr)[0]?.body).toContain('| HIPAA Security Rule | 93.8% | 93.8% | no change |');
   });
 
   it('fails clearly on a missing key, a bad URL, a bad config and a service error, with no stack trace', async () => {
