@@ -3,8 +3,8 @@
 // dependencies: the package has no runtime `dependencies`.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { writeLicenses } from './licenses.mjs';
 import { nodeVersionBanner } from './nodeVersionCheck.mjs';
 
@@ -50,7 +50,7 @@ const bundles = [
     // still reaches extractPdf's `import('unpdf')`, tree-shaken here, yet esbuild would emit it as an
     // unreachable 2.2 MB chunk (test/cli/startup.test.ts checks every chunk is reachable).
     external: ['unpdf'],
-    launcher: { path: 'dist/cli/compliance.cjs', text: CLI_LAUNCHER },
+    launcher: { file: 'compliance.cjs', text: CLI_LAUNCHER },
   },
   // The sandbox's upload reader, a worker thread started by the cli and sandbox bundles (found under dist/workers/).
   { name: 'cli upload worker', entryPoints: ['sandbox/formats/upload/extractWorker.ts'], outfile: 'dist/workers/upload-extraction.cjs', format: 'cjs' },
@@ -58,23 +58,28 @@ const bundles = [
 
 const only = process.argv.slice(2);
 const selected = (name) => !only.length || only.some((o) => name.startsWith(o));
-// A partial build (`node scripts/build.mjs cli`, as the sandbox tests run it) replaces only its own
-// bundles, so it never removes files another build or a running test relies on.
-if (only.length) for (const b of bundles.filter((b) => selected(b.name))) rmSync(b.outfile ?? b.outdir, { recursive: true, force: true });
-else rmSync('dist', { recursive: true, force: true });
+// A partial build (`node scripts/build.mjs cli`, as test suites run it while others run the CLI)
+// replaces only its own bundles, and without a moment where a file is missing or half written: each
+// bundle is written to a staging directory and its files renamed into place (the CLI loads its
+// chunks on use, so a rebuild must never pull one from under a running command).
+if (!only.length) rmSync('dist', { recursive: true, force: true });
+let staged = 0;
 for (const { name, launcher, ...options } of bundles) {
   if (!selected(name)) continue;
   if (!options.entryPoints.every((p) => existsSync(p))) {
     console.log(`build: skipped ${name} (no ${options.entryPoints.join(', ')})`);
     continue;
   }
-  const result = await build({ ...common, ...options, metafile: true });
-  writeLicenses(result.metafile, `${options.outdir ?? dirname(options.outfile)}/licenses.txt`);
+  const staging = `dist/.staging-${process.pid}-${staged++}`;
+  const output = options.outdir ? { outdir: staging } : { outfile: join(staging, basename(options.outfile)) };
+  const result = await build({ ...common, ...options, ...output, metafile: true });
+  writeLicenses(result.metafile, join(staging, 'licenses.txt'));
   if (launcher) {
-    writeFileSync(launcher.path, launcher.text);
+    writeFileSync(join(staging, launcher.file), launcher.text);
     // `npx compliance` in this checkout runs the bin file itself: it must be executable after every build.
-    chmodSync(launcher.path, 0o755);
+    chmodSync(join(staging, launcher.file), 0o755);
   }
+  publish(staging, options.outdir ?? dirname(options.outfile), Boolean(options.outdir));
 }
 // Parts with their own packaging own their build step: scripts/build-<part>.mjs exports
 // `build({ esbuild, common, selected })` (GitHub Actions bundles, the n8n package).
@@ -115,4 +120,19 @@ function vendorTypes() {
       quoted.lastIndex = 0;
     }
   }
+}
+
+/**
+ * Moves every file of `staging` into `target`, each by one rename (atomic); with `whole` (an outdir
+ * the bundle owns), then removes the files of `target` this build no longer produces.
+ */
+function publish(staging, target, whole) {
+  const filesOf = (dir) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => relative(dir, join(d.parentPath, d.name)));
+  const files = filesOf(staging);
+  for (const file of files) {
+    mkdirSync(dirname(join(target, file)), { recursive: true });
+    renameSync(join(staging, file), join(target, file));
+  }
+  if (whole) for (const file of filesOf(target)) if (!files.includes(file)) rmSync(join(target, file), { force: true });
+  rmSync(staging, { recursive: true, force: true });
 }
