@@ -1,6 +1,6 @@
 /**
  * Evidence mapping of a text against a control set, by what each sentence says rather than by its
- * exact phrasing.
+ * exact phrasing (sandbox/README.md, "How the mapping decides").
  *
  * Sentences (list items, table rows) and controls are both read as concept terms: Porter stems, with
  * every phrase of a synonym group folded into one concept (concepts.ts), so "one-time code from the
@@ -8,15 +8,16 @@
  * title, paraphrases and description, weighted by how specific they are within the control set
  * (controlWeights.ts). A sentence's strength for a control is the weight of the control's terms it
  * names (terms only its section heading names count HEADING_FACTOR) relative to the control's
- * reference, the weight of its REFERENCE_TERMS heaviest terms. A sentence evidences a control when it
- * names at least two of its terms, reaches QUALIFYING_STRENGTH, and the control is among the
- * MAX_CONTROLS_PER_SENTENCE the sentence speaks to most (within RIVAL_RATIO of the best): a sentence
- * about passwords is evidence for the password control, not for every control that mentions users.
- * The control's best MAX_EVIDENCE_PER_CONTROL sentences are its evidence; its score is the weight of
- * the distinct terms they name relative to FULL_EVIDENCE times the reference (capped at 1), and the
- * status follows from the score. Everything a control's result depends on is its own evidence
- * sentences and the fixed control set, so removing text that evidences nothing for a control cannot
- * change it. Deterministic; no dependence on the rest of the document.
+ * reference, capped at MAX_STRENGTH; stating one of its paraphrases in full is INTENT_STRENGTH. It
+ * needs two of the control's ideas, one of them a main idea. A sentence evidences a control from
+ * THIN_STRENGTH (thin, half credit) or QUALIFYING_STRENGTH when the control is among the
+ * MAX_CONTROLS_PER_SENTENCE it speaks to most (within RIVAL_RATIO of its best, or within TIE_RATIO
+ * whatever the rank): a sentence about passwords is evidence for the password control, not for every
+ * control that mentions users. The control's best MAX_EVIDENCE_PER_CONTROL sentences are its
+ * evidence; its score is the larger of the weight of the distinct terms they name over FULL_EVIDENCE
+ * times the reference and its best sentence's strength (capped at 1). Everything a control's result
+ * depends on is its own evidence sentences and the fixed control set, so removing text that evidences
+ * nothing for a control cannot change it. Deterministic.
  */
 import { isLiteral } from './concepts.js';
 import { weightControls, type WeightedControl } from './controlWeights.js';
