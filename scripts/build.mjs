@@ -4,6 +4,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { basename, dirname, join, relative } from 'node:path';
 import { writeLicenses } from './licenses.mjs';
 import { nodeVersionBanner } from './nodeVersionCheck.mjs';
@@ -26,13 +27,24 @@ import('./main.mjs').catch((error) => {
 });
 `;
 
+// An ES module's imports are linked before its first statement runs, so on an older Node a missing
+// built-in (node:sqlite) would fail before the version banner can speak: the ESM library bundles
+// take Node built-ins through require, evaluated in order, after the banner.
+const builtinsAfterBanner = {
+  name: 'builtins-after-banner',
+  setup(b) {
+    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => (args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path, namespace: 'builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 /** name → esbuild options; an entry whose source does not exist yet is skipped with a note. */
 const bundles = [
   // undici is CommonJS: an ESM bundle of it needs a real `require` for Node built-ins.
-  { name: 'api (esm)', entryPoints: ['api/node/index.ts'], outfile: 'dist/api/index.mjs', format: 'esm', banner: { js: first(PACKAGE, 'throw') + ESM_REQUIRE_SHIM } },
+  { name: 'api (esm)', entryPoints: ['api/node/index.ts'], outfile: 'dist/api/index.mjs', format: 'esm', banner: { js: first(PACKAGE, 'throw') + ESM_REQUIRE_SHIM }, plugins: [builtinsAfterBanner] },
   { name: 'api (cjs)', entryPoints: ['api/node/index.ts'], outfile: 'dist/api/index.cjs', format: 'cjs', banner: { js: first(PACKAGE, 'throw') } },
   // `compliance-engine-cli/sandbox`: startSandbox for users' own tests.
-  { name: 'sandbox (esm)', entryPoints: ['sandbox/index.ts'], outfile: 'dist/sandbox/index.mjs', format: 'esm', banner: { js: first(`${PACKAGE}/sandbox`, 'throw') + ESM_REQUIRE_SHIM } },
+  { name: 'sandbox (esm)', entryPoints: ['sandbox/index.ts'], outfile: 'dist/sandbox/index.mjs', format: 'esm', banner: { js: first(`${PACKAGE}/sandbox`, 'throw') + ESM_REQUIRE_SHIM }, plugins: [builtinsAfterBanner] },
   { name: 'sandbox (cjs)', entryPoints: ['sandbox/index.ts'], outfile: 'dist/sandbox/index.cjs', format: 'cjs', banner: { js: first(`${PACKAGE}/sandbox`, 'throw') } },
   // Code splitting: each command, the sandbox, the PDF reader and undici are chunks loaded on use,
   // so `compliance --version` and `--help` start about as fast as bare node (bench/cli.ts).

@@ -11,7 +11,7 @@ const KEY = 'cmp_live_BuildTestKey000';
 const OLD_NODE = olderNode();
 
 beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.mjs', 'api'], { cwd: root, stdio: 'pipe' });
+  execFileSync(process.execPath, ['scripts/build.mjs', 'api', 'sandbox'], { cwd: root, stdio: 'pipe' });
 }, 120_000);
 
 /**
@@ -53,10 +53,16 @@ describe('the built compliance-engine-cli entry', () => {
 
   // Skipped only when this machine has no Node older than 24 (`which -a node`, /usr/bin/node).
   it.skipIf(!OLD_NODE)('on an older Node each bundle stops with one line naming Node 24 before any bundled code runs', () => {
-    for (const args of [['-e', "require('./dist/api/index.cjs')"], ['--input-type=module', '-e', "await import('./dist/api/index.mjs')"]]) {
+    const entries = [
+      ['compliance-engine-cli', ['-e', "require('./dist/api/index.cjs')"]],
+      ['compliance-engine-cli', ['--input-type=module', '-e', "await import('./dist/api/index.mjs')"]],
+      ['compliance-engine-cli/sandbox', ['-e', "require('./dist/sandbox/index.cjs')"]],
+      ['compliance-engine-cli/sandbox', ['--input-type=module', '-e', "await import('./dist/sandbox/index.mjs')"]],
+    ] as const;
+    for (const [what, args] of entries) {
       const result = spawnSync(OLD_NODE!, args, { cwd: root, encoding: 'utf8' });
-      expect(result.status).toBe(1);
-      expect(result.stderr).toMatch(/Error: compliance-engine-cli needs Node\.js 24 or newer; this is Node\.js v(1\d|2[0-3])\.[\d.]+\. Get it with: nvm install 24/);
+      expect(result.status, args[args.length - 1]).toBe(1);
+      expect(result.stderr).toContain(`Error: ${what} needs Node.js 24 or newer; this is Node.js ${execFileSync(OLD_NODE!, ['-v'], { encoding: 'utf8' }).trim()}. Get it with: nvm install 24`);
       expect(result.stderr).not.toMatch(/undici|ReferenceError|SyntaxError/);
     }
   });
