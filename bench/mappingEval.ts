@@ -26,6 +26,11 @@ export async function bench(report: BenchReport): Promise<void> {
     report.figure(`mapping eval ${score.framework} (${n}): precision`, Math.round(score.precision * 1000) / 1000, '', '≥ 0.8');
     report.figure(`mapping eval ${score.framework} (${n}): recall`, Math.round(score.recall * 1000) / 1000, '', '≥ 0.7');
   }
+  for (const score of evaluate(undefined, 'holdout-labels.json')) {
+    const n = `${score.policies} held-out ${score.policies === 1 ? 'policy' : 'policies'}, ${score.labelled} labels`;
+    report.figure(`mapping eval ${score.framework} (${n}): precision`, Math.round(score.precision * 1000) / 1000, '');
+    report.figure(`mapping eval ${score.framework} (${n}): recall`, Math.round(score.recall * 1000) / 1000, '');
+  }
   const nist = mapText({ text: policySet(NIST_THREE_AREAS), framework: mappingFramework('nist-csf-2') });
   report.figure('NIST CSF 2.0 coverage of a 3-area policy set (eval set)', nist.coverage, '%', '25–50 %');
   report.note(`NIST CSF 2.0 three-area set at ${nist.coverage}%: ${nist.coverage >= 25 && nist.coverage <= 50 ? 'within' : 'OUTSIDE'} the 25–50% target`);

@@ -38,6 +38,14 @@ describe('evidence mapping on the independent evaluation set', () => {
     expect(score.recall, `labelled but missed: ${score.falseNegatives.join(', ')}`).toBeGreaterThanOrEqual(0.7);
   });
 
+  it('finds at least 40% of the held-out labels on policies written after tuning (a regression floor, not the target)', () => {
+    // Measured when the held-out set was added: recall NIST 0.50, HIPAA 0.47, ISO 0.64 (the phrase
+    // mapping before: 0.00, 0.11, 0.29); precision 0.56, 0.60, 0.75. bench/mappingEval.ts reports them.
+    const heldOut = evaluate(undefined, 'holdout-labels.json');
+    expect(heldOut.map((s) => s.framework).sort()).toEqual(['hipaa-security', 'iso-27001', 'nist-csf-2']);
+    for (const score of heldOut) expect(score.recall, `${score.framework} missed: ${score.falseNegatives.join(', ')}`).toBeGreaterThanOrEqual(0.4);
+  });
+
   it('recognises a unique managed identity and MFA in words the catalogue does not use (PR.AA-01, PR.AA-03)', () => {
     const report = mapText({ text: policySet(['nist/access-control-standard.md']), framework: mappingFramework('nist-csf-2') });
     const identities = report.controls.find((c) => c.id === 'PR.AA-01')!;
