@@ -43,6 +43,7 @@ beforeAll(() => {
   copyFileSync(join(ROOT, 'dist/packages', file!), tarball);
   entries = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
 
+  writeFileSync(join(project, 'policy.pdf'), tinyPdf(['Access control policy', 'Access to systems holding health information is granted on least privilege and reviewed quarterly.']));
   expect(run('npm', ['init', '-y'], project).status).toBe(0);
   const install = run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], project);
   expect(install.status, install.stderr).toBe(0);
@@ -88,8 +89,6 @@ describe('installed from the tarball into a project outside the repository', () 
   });
 
   it('npx compliance call mapDocument --file reads a PDF (the upload worker and its PDF reader are in the package)', () => {
-    const policy = ['Access control policy', 'Access to systems holding health information is granted on least privilege and reviewed quarterly.'];
-    writeFileSync(join(project, 'policy.pdf'), tinyPdf(policy));
     const result = run('npx', ['compliance', 'call', 'mapDocument', '--input', '{"framework":"hipaa-security"}', '--file', 'policy.pdf'], project);
     expect(result.stderr).not.toMatch(/could not be read|missing/);
     expect(result.status, result.stderr).toBe(0);
@@ -102,21 +101,24 @@ describe('installed from the tarball into a project outside the repository', () 
     expect(JSON.parse(result.stdout)).toEqual(['function', 'https://api.example.test/api/public/v1', 23, true]);
   });
 
-  it("import('compliance-engine-cli/sandbox') gives startSandbox; the installed client pings the sandbox it starts (ESM)", () => {
+  it("import('compliance-engine-cli/sandbox') gives startSandbox; the installed client pings the sandbox it starts and uploads a PDF to it (ESM)", () => {
     const script = `
       import { ComplianceClient } from '${NAME}';
       import { startSandbox } from '${NAME}/sandbox';
-      const sandbox = await startSandbox({ port: 0, keys: ['csk_live_release_0001:live:1000'] });
+      import { readFileSync } from 'node:fs';
+      const sandbox = await startSandbox({ port: 0, keys: ['csk_live_release_0001:live:1000000'] });
       try {
         const client = new ComplianceClient({ apiKey: sandbox.keys[0].key, baseUrl: sandbox.baseUrl });
         const answer = await client.ping();
-        console.log(JSON.stringify({ mode: answer.mode, loopback: sandbox.baseUrl.startsWith('http://127.0.0.1:') }));
+        // The upload is read by the sandbox's worker, which this entry finds in the package.
+        const mapped = await client.mapDocument({ framework: 'hipaa-security', file: { data: new Uint8Array(readFileSync('policy.pdf')), filename: 'policy.pdf' } });
+        console.log(JSON.stringify({ mode: answer.mode, loopback: sandbox.baseUrl.startsWith('http://127.0.0.1:'), job: typeof mapped.jobId }));
       } finally {
         await sandbox.close();
       }`;
     const result = run(process.execPath, ['--input-type=module', '-e', script], project);
     expect(result.status, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ mode: 'live', loopback: true });
+    expect(JSON.parse(result.stdout)).toEqual({ mode: 'live', loopback: true, job: 'string' });
   });
 
   it("require('compliance-engine-cli/sandbox') gives startSandbox too (CommonJS)", () => {
