@@ -1,8 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
-// Suites that drive a real n8n (`*.real.test.ts`) rebuild the n8n package and start n8n: they run
-// after everything else, one file at a time, so they never rebuild `dist` under each other.
-const REAL_N8N = 'test/**/*.real.test.ts';
+// Three layers of the test pyramid, chosen by file so no test file is renamed:
+//   unit  pure functions and fakes (MockAgent, in-memory stores): no sandbox server, no built bundle;
+//   e2e   the sandbox over loopback, the built CLI, action and n8n bundles, packed tarballs;
+//   real  a real n8n (`*.real.test.ts`): rebuilds the n8n package and starts n8n, one file at a time,
+//         after everything else, so they never rebuild `dist` under each other.
+// `vitest run` runs all three; `npm run test:unit|test:e2e|test:real` one each.
+const REAL = 'test/**/*.real.test.ts';
+const UNIT = [
+  'test/api/**/*.test.ts',
+  'test/catalogue/**/*.test.ts',
+  'test/formats/**/*.test.ts',
+  'test/library/**/*.test.ts',
+  'test/mapping/**/*.test.ts',
+  'test/review/**/*.test.ts',
+  'test/cli/unit/**/*.test.ts',
+  'test/cli/repoFiles.test.ts',
+  'test/actions/summary.test.ts',
+  'test/hardening/badInputApi.test.ts',
+  'test/templates/github/expressions.test.ts',
+  'test/templates/github/static.test.ts',
+  'test/templates/n8n/templates.static.test.ts',
+];
+// Builds bundles or spawns processes although it sits in a unit folder: e2e.
+const NOT_UNIT = ['test/api/build.test.ts'];
 
 export default defineConfig({
   test: {
@@ -11,8 +32,10 @@ export default defineConfig({
     // The JSON report feeds the plain "N passed, N failed" line that .ci/run prints last.
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [REAL_N8N] } },
-      { extends: true, test: { name: 'real-n8n', include: [REAL_N8N], fileParallelism: false, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'unit', include: UNIT, exclude: [REAL, ...NOT_UNIT] } },
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [REAL, ...UNIT] } },
+      { extends: true, test: { name: 'e2e-build', include: NOT_UNIT } },
+      { extends: true, test: { name: 'real', include: [REAL], fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },
 });

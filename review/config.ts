@@ -246,7 +246,13 @@ export function parseConfig(source: string, fileName: string = CONFIG_FILE_NAME)
   if (doc.errors.length > 0) {
     throw new ConfigError(doc.errors.map((error) => issueAt(error.pos[0], [], error.message.split('\n')[0] ?? error.message)));
   }
-  const data: unknown = doc.toJS();
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (error) {
+    // yaml refuses an alias expanding past its limit (a "billion laughs" bomb): the file is wrong, not the CLI.
+    throw new ConfigError([issueAt(undefined, [], `cannot be read: ${error instanceof Error ? error.message : String(error)}; write the values out instead of repeating YAML aliases`)]);
+  }
   if (data === null || data === undefined) {
     throw new ConfigError([issueAt(undefined, [], 'is empty: run `compliance init` for a commented example')]);
   }

@@ -101,7 +101,10 @@ export function planSync(input: PlanSyncInput): SyncPlan {
   const pendingNew: Array<{ path: string; group: DocumentGroup; content: string; hash: string }> = [];
 
   for (const { path, group } of selected) {
-    const content = normaliseContent(byPath.get(path)?.content ?? '');
+    // normaliseContent ends the text with one newline; a file of exactly the limit must not be refused
+    // for it: that newline is dropped from the upload (the content hash ignores it either way).
+    const normalised = normaliseContent(byPath.get(path)?.content ?? '');
+    const content = normalised.length > LIMITS.libraryMaxChars && normalised.endsWith('\n') ? normalised.slice(0, -1) : normalised;
     const hash = contentHash(content);
     const problem = sizeProblem(content);
     const doc = atPath(path);
