@@ -1,7 +1,10 @@
 /**
  * Waiting for jobs (generation, mapping, library ingest and refresh) and the submit-wait-download
- * helpers. Polling starts at once, then follows a schedule derived from the job's
- * `estimatedSeconds`, growing by half each poll up to a cap.
+ * helpers. Polling starts at once, then aims at the job's expected end: the 202 answer's
+ * `estimatedSeconds`, moved by the time left that each status reports (its `estimatedSeconds`, as
+ * the sandbox gives it). Before that end a wait covers at most half the estimate (an early finish is
+ * seen that late at worst); past it (the job overran) waits start at a tenth of the estimate and grow
+ * by half, so a finish is seen within about a fifth of the job's time. Figures: bench/jobWaiting.ts.
  */
 import { sleepUnlessAborted, throwIfAborted } from './abort.js';
 import type { CallOptions, ComplianceApi, Download, JobStatusModel, MappingReportModel, WaitOptions } from './clientTypes.js';
@@ -12,28 +15,43 @@ import type { DownloadFormat } from './schemas/common.js';
 import type { Clock, Sleep } from './transport.js';
 
 export const POLL_SCHEDULE = {
-  /** Used when the job gave no estimate. */
+  /** Used when neither the 202 answer nor the job gave an estimate. */
   defaultEstimatedSeconds: 10,
   minDelayMs: 1_000,
-  /** The first wait is this share of the estimate, within [minDelayMs, firstDelayCapMs]. */
-  firstDelayShare: 0.25,
-  firstDelayCapMs: 10_000,
+  /** Before the expected end, one wait is at most this share of the estimate. */
+  earlyShare: 0.5,
+  /** Past the expected end, the first wait is this share of the estimate, growing by `growth`… */
+  overdueShare: 0.1,
   growth: 1.5,
+  /** …up to the larger of this share of the estimate and maxDelayMs. */
+  overdueCapShare: 0.2,
   maxDelayMs: 30_000,
 } as const;
 
 /** Default overall limit of a wait. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 15 * 60_000;
 
-/** How long to wait before poll number `poll` (counted from 0): 0 for the first, then growing to a cap. */
-export function pollDelayMs(poll: number, estimatedSeconds?: number): number {
-  if (poll <= 0) return 0;
-  const estimateMs =
-    (estimatedSeconds !== undefined && Number.isFinite(estimatedSeconds) && estimatedSeconds > 0
-      ? estimatedSeconds
-      : POLL_SCHEDULE.defaultEstimatedSeconds) * 1000;
-  const first = Math.min(Math.max(estimateMs * POLL_SCHEDULE.firstDelayShare, POLL_SCHEDULE.minDelayMs), POLL_SCHEDULE.firstDelayCapMs);
-  return Math.round(Math.min(first * POLL_SCHEDULE.growth ** (poll - 1), POLL_SCHEDULE.maxDelayMs));
+export interface PollPlan {
+  /** The job's expected duration in ms (the estimate the wait started with). */
+  estimateMs: number;
+  /** Time left until the expected end; 0 or less once it has passed. */
+  untilDueMs: number;
+  /** Polls already made at or after the expected end. */
+  overduePolls: number;
+}
+
+/** How long to wait before the next poll. */
+export function pollDelayMs(plan: PollPlan): number {
+  const { estimateMs, untilDueMs, overduePolls } = plan;
+  const { minDelayMs } = POLL_SCHEDULE;
+  if (untilDueMs > 0) return Math.round(Math.max(minDelayMs, Math.min(untilDueMs, estimateMs * POLL_SCHEDULE.earlyShare)));
+  const cap = Math.max(estimateMs * POLL_SCHEDULE.overdueCapShare, POLL_SCHEDULE.maxDelayMs);
+  return Math.round(Math.max(minDelayMs, Math.min(estimateMs * POLL_SCHEDULE.overdueShare * POLL_SCHEDULE.growth ** overduePolls, cap)));
+}
+
+/** Seconds as ms when they are a usable estimate (finite, above 0). */
+function usableMs(seconds: number | undefined): number | undefined {
+  return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }
 
 export interface JobWaitDependencies {
@@ -63,21 +81,40 @@ export async function waitForJob(
   jobId: string,
   options: WaitOptions = {},
 ): Promise<JobStatusModel> {
-  const { signal, onProgress, estimatedSeconds } = options;
+  const { signal, onProgress } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const deadline = dependencies.now() + timeoutMs;
+  const started = dependencies.now();
+  const deadline = started + timeoutMs;
+  // The expected end, in the client's clock; the first status sets it when the 202 answer gave none.
+  let estimateMs = usableMs(options.estimatedSeconds);
+  let dueAt = estimateMs === undefined ? undefined : started + estimateMs;
+  let overduePolls = 0;
   let last: JobStatusModel | undefined;
   for (let poll = 0; ; poll++) {
     if (poll > 0) {
-      const remaining = deadline - dependencies.now();
+      const now = dependencies.now();
+      const remaining = deadline - now;
       if (remaining <= 0) throw timeoutError(jobId, timeoutMs, last);
-      await sleepUnlessAborted(dependencies.sleep, Math.min(pollDelayMs(poll, estimatedSeconds ?? last?.estimatedSeconds), remaining), signal, 'waitForJob');
+      estimateMs ??= POLL_SCHEDULE.defaultEstimatedSeconds * 1000;
+      dueAt ??= started + estimateMs;
+      const delay = pollDelayMs({ estimateMs, untilDueMs: dueAt - now, overduePolls });
+      if (dueAt <= now) overduePolls++;
+      await sleepUnlessAborted(dependencies.sleep, Math.min(delay, remaining), signal, 'waitForJob');
     }
     throwIfAborted(signal, 'waitForJob');
     last = await dependencies.getJob({ jobId }, { signal });
     onProgress?.(last);
     if (last.status === 'completed') return last;
     if (last.status === 'failed') throw failedError(jobId, last);
+    // A status's estimate is the time the job still needs (the sandbox's reading; the spec leaves it
+    // open): it moves the expected end. Were it a constant total instead, the end would keep moving
+    // and polls would come every half estimate: slower to notice, never more polls.
+    const leftMs = usableMs(last.estimatedSeconds);
+    if (leftMs !== undefined) {
+      const polledAt = dependencies.now();
+      estimateMs ??= polledAt - started + leftMs;
+      dueAt = polledAt + leftMs;
+    }
   }
 }
 

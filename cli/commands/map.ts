@@ -23,6 +23,7 @@ export const mapCommand: Command = {
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance map [FILE...] [options]',
+      gate: true,
       description:
         'Maps the documents of compliance.yml (or the FILEs given) against each configured framework (or --framework) and\n' +
         'evaluates the gate: exit 1 below the threshold or, with --fail-on new-gaps, on gaps absent from --baseline.\n' +

@@ -21,6 +21,7 @@ export const reviewCommand: Command = {
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance review [options]',
+      gate: true,
       description:
         'Syncs the documents compliance.yml selects into the library (only what changed is charged), maps them against each\n' +
         'framework, gates on the thresholds and waivers, lists the gaps, framework updates and drifted generated documents.',

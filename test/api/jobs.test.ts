@@ -15,20 +15,19 @@ afterEach(async () => {
 const status = (state: string, extra: Record<string, unknown> = {}) => ({ jobId: JOB_ID, status: state, ...extra });
 
 describe('the polling schedule', () => {
-  it('polls at once, then from a quarter of the estimate, growing by half up to 30 s', () => {
-    expect([0, 1, 2, 3, 4].map((poll) => pollDelayMs(poll, 20))).toEqual([0, 5_000, 7_500, 11_250, 16_875]);
-    expect(pollDelayMs(10, 20)).toBe(30_000);
+  const plan = (estimateS: number, untilDueS: number, overduePolls = 0) => pollDelayMs({ estimateMs: estimateS * 1000, untilDueMs: untilDueS * 1000, overduePolls });
+
+  it('aims at the expected end, in waits of at most half the estimate', () => {
+    expect([plan(300, 300), plan(300, 150), plan(300, 40)]).toEqual([150_000, 150_000, 40_000]);
   });
 
-  it('keeps short jobs at a 1 s floor and long ones at a 10 s first wait', () => {
-    expect(pollDelayMs(1, 2)).toBe(1_000);
-    expect(pollDelayMs(1, 600)).toBe(10_000);
+  it('past the expected end starts at a tenth of the estimate, growing by half up to a fifth (at least 30 s)', () => {
+    expect([0, 1, 2, 3].map((k) => plan(300, 0, k))).toEqual([30_000, 45_000, 60_000, 60_000]);
+    expect([0, 1, 5, 9].map((k) => plan(60, -5, k))).toEqual([6_000, 9_000, 30_000, 30_000]);
   });
 
-  it('assumes 10 s when there is no usable estimate', () => {
-    expect(pollDelayMs(1)).toBe(2_500);
-    expect(pollDelayMs(1, 0)).toBe(2_500);
-    expect(pollDelayMs(1, Number.NaN)).toBe(2_500);
+  it('never waits less than 1 s', () => {
+    expect([plan(2, 0.3), plan(2, 0), plan(0.5, 0)]).toEqual([1_000, 1_000, 1_000]);
   });
 });
 
@@ -46,7 +45,8 @@ describe('waitForJob', () => {
     });
     expect(job.status).toBe('completed');
     expect(seen).toEqual(['queued:-', 'running:0.4', 'completed:1']);
-    expect(time.sleeps).toEqual([5_000, 7_500]);
+    // Half the 20 s estimate, then the rest of it.
+    expect(time.sleeps).toEqual([10_000, 10_000]);
     expect(service.received.every((request) => request.path === `/api/public/v1/jobs/${JOB_ID}`)).toBe(true);
   });
 
@@ -68,11 +68,25 @@ describe('waitForJob', () => {
   it('gives up at timeoutMs with job_timeout and the last status', async () => {
     service = new MockService().reply(200, status('running')).reply(200, status('running')).reply(200, status('running'));
     const time = new FakeTime();
-    const error = await makeClient(service, time).waitForJob(JOB_ID, { timeoutMs: 4_000, estimatedSeconds: 10 }).catch((caught: unknown) => caught);
+    const error = await makeClient(service, time).waitForJob(JOB_ID, { timeoutMs: 7_000, estimatedSeconds: 10 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ComplianceJobTimeoutError);
     expect(error).toMatchObject({ code: 'job_timeout', jobId: JOB_ID, job: { status: 'running' } });
-    // 2.5 s, then only the 1.5 s left until the deadline, then one last poll.
-    expect(time.sleeps).toEqual([2_500, 1_500]);
+    // 5 s (half the estimate), then only the 2 s left until the deadline, then one last poll.
+    expect(time.sleeps).toEqual([5_000, 2_000]);
+  });
+
+  it("follows the time left that each status reports", async () => {
+    service = new MockService()
+      .reply(200, status('queued', { estimatedSeconds: 100 }))
+      .reply(200, status('running', { estimatedSeconds: 70 }))
+      .reply(200, status('running', { estimatedSeconds: 20 }))
+      .reply(200, status('running'))
+      .reply(200, status('completed'));
+    const time = new FakeTime();
+    await makeClient(service, time).waitForJob(JOB_ID, { estimatedSeconds: 60 });
+    // The job needs 100 s, not 60: waits of at most 30 s (half the estimate) toward 100 s; at 60 s
+    // it has 20 s left, so 20 s; then it is late: a tenth of the 60 s estimate.
+    expect(time.sleeps).toEqual([30_000, 30_000, 20_000, 6_000]);
   });
 
   it('stops when the signal aborts mid-wait', async () => {
@@ -163,7 +177,7 @@ describe('submit, wait and download in one call', () => {
       });
     const time = new FakeTime();
     const { report } = await makeClient(service, time).mapAndDownload({ framework: 'nist-csf-2', content: 'We use SSO.' });
-    expect(time.sleeps).toEqual([2_000]); // a quarter of the 8 s estimate
+    expect(time.sleeps).toEqual([4_000]); // half the 8 s estimate
     expect(report.coverage).toBe(62.5);
     expect(report.controls.map((control) => `${control.id}:${control.status}`)).toEqual(['PR.AA-01:covered', 'PR.DS-01:missing']);
     expect(report.gaps).toEqual([{ controlId: 'PR.DS-01', title: 'Data at rest', status: 'missing', missing: '', recommendation: '' }]);
