@@ -6,6 +6,7 @@
 import { COMMANDS } from './commands/index.js';
 import { EXIT, EXIT_CODES_HELP } from './lib/exitCodes.js';
 import { Output } from './lib/output.js';
+import { didYouMean } from './lib/suggest.js';
 
 export type { Command } from './lib/command.js';
 
@@ -47,8 +48,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!entry) {
-    out.error(`unknown command ${JSON.stringify(name)}`);
-    process.stderr.write(`\n${usage()}\n`);
+    // The closest commands, not the whole help: a typo should cost one line to fix.
+    const suggestion = didYouMean(name, Object.keys(COMMANDS), (command) => `compliance ${command}`);
+    out.error(`unknown command ${JSON.stringify(name)}.${suggestion ? ` ${suggestion}` : ''}`);
+    out.notice('  Run `compliance --help` for the list of commands.');
+    if (json) out.printJson({ error: { code: 'usage', message: `unknown command ${JSON.stringify(name)}`, hint: suggestion || null, details: [], exitCode: EXIT.usage } });
     return EXIT.usage;
   }
   try {
@@ -57,7 +61,8 @@ async function main(argv: string[]): Promise<number> {
     out.done();
     const { describeError } = await import('./lib/errors.js');
     const described = describeError(error);
-    out.error(`${name}: ${described.message}`);
+    // One prefix: the message names its own context when it has one (`ping: could not connect…`).
+    out.error(described.message);
     for (const line of described.details) out.notice(`  ${line}`);
     if (described.hint) out.notice(`  hint: ${described.hint}`);
     if (json) out.printJson({ error: { code: described.code, message: described.message, hint: described.hint ?? null, details: described.details, exitCode: described.exitCode } });

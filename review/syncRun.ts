@@ -72,7 +72,7 @@ function restingResult(item: SyncItem, dryRun: boolean): SyncFileResult | undefi
     case 'unchanged':
       return { ...base, documentId: item.documentId, outcome: 'kept', message: 'unchanged' };
     case 'renamed':
-      return { ...base, documentId: item.documentId, outcome: 'kept', message: `renamed from ${item.libraryPath}: same text, nothing charged (the library keeps the old path)` };
+      return { ...base, documentId: item.documentId, outcome: 'kept', message: item.libraryPath ? `renamed from ${item.libraryPath}: same text, nothing charged (the library keeps the old path)` : `same text as library document ${item.documentId} (ingested without a file name): nothing charged` };
     case 'duplicate':
       return { ...base, documentId: item.documentId, outcome: 'skipped', message: `same text as ${item.sameAs}: not sent (the service refuses duplicates)` };
     case 'invalid':

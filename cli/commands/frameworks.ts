@@ -2,6 +2,7 @@
 import { CONNECTION_OPTIONS, parseCommand } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
 import { EXIT, UsageError } from '../lib/errors.js';
+import { resolveFrameworkArgument } from '../lib/frameworkMatch.js';
 import { fields, table, type Output } from '../lib/output.js';
 import { withSession } from '../lib/session.js';
 
@@ -25,7 +26,9 @@ export const frameworksCommand: Command = {
     if (action !== 'get') throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`, 'Use list or get <slug>.');
     if (!slug) throw new UsageError('get needs a framework slug', 'For example: compliance frameworks get hipaa-security (see compliance frameworks list).');
     return withSession(parsed, out, async ({ client }) => {
-      const f = await client.getFramework({ slug });
+      // Resolved against the verified list first: `hipaa` must not silently pick one of two HIPAA frameworks.
+      const { verifiedFrameworks } = await client.getCapabilities();
+      const f = await client.getFramework({ slug: resolveFrameworkArgument(slug, verifiedFrameworks) });
       out.result(
         () => [
           fields([['Framework', `${f.name}${f.version ? ` (${f.version})` : ''}`], ['Slug', f.slug], ['Regulator', f.regulator], ['Jurisdiction', f.jurisdiction], ['Sector', f.sector], ['Verified', f.verified ? 'yes' : 'no'], ['Source', f.sourceUrl], ['Controls', f.controls?.length]]),

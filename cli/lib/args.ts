@@ -3,7 +3,8 @@
  * `--help` prints them; a wrong flag is a UsageError naming it and the fix (exit 2).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { EXIT_CODES_HELP, UsageError } from './errors.js';
+import { UsageError, exitCodesHelp } from './errors.js';
+import { didYouMean } from './suggest.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description: string; valueName?: string };
 export type OptionSpecs = Record<string, OptionSpec>;
@@ -34,6 +35,8 @@ export interface CommandHelp {
   examples: readonly string[];
   /** Extra paragraphs (spending rules, output shape). */
   notes?: readonly string[];
+  /** The command judges coverage: its help lists exit code 1 (gate failed). */
+  gate?: boolean;
 }
 
 export function renderHelp(help: CommandHelp, options: OptionSpecs): string {
@@ -47,7 +50,7 @@ export function renderHelp(help: CommandHelp, options: OptionSpecs): string {
     lines.push(flag.length > width ? `  ${flag}\n  ${' '.repeat(width)}  ${description}` : `  ${flag.padEnd(width)}  ${description}`);
   }
   if (help.notes?.length) lines.push('', ...help.notes);
-  lines.push('', 'Examples:', ...help.examples.map((example) => `  ${example}`), '', EXIT_CODES_HELP, '');
+  lines.push('', 'Examples:', ...help.examples.map((example) => `  ${example}`), '', exitCodesHelp(help.gate === true), '');
   return lines.join('\n');
 }
 
@@ -72,7 +75,7 @@ export function parseCommand(argv: string[], options: OptionSpecs, help: Command
   try {
     parsed = parseArgs({ args: argv, options: config, strict: true, allowPositionals: true, allowNegative: false });
   } catch (error) {
-    throw new UsageError(cleanParseError((error as Error).message), `Run \`${help.usage.split(' ').slice(0, 2).join(' ')} --help\` for the options.`);
+    throw new UsageError(cleanParseError((error as Error).message, Object.keys(all)), `Run \`${help.usage.split(' ').slice(0, 2).join(' ')} --help\` for the options.`);
   }
   if (parsed.values.help) {
     process.stdout.write(renderHelp(help, all));
@@ -89,10 +92,13 @@ export function parseCommand(argv: string[], options: OptionSpecs, help: Command
   return { values: parsed.values as Values, positionals: parsed.positionals };
 }
 
-function cleanParseError(message: string): string {
+export function cleanParseError(message: string, known: readonly string[] = []): string {
   // node:util messages are long and mention internals; keep the part that names the flag.
   const unknown = /Unknown option '([^']+)'/.exec(message);
-  if (unknown) return `unknown option ${unknown[1]}`;
+  if (unknown) {
+    const suggestion = didYouMean(unknown[1]!.replace(/^-+/, ''), known, (name) => `--${name}`);
+    return `unknown option ${unknown[1]}${suggestion ? `. ${suggestion}` : ''}`;
+  }
   const missing = /Option '([^']+)' argument missing/.exec(message);
   if (missing) return `${missing[1]?.replace(/^-\w, /, '')} needs a value`;
   const notValue = /Option '([^']+)' does not take an argument/.exec(message);

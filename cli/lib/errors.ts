@@ -9,7 +9,7 @@ import { RepoFileError } from '../../review/node/files.js';
 import { EXIT, type ExitCode } from './exitCodes.js';
 
 // In their own module so `compliance --help` loads none of the error classes below.
-export { EXIT, EXIT_CODES_HELP, type ExitCode } from './exitCodes.js';
+export { EXIT, EXIT_CODES_HELP, exitCodesHelp, type ExitCode } from './exitCodes.js';
 
 /** A wrong flag, argument or combination: exit 2, with what to do instead. */
 export class UsageError extends Error {
@@ -52,7 +52,9 @@ export function describeError(error: unknown): DescribedError {
   }
   if (error instanceof RepoFileError) return { exitCode: EXIT.usage, code: error.code, message: error.message, hint: error.hint, details: [] };
   if (error instanceof ComplianceValidationError) {
-    return { exitCode: EXIT.usage, code: error.code, message: error.message, hint: error.hint, details: [] };
+    // The API module's hint is per code, and `slug` shares invalid_id with library ids.
+    const hint = (error as { field?: string }).field === 'slug' ? 'Use a framework slug such as hipaa-security: `compliance frameworks list` lists them.' : error.hint;
+    return { exitCode: EXIT.usage, code: error.code, message: error.message, hint, details: [] };
   }
   if (error instanceof ComplianceError) {
     const requestId = (error as { requestId?: string }).requestId;

@@ -6,6 +6,7 @@ import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
 import type { KeyMode } from '../../api/schemas/common.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { stringFlag, type Parsed } from './args.js';
+import { UsageError } from './errors.js';
 import type { Output } from './output.js';
 import { maskKey, registerSecret } from './secrets.js';
 
@@ -28,6 +29,7 @@ export async function openSession(parsed: Parsed, out: Output, env: Record<strin
   if (flagKey) out.warn('--api-key puts the key in your shell history and process list; prefer COMPLIANCE_API_KEY.');
 
   const key = flagKey ?? env.COMPLIANCE_API_KEY?.trim();
+  checkKeyShape(key, flagKey ? '--api-key' : 'COMPLIANCE_API_KEY');
   const url = flagUrl ?? env.COMPLIANCE_BASE_URL?.trim();
   let embedded: RunningSandbox | undefined;
   let client: ComplianceClient;
@@ -54,6 +56,13 @@ export async function openSession(parsed: Parsed, out: Output, env: Record<strin
       await embedded?.close();
     },
   };
+}
+
+/** A key copied with its header (`Bearer csk_…`, `Authorization: Bearer …`) gets its own fix, not the generic "no spaces". */
+export function checkKeyShape(key: string | undefined, source: string): void {
+  if (key && /^(authorization:\s*)?bearer(\s|$)/i.test(key)) {
+    throw new UsageError(`${source} starts with "Bearer": give the key alone`, `Set ${source === '--api-key' ? '--api-key' : 'COMPLIANCE_API_KEY'} to the key itself (csk_live_…); the CLI sends the Authorization: Bearer header.`);
+  }
 }
 
 /** How the key is shown: masked, never whole. */
