@@ -28,6 +28,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   usage: { summary: 'request, generation and library counters against the key\'s limits', load: () => import('./usage.js').then((m) => m.usageCommand) },
   ping: { summary: 'check the connection and the key; shows the key mode (sandbox or live)', load: () => import('./ping.js').then((m) => m.pingCommand) },
   call: { summary: 'call any API operation by id (the `call` input convention); --file uploads, --output saves', load: () => import('./call.js').then((m) => m.callCommand) },
+  mcp: { summary: 'MCP server for AI assistants (stdio, or --http PORT): API and review tools inside a token budget', load: () => import('./mcp.js').then((m) => m.mcpCommand) },
   sandbox: { summary: 'run the local sandbox server (all endpoints, sandbox and live keys)', load: () => import('./sandbox.js').then((m) => m.sandboxCommand) },
   init: { summary: 'write a commented example compliance.yml', load: () => import('./init.js').then((m) => m.initCommand) },
   config: { summary: 'config check: validate compliance.yml and list what it selects (offline)', load: () => import('./config.js').then((m) => m.configCommand) },

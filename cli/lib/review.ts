@@ -34,6 +34,9 @@ export const GATE_OPTIONS = {
   formats: { type: 'string', valueName: 'LIST', description: 'report formats for --report-dir: md,json,pdf,docx (default md,json)' },
 } as const satisfies OptionSpecs;
 
+/** The frameworks a result's mapping cost lines price, in order (for the itemised dry run). */
+const mappedFrameworks = new WeakMap<ReviewResult, string[]>();
+
 export interface ReviewRun {
   result: ReviewResult;
   session: Session;
@@ -78,8 +81,12 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       ...(generated ? { manifest: generated.manifest, generatedFiles: generated.files } : {}),
       onProgress: (event) => out.progress(event.message),
     };
-    const result = await runReview(session.client, input);
+    const ran = await runReview(session.client, input);
     out.done();
+    // A dry run reports a plan the balance or --max-tokens would refuse (exit 0, per-file plan and
+    // shortfall): it is a question answered, not a refusal of something asked for.
+    const result: ReviewResult = input.dryRun && ran.status === 'refused' ? { ...ran, status: 'dry-run' } : ran;
+    mappedFrameworks.set(result, options.config.frameworks.map((framework) => framework.framework));
     return { result, session, files: documents };
   } catch (error) {
     out.done();
@@ -137,8 +144,7 @@ export function budgetLines(out: Output, result: ReviewResult): string[] {
     for (const reason of result.budget.reasons) lines.push(`  ${reason}`);
     if (result.budget.suggestedPack) lines.push(`  Buy it with: compliance checkout ${result.budget.suggestedPack.code}`);
   } else if (result.status === 'dry-run') {
-    const total = result.estimate.totalTokens.toLocaleString('en-US');
-    lines.push(`Dry run: would spend ${total} tokens in live mode${result.estimate.unpriced.length ? ` plus unlisted prices of ${result.estimate.unpriced.join(', ')}` : ''}; nothing was sent.`);
+    lines.push(...dryRunLines(out, result, mappedFrameworks.get(result) ?? []));
   }
   return lines;
 }

@@ -1,0 +1,70 @@
+/**
+ * `compliance mcp`: the MCP server for AI assistants, on stdio (default) or Streamable HTTP on
+ * loopback (--http PORT). Same connection as every command; charged calls are capped by --max-tokens.
+ * Its own chunk: the MCP SDK loads only when this command runs.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CONNECTION_OPTIONS, integerFlag, parseCommand, type OptionSpecs } from '../lib/args.js';
+import type { Command } from '../lib/command.js';
+import { EXIT } from '../lib/errors.js';
+import { openSession } from '../lib/session.js';
+import { SessionBudget } from '../mcp/budget.js';
+import { serveHttp } from '../mcp/http.js';
+import { createMcpServer, type SharedState } from '../mcp/server.js';
+
+declare const __CLI_VERSION__: string | undefined;
+
+const OPTIONS = {
+  http: { type: 'string', valueName: 'PORT', description: 'serve Streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port)' },
+  'max-tokens': { type: 'string', valueName: 'N', description: 'token budget for the whole server session; live keys: without it nothing charged is allowed' },
+  'confirm-above': { type: 'string', valueName: 'N', description: 'ask the user (MCP elicitation, where the client supports it) before a call costing more than N tokens (default 100000)' },
+  ...CONNECTION_OPTIONS,
+} as const satisfies OptionSpecs;
+
+export const mcpCommand: Command = {
+  async run(argv, out) {
+    const parsed = parseCommand(argv, OPTIONS, {
+      usage: 'compliance mcp [options]',
+      description: 'Runs an MCP server for AI assistants (Claude Desktop, VS Code, Cursor): every API operation and the review loop as tools, library documents, framework control sets and mapping reports as resources, review prompts. stdio by default.',
+      examples: ['compliance mcp', 'COMPLIANCE_API_KEY=csk_live_… compliance mcp --max-tokens 500000', 'compliance mcp --http 3333'],
+      notes: ['Charged tools are priced before each call and refused, with nothing spent, when they would cross --max-tokens. Notices go to stderr; stdout carries only the protocol.'],
+    });
+    if (!parsed) return EXIT.ok;
+    const maxTokens = integerFlag(parsed.values, 'max-tokens', { min: 0, example: '500000' });
+    const confirmAbove = integerFlag(parsed.values, 'confirm-above', { min: 0, example: '100000' }) ?? 100_000;
+    const port = integerFlag(parsed.values, 'http', { min: 0, max: 65_535, example: '3333' });
+    const session = await openSession(parsed, out);
+    try {
+      const shared: SharedState = {
+        client: session.client,
+        budget: new SessionBudget(session.client, await session.mode(), maxTokens),
+        embedded: Boolean(session.embedded),
+        version: typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : '0.0.0-dev',
+        confirmAboveTokens: confirmAbove,
+        cwd: process.cwd(),
+        reports: new Map(),
+      };
+      await shared.budget.prices();
+      if (port !== undefined) {
+        const http = await serveHttp(port, () => createMcpServer(shared));
+        out.notice(`MCP server (Streamable HTTP) listening on ${http.url}`);
+        await new Promise<void>((resolvePromise) => {
+          for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolvePromise());
+        });
+        await http.close();
+      } else {
+        const transport = new StdioServerTransport();
+        const closed = new Promise<void>((resolvePromise) => {
+          transport.onclose = () => resolvePromise();
+          process.stdin.once('end', () => resolvePromise());
+          for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolvePromise());
+        });
+        await createMcpServer(shared).connect(transport);
+        await closed;
+      }
+      return EXIT.ok;
+    } finally {
+      await session.close();
+    }
+  },
+};

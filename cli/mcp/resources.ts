@@ -1,0 +1,46 @@
+/**
+ * Resources: library documents (library://{id}, with their stored text), framework control sets
+ * (framework://{slug}) and the mapping reports of this server session (report://{jobId}). All free reads.
+ */
+import { ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { listAllLibraryDocuments } from '../../api/library.js';
+import { redact } from '../lib/secrets.js';
+import type { McpContext } from './context.js';
+
+export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
+  { uriTemplate: 'library://{id}', name: 'library-document', title: 'Library document', description: 'A document of the private library: its metadata and stored text.', mimeType: 'text/plain' },
+  { uriTemplate: 'framework://{slug}', name: 'framework', title: 'Framework control set', description: 'A verified framework: regulator, source, controls and dated updates (JSON).', mimeType: 'application/json' },
+  { uriTemplate: 'report://{jobId}', name: 'mapping-report', title: 'Mapping report', description: 'The report of a completed mapping job: coverage, per-control evidence, gaps (JSON).', mimeType: 'application/json' },
+];
+
+export async function listResources(context: McpContext): Promise<Resource[]> {
+  const [library, capabilities] = await Promise.all([listAllLibraryDocuments(context.client), context.client.getCapabilities()]);
+  return [
+    ...library.map((doc) => ({ uri: `library://${doc.id}`, name: doc.filename ?? doc.id, title: doc.title, mimeType: 'text/plain', ...(doc.summary ? { description: doc.summary } : {}) })),
+    ...capabilities.verifiedFrameworks.map((framework) => ({ uri: `framework://${framework.slug}`, name: framework.slug, title: `${framework.name} controls`, mimeType: 'application/json' })),
+    ...[...context.reports].map(([jobId, report]) => ({ uri: `report://${jobId}`, name: `report-${jobId}`, title: report.title, mimeType: 'application/json' })),
+  ];
+}
+
+export async function readResource(uri: string, context: McpContext): Promise<ReadResourceResult> {
+  const match = /^(library|framework|report):\/\/(.+)$/.exec(uri);
+  if (!match) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${JSON.stringify(uri)}: use library://{id}, framework://{slug} or report://{jobId}`);
+  const [, scheme, id] = match as unknown as [string, string, string];
+  const key = decodeURIComponent(id);
+  try {
+    if (scheme === 'library') {
+      const doc = await context.client.getLibraryDocument({ id: key, include: 'content' });
+      const { content, ...meta } = doc;
+      return { contents: [{ uri, mimeType: 'text/plain', text: content ?? '', _meta: { document: meta } }] };
+    }
+    if (scheme === 'framework') {
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(await context.client.getFramework({ slug: key }), null, 2) }] };
+    }
+    const report = await context.client.downloadDocument({ jobId: key, format: 'json' });
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(report, null, 2) }] };
+  } catch (error) {
+    // A resource that cannot be read is the spec's "resource not found" (-32002), with the service's reason.
+    const described = error as { code?: string; message?: string; requestId?: string };
+    throw new McpError(-32002, redact(`${described.code ?? 'error'}: ${described.message ?? String(error)}${described.requestId ? ` (request id: ${described.requestId})` : ''}`), { uri });
+  }
+}
