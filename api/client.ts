@@ -11,11 +11,11 @@ import type {
   Download,
   JobStatusModel,
   MappingReportModel,
-  OperationMethods,
   OperationOutput,
   RateLimitState,
   WaitOptions,
 } from './clientTypes.js';
+import { OperationMethodsBase } from './generated/clientMethods.js';
 import { FORMAT_CONTENT_TYPES, readDownload } from './download.js';
 import { ComplianceApiError, ComplianceError, ComplianceValidationError } from './errors.js';
 import { errorFromResponse, errorFromTransport, readJsonBody, type ResponseContext } from './http.js';
@@ -94,13 +94,11 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-// The per-operation methods are added to the prototype from the operation table below; this
-// declaration gives them their types. (The merge is safe: the loop defines every member.)
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface ComplianceClient extends OperationMethods {}
-
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export class ComplianceClient implements ComplianceApi {
+/**
+ * The per-operation methods come from OperationMethodsBase, generated from the operation table
+ * (api/generated/clientMethods.ts): each is a documented call of `call`.
+ */
+export class ComplianceClient extends OperationMethodsBase implements ComplianceApi {
   readonly #apiKey: string | undefined;
   readonly #baseUrl: string;
   readonly #authHeader: AuthHeader;
@@ -114,6 +112,7 @@ export class ComplianceClient implements ComplianceApi {
   readonly #pacer: RateLimitPacer | undefined;
 
   constructor(options: ComplianceClientOptions) {
+    super();
     if (typeof options !== 'object' || options === null) {
       throw invalidOption('options', 'options are required', 'Pass { apiKey, baseUrl, transport, sleep }.');
     }
@@ -330,13 +329,3 @@ export class ComplianceClient implements ComplianceApi {
   }
 }
 
-for (const operationId of operationIds) {
-  Object.defineProperty(ComplianceClient.prototype, operationId, {
-    value: function (this: ComplianceClient, input?: unknown, options?: CallOptions) {
-      return this.call(operationId, input as never, options);
-    },
-    writable: true,
-    configurable: true,
-    enumerable: false,
-  });
-}

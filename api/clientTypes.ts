@@ -33,15 +33,9 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Methods whose input has no required field can be called without arguments. */
-type MethodArgs<Id extends OperationId> =
-  Record<string, never> extends OperationInput<Id>
-    ? [input?: OperationInput<Id>, options?: CallOptions]
-    : [input: OperationInput<Id>, options?: CallOptions];
-
-export type OperationMethods = {
-  [Id in OperationId]: (...args: MethodArgs<Id>) => Promise<OperationOutput<Id>>;
-};
+/** One documented method per operation, generated from the operation table. */
+export type { OperationMethods } from './generated/clientMethods.js';
+import type { OperationMethods } from './generated/clientMethods.js';
 
 export interface WaitOptions {
   /** Overall limit for the wait; a `job_timeout` ComplianceJobTimeoutError carries the last status. */

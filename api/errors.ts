@@ -2,9 +2,45 @@
  * Typed errors. Every failure the API module raises is a ComplianceError; callers branch on
  * `code` (stable, machine-readable) and show `message` + `hint` to people.
  */
+import type { ServiceErrorCode } from './generated/clientMethods.js';
+
+export type { ServiceErrorCode };
+
+/** Codes the client raises itself (validation, transport, jobs, ambiguous charged calls). */
+export type ClientErrorCode =
+  | 'aborted'
+  | 'bad_gateway'
+  | 'conflict'
+  | 'forbidden'
+  | 'invalid_api_key'
+  | 'invalid_base_url'
+  | 'invalid_cadence'
+  | 'invalid_id'
+  | 'invalid_job_id'
+  | 'invalid_option'
+  | 'invalid_pack'
+  | 'invalid_threshold'
+  | 'invalid_timestamp'
+  | 'job_failed'
+  | 'job_timeout'
+  | 'missing_api_key'
+  | 'missing_base_url'
+  | 'network_error'
+  | 'outcome_unknown'
+  | 'server_error'
+  | 'timeout'
+  | 'unauthorized'
+  | 'unexpected_response'
+  | 'unknown_operation';
+
+/**
+ * Every documented code: the client's own and the service's (generated from the operation table's
+ * error documentation). A code the service adds later still arrives, as the string it sent.
+ */
+export type ComplianceErrorCode = ClientErrorCode | ServiceErrorCode | (string & {});
 
 export interface ComplianceErrorInit {
-  code: string;
+  code: ComplianceErrorCode;
   message: string;
   hint?: string;
   operationId?: string;
@@ -12,7 +48,7 @@ export interface ComplianceErrorInit {
 }
 
 export class ComplianceError extends Error {
-  readonly code: string;
+  readonly code: ComplianceErrorCode;
   readonly hint: string | undefined;
   readonly operationId: string | undefined;
 

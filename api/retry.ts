@@ -15,7 +15,7 @@
  */
 import { sleepUnlessAborted } from './abort.js';
 import { ComplianceApiError, ComplianceError } from './errors.js';
-import type { OperationId, RetryClass } from './operations.js';
+import { isOperationId, operations, type OperationSpec, type RetryClass } from './operations.js';
 import { settle } from './settle.js';
 import { TransportError, type Clock, type Sleep } from './transport.js';
 
@@ -85,18 +85,6 @@ export function retryDelayMs(error: unknown, retry: number, settings: RetrySetti
   return asked !== undefined ? asked : backoffDelayMs(retry, settings, random);
 }
 
-/** What to check after an ambiguous failure of a charged operation, before running it again. */
-const AMBIGUITY_HINTS: Partial<Record<OperationId, string>> = {
-  refreshLibraryDocument:
-    "Check whether the refresh landed before refreshing again: getLibraryDocument({ id }) shows the document's version (it increments on each refresh) and contentHash.",
-  mapDocument:
-    'Check the ledger (getBilling().ledger) for a mapping charge at this time before re-running the mapping.',
-  generateDocument:
-    'Check the ledger (getBilling().ledger) for a generation charge before re-running; while an admitted job runs, a new one is refused with job_already_running.',
-  searchLibrary: 'Check the ledger (getBilling().ledger) for a search charge at this time before re-running the query.',
-  suggestFrameworks: 'Check the ledger (getBilling().ledger) for a discovery charge at this time before re-running.',
-};
-
 /** The error for a charged operation whose fate is unknown: it was not re-sent. */
 export function outcomeUnknownError(operationId: string, error: ComplianceApiError): ComplianceApiError {
   const what = error.status !== undefined ? `HTTP ${error.status} ${error.code}` : error.code;
@@ -107,7 +95,7 @@ export function outcomeUnknownError(operationId: string, error: ComplianceApiErr
     requestId: error.requestId,
     message: `${operationId}: the outcome is unknown (${what}); the request may have been admitted and charged, so it was not sent again`,
     hint:
-      AMBIGUITY_HINTS[operationId as OperationId] ??
+      (isOperationId(operationId) ? (operations[operationId] as OperationSpec).ambiguityHint : undefined) ??
       'Check the ledger (getBilling().ledger) for a charge at this time before re-running.',
     details: { ...error.details, serviceCode: error.code },
     cause: error,

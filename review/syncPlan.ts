@@ -3,7 +3,8 @@
  * were removed from the repo, and what syncing would cost. Pure: nothing here calls the service.
  */
 import type { z } from 'zod/v4';
-import { FIXED_PRICES, LIMITS } from '../api/schemas/common.js';
+import { fixedPrice } from '../api/operations.js';
+import { LIMITS } from '../api/schemas/common.js';
 import type { libraryDocument } from '../api/schemas/responses.js';
 import type { DocumentGroup } from './config.js';
 import { selectDocumentPaths, type RepoFile } from './documents.js';
@@ -123,7 +124,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
       } else if (twin !== undefined) {
         items.push({ kind: 'duplicate', path, sameAs: twin, documentId: doc.id, tokens: 0 });
       } else {
-        items.push({ kind: 'changed', path, documentId: doc.id, version: doc.version, contentHash: hash, tokens: FIXED_PRICES.refreshLibraryDocument });
+        items.push({ kind: 'changed', path, documentId: doc.id, version: doc.version, contentHash: hash, tokens: fixedPrice('refreshLibraryDocument') });
         contents.set(path, content);
       }
     } else if (twin !== undefined) {
@@ -158,7 +159,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
       category: group.category,
       tags: [repoTag, ...group.tags],
       contentHash: hash,
-      tokens: FIXED_PRICES.ingestLibraryDocument,
+      tokens: fixedPrice('ingestLibraryDocument'),
     });
     contents.set(path, content);
   }

@@ -16,13 +16,6 @@ export const LIMITS = {
   libraryDocumentsLive: 500,
 } as const;
 
-/** Token prices the spec fixes; discovery, generation and mapping prices come from /billing. */
-export const FIXED_PRICES = {
-  ingestLibraryDocument: 400_000,
-  refreshLibraryDocument: 400_000,
-  searchLibrary: 5_000,
-} as const;
-
 export const PACK_CODES = ['pack10', 'pack25', 'pack50', 'pack100', 'pack200', 'pack500'] as const;
 export type PackCode = (typeof PACK_CODES)[number];
 

@@ -68,15 +68,25 @@ export function createServices(options: ResolvedOptions, origin: () => string, c
       return `${origin()}/_sandbox/checkout/${sessionId}${token ? `?sig=${checkoutSignature(token, sessionId)}` : ''}`;
     },
   );
-  const services = {
+  const indexMaintenance = new IndexMaintenance(library);
+  const jobs = new Jobs(
+    db,
+    createJobWorkers({ library, indexMaintenance }),
+    // Any job that fails after admission is refunded in full: the caller got nothing for it.
+    (job, reason, now) => billing.refund(job.keyHash, job.chargedTokens, job.id, `Refund: ${reason}`, now),
+    clock.now,
+    options.jobSeconds * 1000,
+  );
+  const services: Services = {
     options,
     db,
     clock,
     accounts,
     outbox,
     billing,
+    jobs,
     library,
-    indexMaintenance: new IndexMaintenance(library),
+    indexMaintenance,
     calendar: new ReviewCalendar(accounts, outbox),
     rateLimiter: new RateLimiter(),
     auth: new Authenticator(accounts, { threshold: options.badKeyThreshold, windowMs: options.badKeyWindowMs, blockMs: options.badKeyBlockMs }),
@@ -84,14 +94,6 @@ export function createServices(options: ResolvedOptions, origin: () => string, c
     origin,
     controlToken,
     tx: <T>(work: () => T) => transaction(db, work),
-  } as Omit<Services, 'jobs'> as Services;
-  services.jobs = new Jobs(
-    db,
-    createJobWorkers(services),
-    // Any job that fails after admission is refunded in full: the caller got nothing for it.
-    (job, reason, now) => billing.refund(job.keyHash, job.chargedTokens, job.id, `Refund: ${reason}`, now),
-    clock.now,
-    options.jobSeconds * 1000,
-  );
+  };
   return services;
 }

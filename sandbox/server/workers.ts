@@ -8,7 +8,8 @@ import type { DocumentModel } from '../documentModel.js';
 import { generateDocumentModel, type GenerationInput } from '../generation/index.js';
 import { mapText, type MappingResult } from '../mapping/index.js';
 import { JobFailure, type JobKind, type JobRecord, type JobWorker } from './jobs.js';
-import type { Services } from './services.js';
+import type { Library } from '../library/index.js';
+import type { IndexMaintenance } from './indexMaintenance.js';
 
 /** The stored input of a generation job (the validated request, framework resolved to a slug). */
 export interface GenerationJobInput {
@@ -51,7 +52,13 @@ function frameworkOf(slug: string) {
   return framework;
 }
 
-export function createJobWorkers(services: Services): Record<JobKind, JobWorker> {
+/** What the library jobs write to: the workers need no more of the services (and do not import them). */
+export interface WorkerDependencies {
+  library: Library;
+  indexMaintenance: IndexMaintenance;
+}
+
+export function createJobWorkers(services: WorkerDependencies): Record<JobKind, JobWorker> {
   const library: JobWorker = {
     complete(job, now) {
       const input = job.input as LibraryJobInput;
