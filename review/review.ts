@@ -36,8 +36,20 @@ export interface ReviewInput {
   now?: string;
   /** owner/name; overrides compliance.yml `repository`. */
   repository?: string;
-  /** Skip the library sync (mapping reads the repo files directly). */
-  skipSync?: boolean;
+  /**
+   * The library sync. `run` (default): sync what changed, then map. `price`: plan the sync against
+   * the library (free) and report what it would cost as `mergePrice`, spend nothing on it (a pull
+   * request: the library mirrors the default branch). `skip`: no library access at all. Mapping
+   * always reads the given files directly.
+   */
+  sync?: 'run' | 'price' | 'skip';
+  /**
+   * With sync `price`: compliance.yml equals the default branch's. When the plan then changes no
+   * document either, nothing is mapped and nothing spent (status `unchanged`).
+   */
+  configUnchanged?: boolean;
+  /** Read framework updates (free, one call per framework); default true. */
+  checkUpdates?: boolean;
   deleteRemoved?: boolean;
   /** Plan and price everything, spend nothing: no sync, no mapping. */
   dryRun?: boolean;
@@ -58,12 +70,17 @@ export interface ReviewInput {
 }
 
 export interface ReviewResult {
-  /** `refused`: over budget, nothing was spent. `dry-run`: planned and priced only. */
-  status: 'completed' | 'dry-run' | 'refused';
+  /**
+   * `refused`: over budget, nothing was spent. `dry-run`: planned and priced only. `unchanged`
+   * (sync `price` with configUnchanged): no document in scope differs from the library, nothing mapped.
+   */
+  status: 'completed' | 'dry-run' | 'refused' | 'unchanged';
   mode: KeyMode;
   estimate: CostEstimate;
   budget: BudgetCheck;
   sync: { plan: SyncPlan; run: SyncRunResult | undefined } | undefined;
+  /** With sync `price`: what syncing these files into the library (merging) will cost, at GET /billing prices. */
+  mergePrice: MergePrice | undefined;
   frameworks: GateResult[];
   /** Frameworks whose mapping or report failed: the review cannot pass. */
   frameworkErrors: Array<{ framework: string; code: string; message: string }>;
@@ -73,6 +90,28 @@ export interface ReviewResult {
   drift: { documents: DriftResult[]; orphaned: ManifestEntry[] } | undefined;
   tokensSpent: number;
   passed: boolean;
+}
+
+export interface MergePrice {
+  /** Documents the sync would ingest (new) or refresh (changed), and remove from the library. */
+  counts: { new: number; changed: number; removed: number };
+  /** Live-mode tokens, from the service's price list; undefined when an operation's price is not listed. */
+  tokens: number | undefined;
+  lines: CostLine[];
+}
+
+/** What the sync of `plan` costs, priced from GET /billing (never from a constant). */
+export function priceSyncPlan(plan: SyncPlan, prices: Readonly<Record<string, number>>): MergePrice {
+  const lines: CostLine[] = [
+    { operationId: 'ingestLibraryDocument', count: plan.counts.new, tokensEach: prices.ingestLibraryDocument },
+    { operationId: 'refreshLibraryDocument', count: plan.counts.changed, tokensEach: prices.refreshLibraryDocument },
+  ];
+  const unpriced = lines.some((line) => line.count > 0 && line.tokensEach === undefined);
+  return {
+    counts: { new: plan.counts.new, changed: plan.counts.changed, removed: plan.counts.removed },
+    tokens: unpriced ? undefined : lines.reduce((sum, line) => sum + line.count * (line.tokensEach ?? 0), 0),
+    lines,
+  };
 }
 
 export async function runReview(client: ComplianceApi, input: ReviewInput): Promise<ReviewResult> {
@@ -90,8 +129,9 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   const contentOf = new Map(input.files.map((file) => [file.path.replace(/^\.\//, ''), file.content]));
   const documents: RepoFile[] = selected.map(({ path }) => ({ path, content: contentOf.get(path) ?? '' }));
 
+  const syncMode = input.sync ?? 'run';
   let plan: SyncPlan | undefined;
-  if (!input.skipSync) {
+  if (syncMode !== 'skip') {
     const repository = input.repository ?? config.repository;
     if (!repository) {
       throw new ReviewError('invalid_config', 'sync needs the repository (owner/name) to tag its documents', 'Set repository in compliance.yml or pass it.');
@@ -107,12 +147,15 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
 
   // A framework whose group or glob selects nothing is a configuration error: thrown before spending.
   const mappings = config.frameworks.map((framework) => ({ framework, files: frameworkDocuments(framework, config.documents, documents) }));
+  const mergePrice = plan && syncMode === 'price' ? priceSyncPlan(plan, billing.prices) : undefined;
+  const toSync = syncMode === 'run' ? plan : undefined;
+  const unchanged = mergePrice !== undefined && input.configUnchanged === true && mergePrice.counts.new + mergePrice.counts.changed + mergePrice.counts.removed === 0;
   const lines: CostLine[] = [];
-  if (plan) {
+  if (toSync && plan) {
     lines.push({ operationId: 'ingestLibraryDocument', count: plan.counts.new, tokensEach: plan.items.find((item) => item.kind === 'new')?.tokens });
     lines.push({ operationId: 'refreshLibraryDocument', count: plan.counts.changed, tokensEach: plan.items.find((item) => item.kind === 'changed')?.tokens });
   }
-  for (const { framework, files } of mappings) lines.push(mappingCost(framework.mode, files.length, billing.prices));
+  if (!unchanged) for (const { framework, files } of mappings) lines.push(mappingCost(framework.mode, files.length, billing.prices));
   const estimate = estimateCost(lines);
   const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, maxTokens: input.maxTokens });
 
@@ -126,6 +169,7 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
       estimate,
       budget,
       sync: plan ? { plan, run: parts.sync?.run } : undefined,
+      mergePrice,
       frameworks,
       frameworkErrors,
       report,
@@ -133,18 +177,19 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
       frameworkUpdates: parts.frameworkUpdates ?? [],
       drift: parts.drift,
       tokensSpent: parts.tokensSpent ?? 0,
-      passed: status === 'completed' && frameworkErrors.length === 0 && report.passed,
+      passed: (status === 'completed' || status === 'unchanged') && frameworkErrors.length === 0 && report.passed,
     };
   };
   if (!budget.allowed) return finish('refused', {});
+  if (unchanged) return finish('unchanged', {});
   if (input.dryRun) {
-    const run = plan ? await runSync(client, plan, { mode, dryRun: true }) : undefined;
+    const run = toSync ? await runSync(client, toSync, { mode, dryRun: true }) : undefined;
     return finish('dry-run', { sync: plan ? { plan, run } : undefined });
   }
 
   let tokensSpent = 0;
   let run: SyncRunResult | undefined;
-  if (plan) {
+  if (toSync && plan) {
     progress('sync', `syncing: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged`);
     run = await runSync(client, plan, {
       mode,
@@ -183,10 +228,14 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   // Only frameworks evaluated now take part: an issue of a framework whose mapping failed stays open.
   const gapPlan = input.existingIssues ? planGapIssues(frameworks, input.existingIssues, config.gapIssues) : undefined;
 
-  progress('updates', 'reading framework updates');
   const frameworkValues = [...new Set([...config.frameworks.map((f) => f.framework), ...config.generate.map((g) => g.framework)])];
-  const slugOf = new Map(frameworkValues.map((value) => [value, resolveFrameworkSlug(value, verified)]));
-  const frameworkUpdates = await checkFrameworkUpdates(client, [...new Set(slugOf.values())], input.lastReviewDate, { signal });
+  // Without updates the slugs are not needed (a framework the catalogue lacks is already a mapping error).
+  const slugOf = new Map(input.checkUpdates === false ? [] : frameworkValues.map((value) => [value, resolveFrameworkSlug(value, verified)]));
+  let frameworkUpdates: FrameworkUpdates[] = [];
+  if (input.checkUpdates !== false) {
+    progress('updates', 'reading framework updates');
+    frameworkUpdates = await checkFrameworkUpdates(client, [...new Set(slugOf.values())], input.lastReviewDate, { signal });
+  }
 
   let drift: ReviewResult['drift'];
   if (input.manifest && config.generate.length > 0) {

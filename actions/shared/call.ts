@@ -3,13 +3,18 @@
  * or body fields, the same convention as `compliance call` and the n8n node). The result is the
  * `result` output as JSON; a download (md, pdf, docx) is written to `output-path`. With `wait`, a
  * job-creating operation waits for its job and outputs the final status as well.
+ *
+ * An operation that spends is priced first (the operation table's fixed price, else GET /billing's
+ * price list): refused before anything is sent over `max-tokens` or the balance; `dry-run` prices
+ * it and sends nothing. `tokens-spent` says what the call drew from the balance.
  */
 import * as core from '@actions/core';
 import { isOperationId, operationIds, operations } from '../../api/operations.js';
 import type { Download } from '../../api/clientTypes.js';
+import { checkBudget, estimateCost, formatTokens } from '../../review/index.js';
 import { writeRepoFile } from '../../review/node/index.js';
 import { workspaceRoot } from './github/context.js';
-import { booleanInput, InputError, jsonObjectInput, requiredTextInput, textInput } from './runtime/inputs.js';
+import { booleanInput, InputError, jsonObjectInput, numberInput, requiredTextInput, textInput } from './runtime/inputs.js';
 import type { ActionDefinition } from './runtime/run.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary, cutToBytes } from './runtime/summary.js';
@@ -29,8 +34,33 @@ export const callAction: ActionDefinition = {
     const input = jsonObjectInput('input');
     const wait = booleanInput('wait', false);
     const outputPath = textInput('output-path');
+    const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
+    const dryRun = booleanInput('dry-run', false);
     const operation = operations[operationId];
     const client = createClient(apiKey, 'call');
+
+    let tokensSpent = 0;
+    if (operation.cost.kind !== 'free') {
+      const { mode } = await client.ping();
+      const billing = await client.getBilling();
+      const tokensEach = operation.cost.kind === 'fixed' ? operation.cost.tokens : billing.prices[operationId];
+      const estimate = estimateCost([{ operationId, count: 1, tokensEach }]);
+      const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, ...(maxTokens !== undefined ? { maxTokens } : {}) });
+      const price = tokensEach === undefined ? 'a price the service does not list' : formatTokens(tokensEach);
+      core.setOutput('planned-tokens', tokensEach === undefined ? '' : String(tokensEach));
+      if (!budget.allowed || dryRun) {
+        core.setOutput('tokens-spent', '0');
+        const verdict = budget.allowed ? 'Dry run: nothing was sent.' : `Refused before sending anything: ${budget.reasons.join('; ')}.`;
+        appendSummary(`## compliance call ${operationId}\n\n${verdict} The call costs ${price} at live prices${mode === 'sandbox' ? ' (sandbox key: never charged)' : ''}.\n\nTokens spent: **0**.\n`);
+        if (!budget.allowed) core.setFailed(`refused before spending anything: ${budget.reasons.join('; ')}`);
+        return;
+      }
+      if (mode === 'live') tokensSpent = tokensEach ?? 0;
+    } else if (dryRun) {
+      core.setOutput('tokens-spent', '0');
+      appendSummary(`## compliance call ${operationId}\n\nDry run: nothing was sent. ${operationId} is free.\n\nTokens spent: **0**.\n`);
+      return;
+    }
 
     const result: unknown = await client.call(operationId, input as never);
     let json: unknown = result;
@@ -59,6 +89,7 @@ export const callAction: ActionDefinition = {
     core.setOutput('path', written ?? '');
     core.setOutput('job-id', jobId ?? '');
     core.setOutput('job', job === undefined ? '' : JSON.stringify(job));
+    core.setOutput('tokens-spent', String(tokensSpent));
     const shown = JSON.stringify(job ?? json, null, 2);
     const excerpt = cutToBytes(shown, SUMMARY_JSON_BYTES);
     appendSummary(
@@ -71,6 +102,8 @@ export const callAction: ActionDefinition = {
         excerpt.replace(/```/g, '`\u200b``').trimEnd(),
         excerpt.length < shown.length ? '… (cut; the full result is in the `result` output)' : '',
         '```',
+        '',
+        `Tokens spent: **${formatTokens(tokensSpent)}**.`,
         '',
       ].join('\n'),
     );

@@ -1,40 +1,44 @@
 /**
  * actions/map: map the policy set of compliance.yml against its frameworks (or the one named by
- * `framework`), gate on the threshold, write the report, the job summary and annotations, then
- * comment on the pull request. The gate is decided last, so a failing gate never hides the report.
+ * `framework`) through review/'s runReview, gate on the threshold, write the report, the job
+ * summary and annotations, then comment on the pull request. The gate is decided last, so a
+ * failing gate never hides the report.
+ *
+ * In a pull request the library is never written (it mirrors the default branch): the PR's
+ * documents are mapped directly, the sync is only planned against the library (free) to price
+ * what merging will cost, and when neither a document in scope nor compliance.yml differs from
+ * the default branch nothing is mapped or spent.
  */
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import {
-  assertBudget,
-  buildReviewReport,
-  checkBudget,
-  estimateCost,
-  evaluateGate,
-  frameworkDocuments,
-  mappingCost,
+  FAIL_ON,
+  formatTokens,
   MAPPING_MODES,
-  assertDistinctFrameworks,
-  resolveFrameworkSlug,
-  ReviewError,
-  runMapping,
+  runReview,
+  tableCell,
   type Config,
   type FrameworkConfig,
-  type GateResult,
+  type MergePrice,
+  type ReviewResult,
 } from '../../review/index.js';
-import { ComplianceError } from '../../api/errors.js';
+import { decodeUtf8, readRepoBytes } from '../../review/node/index.js';
 import { currentRepository, repositoryName } from './github/context.js';
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
 import {
   annotateExpiredWaivers,
   annotateGaps,
   mergeWaivers,
+  parseWaiversInput,
   readGateInputs,
   renderCosts,
   renderReportSummary,
   reportFormatsInput,
   setReportOutputs,
   writeReportFiles,
+  type Baseline,
+  type GateInputs,
 } from './report.js';
 import { loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, choiceInput, InputError, numberInput, textInput } from './runtime/inputs.js';
@@ -71,79 +75,139 @@ export function reportDirectory(root: string): string {
   return isAbsolute(dir) ? dir : resolve(root, dir);
 }
 
+/** A pull request run: the library is not written, the merge is priced instead. */
+export function isPullRequestRun(): boolean {
+  const event = process.env.GITHUB_EVENT_NAME;
+  return event === 'pull_request' || event === 'pull_request_target';
+}
+
+/**
+ * The gate inputs of a pull request check: a `baseline` naming no file is a notice, not an error
+ * (the default branch has not saved a report yet); the comment says so.
+ */
+async function readPullRequestGateInputs(root: string): Promise<GateInputs & { missingBaseline: string | undefined }> {
+  const path = textInput('baseline');
+  if (!path || existsSync(isAbsolute(path) ? path : resolve(root, path))) return { ...(await readGateInputs(root)), missingBaseline: undefined };
+  core.notice(`No baseline at ${path}: the default branch has no saved report yet, so nothing is compared this run.`, { title: 'No default-branch report yet' });
+  return { failOn: choiceInput('fail-on', FAIL_ON, 'coverage'), baseline: undefined, waivers: parseWaiversInput(textInput('waivers')), missingBaseline: path };
+}
+
+/** Whether `base-config` (the default branch's compliance.yml) has the same text as this one. */
+async function configUnchanged(root: string, currentText: string): Promise<boolean> {
+  const path = textInput('base-config');
+  if (!path) return false;
+  const bytes = await readRepoBytes(root, path);
+  if (!bytes) {
+    core.notice(`base-config ${path} does not exist: compliance.yml is treated as changed.`);
+    return false;
+  }
+  return decodeUtf8(bytes, path).replace(/\r\n/g, '\n').trim() === currentText.replace(/\r\n/g, '\n').trim();
+}
+
+/** Gap keys of the baseline that the current report no longer lists, for the frameworks mapped now. */
+function resolvedGaps(result: ReviewResult, baseline: Baseline | undefined): string[] {
+  if (!baseline) return [];
+  const current = new Set(result.frameworks.flatMap((framework) => framework.gaps.map((gap) => gap.key)));
+  const prefixes = result.frameworks.map((framework) => `${encodeURIComponent(framework.framework.key)}/`);
+  return [...baseline.gapKeys].filter((key) => prefixes.some((prefix) => key.startsWith(prefix)) && !current.has(key)).sort();
+}
+
+function mergePriceLine(price: MergePrice | undefined): string {
+  if (!price) return '';
+  const { counts } = price;
+  const changed = counts.new + counts.changed;
+  const tokens = price.tokens === undefined ? 'a price the service does not list' : formatTokens(price.tokens);
+  const each = price.lines.filter((line) => line.count > 0).map((line) => `${line.count} × ${line.tokensEach === undefined ? 'unlisted' : formatTokens(line.tokensEach)} (${line.operationId})`);
+  const parts = [`**Merging costs the library sync ${tokens}**`];
+  parts.push(changed === 0 ? ': no document to ingest or refresh' : `: ${changed} changed document${changed === 1 ? '' : 's'}, ${each.join(' + ')}`);
+  if (counts.removed > 0) parts.push(`; ${counts.removed} document${counts.removed === 1 ? '' : 's'} leave${counts.removed === 1 ? 's' : ''} the library's scope (free)`);
+  return `${parts.join('')}. Prices from GET /billing; the sync runs on the default branch after the merge.`;
+}
+
+/** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
+function pullRequestNotes(result: ReviewResult, context: { baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number }): string {
+  const lines: string[] = [];
+  if (result.status === 'unchanged') lines.push('This pull request changes no document in scope and not compliance.yml: nothing was mapped, nothing spent. The default branch\'s result stands.');
+  if (context.baselineMissing) lines.push(`No report of the default branch yet (${tableCell(context.baselineMissing)}): no comparison this time. The default branch's next run saves one.`);
+  if (context.baseline && result.status === 'completed') {
+    const introduced = result.frameworks.flatMap((framework) => framework.newGaps.map((gap) => `${gap.controlId}`));
+    const resolved = resolvedGaps(result, context.baseline).map((key) => decodeURIComponent(key.slice(key.indexOf('/') + 1)));
+    lines.push(`Against the default branch: ${introduced.length} gap${introduced.length === 1 ? '' : 's'} introduced${introduced.length ? ` (${introduced.map(tableCell).join(', ')})` : ''}, ${resolved.length} resolved${resolved.length ? ` (${resolved.map(tableCell).join(', ')})` : ''}.`);
+  }
+  const merge = mergePriceLine(result.mergePrice);
+  if (merge) lines.push(merge);
+  lines.push(`This check spent ${formatTokens(context.tokensSpent)}${result.mode === 'sandbox' ? ' (sandbox key: nothing is charged)' : ''}.`);
+  return lines.map((line) => `- ${line}`).join('\n');
+}
+
 export const mapAction: ActionDefinition = {
   name: 'map',
+  // A required check must not turn green on a pull request nothing evaluated.
+  gatesPullRequests: true,
   async run({ apiKey, githubToken }) {
     const repo = await loadRepoConfig();
     const frameworks = selectFrameworks(repo.config);
-    const gate = await readGateInputs(repo.root);
+    const pullRequest = isPullRequestRun();
+    const gate = pullRequest ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
     const failBelow = booleanInput('fail-below', true);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const formats = reportFormatsInput();
     const commentInputs = readCommentInputs();
-    const waivers = mergeWaivers(repo.config, gate.waivers);
+    const config: Config = { ...repo.config, frameworks, waivers: mergeWaivers(repo.config, gate.waivers) };
+    const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'map');
+    const files = await readDocuments(repo.root, repo.config.documents);
 
-    const { mode } = await client.ping();
-    const billing = await client.getBilling();
-    const { verifiedFrameworks } = await client.getCapabilities();
-    assertDistinctFrameworks(frameworks, verifiedFrameworks);
-    const documents = await readDocuments(repo.root, repo.config.documents);
-    const plans = frameworks.map((framework) => ({ framework, files: frameworkDocuments(framework, repo.config.documents, documents) }));
-
-    const estimate = estimateCost(plans.map(({ framework, files }) => mappingCost(framework.mode, files.length, billing.prices)));
-    const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, maxTokens });
-    assertBudget(budget);
-
-    const results: GateResult[] = [];
-    const errors: string[] = [];
-    let tokensSpent = 0;
-    for (const { framework, files } of plans) {
-      core.info(`Mapping ${files.length} document${files.length === 1 ? '' : 's'} against ${framework.framework} (${framework.mode})…`);
-      try {
-        const mapped = await runMapping(client, { framework: resolveFrameworkSlug(framework.framework, verifiedFrameworks), files, mode: framework.mode });
-        if (mode === 'live') tokensSpent += mapped.reports.length * (billing.prices.mapDocument ?? 0);
-        results.push(
-          evaluateGate(mapped.reports, {
-            framework: framework.framework,
-            threshold: framework.threshold,
-            waivers,
-            today: new Date().toISOString().slice(0, 10),
-            baseline: gate.baseline?.gapKeys,
-            failOn: gate.failOn,
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ComplianceError) && !(error instanceof ReviewError)) throw error;
-        const message = error instanceof ComplianceError ? error.toDisplayString() : `${error.message}${error.hint ? ` (${error.hint})` : ''}`;
-        errors.push(`${framework.framework}: ${message}`);
-        core.error(message, { title: `Mapping against ${framework.framework} failed` });
-      }
+    const result = await runReview(client, {
+      config,
+      files,
+      today: new Date().toISOString().slice(0, 10),
+      now: new Date().toISOString(),
+      repository,
+      sync: pullRequest ? 'price' : 'skip',
+      configUnchanged: pullRequest && (await configUnchanged(repo.root, repo.text)),
+      checkUpdates: false,
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      failOn: gate.failOn,
+      ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
+      onProgress: ({ phase, message }) => core.info(`[${phase}] ${message}`),
+    });
+    if (result.status === 'refused') {
+      core.setOutput('tokens-spent', '0');
+      core.setFailed(`refused before spending anything: ${result.budget.reasons.join('; ')}`);
+      return;
     }
+    for (const entry of result.frameworkErrors) core.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
+    const { report, tokensSpent } = result;
 
-    const report = buildReviewReport(results, { generatedAt: new Date().toISOString(), repository: repositoryName(currentRepository()) });
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.
     const written = await writeReportFiles(client, report, repo.root, reportDirectory(repo.root), formats);
     const relativeJson = written.json.startsWith(repo.root) ? written.json.slice(repo.root.length + 1) : written.json;
-    const costs = renderCosts({ mode, estimate, budget, tokensSpent });
-    appendSummary(`${renderReportSummary(report, { detail: 'full', baseline: gate.baseline })}\n${costs}`, {
-      shortened: () => `${renderReportSummary(report, { detail: 'summary', baseline: gate.baseline, maxGaps: 25 })}\n${costs}`,
+    const costs = renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent });
+    const notes = pullRequest ? pullRequestNotes(result, { baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent }) : '';
+    const notesSection = notes ? `## This pull request\n\n${notes}\n` : '';
+    appendSummary(`${renderReportSummary(report, { detail: 'full', baseline: gate.baseline })}\n${notesSection}\n${costs}`, {
+      shortened: () => `${renderReportSummary(report, { detail: 'summary', baseline: gate.baseline, maxGaps: 25 })}\n${notesSection}\n${costs}`,
       moreAt: relativeJson.replace(/report\.json$/, 'report.md'),
     });
-    if (errors.length > 0) appendSummary(`## Mapping errors\n\n${errors.map((line) => `- ${line}`).join('\n')}\n`);
-    annotateExpiredWaivers(results, repo.path, repo.text);
+    if (result.frameworkErrors.length > 0) appendSummary(`## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n`);
+    annotateExpiredWaivers(result.frameworks, repo.path, repo.text);
     annotateGaps(report);
     setReportOutputs(report, written);
+    core.setOutput('status', result.status);
     core.setOutput('tokens-spent', String(tokensSpent));
+    core.setOutput('merge-tokens', result.mergePrice?.tokens === undefined ? '' : String(result.mergePrice.tokens));
+    core.setOutput('gaps-resolved', String(resolvedGaps(result, gate.baseline).length));
 
-    const url = await publishReportComment(report, commentInputs, { githubToken, baseline: gate.baseline });
+    const url = await publishReportComment(report, commentInputs, { githubToken, baseline: gate.baseline, ...(notes ? { notes } : {}) });
     core.setOutput('comment-url', url ?? '');
 
-    if (errors.length > 0) {
+    if (result.frameworkErrors.length > 0) {
+      const errors = result.frameworkErrors.map((entry) => `${entry.framework}: ${entry.message}`);
       core.setFailed(`mapping failed for ${errors.length} framework${errors.length === 1 ? '' : 's'}: ${errors.join('; ')}`);
       return;
     }
-    const reasons = results.flatMap((result) => result.reasons.map((reason) => `${result.framework.name}: ${reason}`));
+    const reasons = result.frameworks.flatMap((entry) => entry.reasons.map((reason) => `${entry.framework.name}: ${reason}`));
     if (!report.passed) {
       if (failBelow) core.setFailed(`compliance gate failed: ${reasons.join('; ')}`);
       else core.warning(`compliance gate failed (fail-below is false, so the step passes): ${reasons.join('; ')}`);

@@ -42,7 +42,7 @@ function worthAComment(report: ReviewReport): boolean {
 export async function publishReportComment(
   report: ReviewReport,
   inputs: CommentInputs,
-  context: { githubToken: string | undefined; baseline: Baseline | undefined },
+  context: { githubToken: string | undefined; baseline: Baseline | undefined; notes?: string },
 ): Promise<string | undefined> {
   if (inputs.mode === 'never') return undefined;
   if (inputs.pullRequest === undefined) {
@@ -59,7 +59,7 @@ export async function publishReportComment(
       repository: currentRepository(),
       issueNumber: inputs.pullRequest,
       marker: commentMarker(inputs.id),
-      body: renderComment(report, { baseline: context.baseline, runUrl: runUrl() }),
+      body: `${renderComment(report, { baseline: context.baseline, runUrl: runUrl() })}${context.notes ? `\n${context.notes}\n` : ''}`,
       createIfMissing: inputs.mode === 'always' || worthAComment(report),
     });
     if (result.action === 'not-needed') {

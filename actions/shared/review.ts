@@ -73,7 +73,7 @@ export const reviewAction: ActionDefinition = {
     const gate = await readGateInputs(repo.root);
     const failBelow = booleanInput('fail-below', true);
     const dryRun = booleanInput('dry-run', false);
-    const skipSync = !booleanInput('sync', true);
+    const sync = booleanInput('sync', true) ? 'run' : 'skip';
     const deleteRemoved = booleanInput('delete-removed', false);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const wantIssues = booleanInput('gap-issues', true);
@@ -108,7 +108,7 @@ export const reviewAction: ActionDefinition = {
       today,
       now: new Date().toISOString(),
       repository,
-      skipSync,
+      sync,
       deleteRemoved,
       dryRun,
       ...(maxTokens !== undefined ? { maxTokens } : {}),

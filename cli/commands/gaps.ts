@@ -59,7 +59,7 @@ export const gapsCommand: Command = {
     if (reportPath) {
       frameworks = await readReportFrameworks(reportPath);
     } else {
-      const run = await executeReview(parsed, out, repo, { config: repo.config, skipSync: true });
+      const run = await executeReview(parsed, out, repo, { config: repo.config, sync: 'skip' });
       await run.session.close();
       if (run.result.status !== 'completed') {
         out.print(`Nothing mapped (${run.result.status}): ${run.result.budget.reasons.join('; ') || 'dry run'}`);

@@ -58,7 +58,7 @@ export const mapCommand: Command = {
       repo = await loadRepo(parsed);
       repo = { ...repo, config: narrowFrameworks(repo.config, framework, threshold, mode) };
     }
-    const run = await executeReview(parsed, out, repo, { config: repo.config, skipSync: true }, files);
+    const run = await executeReview(parsed, out, repo, { config: repo.config, sync: 'skip' }, files);
     try {
       const reportFiles = await maybeWriteReports(parsed, run);
       const exitCode = reviewExitCode(run.result);

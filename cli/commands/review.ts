@@ -41,7 +41,7 @@ export const reviewCommand: Command = {
     });
     if (!parsed) return 0;
     const repo = await loadRepo(parsed);
-    const run = await executeReview(parsed, out, repo, { config: repo.config, skipSync: booleanFlag(parsed.values, 'skip-sync'), checkDrift: true });
+    const run = await executeReview(parsed, out, repo, { config: repo.config, sync: booleanFlag(parsed.values, 'skip-sync') ? 'skip' : 'run', checkDrift: true });
     try {
       const { result } = run;
       const reportFiles = await maybeWriteReports(parsed, run);

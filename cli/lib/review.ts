@@ -46,7 +46,8 @@ export interface ReviewRun {
 export interface ReviewRunOptions {
   /** Replaces the config read from the repo (map narrows or replaces its frameworks). */
   config: Config;
-  skipSync?: boolean;
+  /** See ReviewInput.sync (default run). */
+  sync?: ReviewInput['sync'];
   checkDrift?: boolean;
 }
 
@@ -70,7 +71,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       today: today(),
       now: new Date().toISOString(),
       ...(repository ? { repository } : {}),
-      skipSync: options.skipSync ?? false,
+      sync: options.sync ?? 'run',
       deleteRemoved: booleanFlag(v, 'delete-removed'),
       dryRun: booleanFlag(v, 'dry-run'),
       ...(maxTokens !== undefined ? { maxTokens } : {}),

@@ -202,11 +202,13 @@ describe('actions/map', () => {
     }
   });
 
-  it('on a fork pull request without secrets it is skipped with a plain explanation', async () => {
+  it('on a fork pull request without secrets it fails (never green unchecked) saying what a maintainer must do', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(90));
     const run = await runAction('map', { workspace, inputs: { 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(7, { fork: true }), apiUrl: github.url });
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
     expect(run.outputs.skipped).toBe('true');
     expect(run.summary).toContain('GitHub does not pass secrets to pull requests from forks');
+    expect(run.annotations.at(-1)?.message).toContain('not evaluated, so not passed');
+    expect(run.annotations.at(-1)?.message).toContain('A maintainer must read the change and push it to a branch of this repository');
   });
 });

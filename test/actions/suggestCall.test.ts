@@ -4,12 +4,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
-import { API_KEY, leakedSecrets, runAction } from './harness.js';
+import { API_KEY, leakedSecrets, LIVE_API_KEY, runAction } from './harness.js';
 
 let sandbox: RunningSandbox;
 let workspace: string;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY] });
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY, `${LIVE_API_KEY}:live:1000000`] });
   workspace = mkdtempSync(join(tmpdir(), 'action-workspace-'));
 });
 afterAll(async () => {
@@ -59,6 +59,32 @@ describe('actions/call', () => {
     expect(JSON.parse(pdf.outputs.result as string)).toMatchObject({ kind: 'binary', contentType: 'application/pdf' });
     expect(pdf.summary).toContain('## compliance call downloadDocument');
     for (const result of [billing, calendar, generated, pdf]) expect(leakedSecrets(result, [API_KEY])).toEqual([]);
+  });
+
+  it('prices a spending call first: max-tokens refuses before sending, dry-run sends nothing, tokens-spent says what was drawn', async () => {
+    const live = (inputs: Record<string, string>) => run('call', { 'api-key': LIVE_API_KEY, ...inputs });
+    const balance = async () => JSON.parse((await live({ operation: 'getBilling' })).outputs.result as string) as { balanceTokens: number; prices: Record<string, number> };
+    const before = await balance();
+
+    const refused = await live({ operation: 'searchLibrary', input: '{"query": "access review"}', 'max-tokens': '4999' });
+    expect(refused.code).toBe(1);
+    expect(refused.annotations.at(-1)?.message).toBe('refused before spending anything: the plan costs 5,000 tokens, more than the cap of 4,999 tokens');
+    expect(refused.outputs['tokens-spent']).toBe('0');
+    expect(refused.outputs.result).toBeUndefined();
+
+    const dry = await live({ operation: 'generateDocument', input: JSON.stringify({ framework: 'gdpr', organisation: { name: 'Acme Ltd' } }), 'dry-run': 'true' });
+    expect(dry.code, dry.stdout).toBe(0);
+    expect(dry.outputs['planned-tokens']).toBe(String(before.prices.generateDocument));
+    expect(dry.outputs['tokens-spent']).toBe('0');
+    expect(dry.outputs['job-id']).toBeUndefined();
+    expect(dry.summary).toContain('Dry run: nothing was sent.');
+    expect((await balance()).balanceTokens).toBe(before.balanceTokens);
+
+    const searched = await live({ operation: 'searchLibrary', input: '{"query": "access review"}', 'max-tokens': '5000' });
+    expect(searched.code, searched.stdout).toBe(0);
+    expect(searched.outputs['tokens-spent']).toBe('5000');
+    expect(searched.summary).toContain('Tokens spent: **5,000 tokens**.');
+    expect((await balance()).balanceTokens).toBe(before.balanceTokens - 5000);
   });
 
   it('fails clearly on an unknown operation, bad JSON and a service error', async () => {

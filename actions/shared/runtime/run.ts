@@ -25,6 +25,8 @@ export interface ActionDefinition {
   name: string;
   /** false for actions that never call the service (gap-issues). */
   needsApiKey?: boolean;
+  /** A gate in pull requests: without a key there it fails (never a green check nothing evaluated). */
+  gatesPullRequests?: boolean;
   run(secrets: Secrets): Promise<void>;
 }
 
@@ -52,10 +54,25 @@ function annotateConfigIssues(error: ConfigError): void {
   }
 }
 
-/** Fork pull requests get no secrets: say so plainly and skip instead of failing obscurely. */
-function skipWithoutSecrets(name: string): boolean {
+function isPullRequestEvent(): boolean {
+  return process.env.GITHUB_EVENT_NAME === 'pull_request' || process.env.GITHUB_EVENT_NAME === 'pull_request_target';
+}
+
+/**
+ * Fork pull requests get no secrets. A pull request gate fails with what a maintainer must do;
+ * any other action says so plainly and skips instead of failing obscurely.
+ */
+function skipWithoutSecrets(action: ActionDefinition): boolean {
+  const { name } = action;
   if (!isForkPullRequest() && !isDependabotRun()) return false;
   const who = isDependabotRun() ? 'Dependabot pull requests' : 'pull requests from forks';
+  if (action.gatesPullRequests && isPullRequestEvent()) {
+    const message = `compliance ${name}: not evaluated, so not passed. GitHub does not pass secrets to ${who}, so this check cannot map the change. A maintainer must read the change and push it to a branch of this repository (the check runs there with the key); merging without that merges compliance documents nothing evaluated.`;
+    appendSummary(`## Compliance ${name}: not evaluated\n\n${message}\n`);
+    core.setOutput('skipped', 'true');
+    core.setFailed(message);
+    return true;
+  }
   const message = `compliance ${name}: skipped, no API key. GitHub does not pass secrets to ${who}, so the compliance check cannot run here; it runs once the change is merged or on a branch of this repository.`;
   core.warning(message, { title: 'Compliance check skipped' });
   appendSummary(`## Compliance ${name}: skipped\n\n${message}\n`);
@@ -68,7 +85,7 @@ export async function runAction(action: ActionDefinition): Promise<void> {
     const apiKey = readApiKey();
     const githubToken = readGitHubToken();
     if (action.needsApiKey !== false && !apiKey) {
-      if (skipWithoutSecrets(action.name)) return;
+      if (skipWithoutSecrets(action)) return;
       throw missingApiKeyError();
     }
     await action.run({ apiKey: apiKey ?? '', githubToken });
