@@ -32,7 +32,7 @@ export const frameworksCommand: Command = {
       out.result(
         () => [
           fields([['Framework', `${f.name}${f.version ? ` (${f.version})` : ''}`], ['Slug', f.slug], ['Regulator', f.regulator], ['Jurisdiction', f.jurisdiction], ['Sector', f.sector], ['Verified', f.verified ? 'yes' : 'no'], ['Source', f.sourceUrl], ['Controls', f.controls?.length]]),
-          f.updates.length ? `\nUpdates:\n${table(['Date', 'Update'], f.updates.map((u) => [u.date, u.title]), { maxWidth: 90 })}` : '\nUpdates: none listed.',
+          f.updates.length ? `\nUpdates:\n${table(['Date', 'Update'], f.updates.map((u) => [u.date, u.title]))}` : '\nUpdates: none listed.',
         ].join('\n'),
         () => f,
       );

@@ -1,9 +1,10 @@
 /**
  * Everything the CLI prints. Results go to stdout (human text, or one JSON document with --json);
  * notices, warnings and progress go to stderr. Colour only on a TTY and never with NO_COLOR; the
- * progress line rewrites itself on an interactive terminal and is plain lines in CI logs.
+ * progress line rewrites itself on an interactive terminal and is not written at all elsewhere.
  * Every write is passed through redact(), so no secret is ever printed.
  */
+import { stripVTControlCharacters, styleText } from 'node:util';
 import { redact } from './secrets.js';
 
 export interface OutputStreams {
@@ -13,7 +14,8 @@ export interface OutputStreams {
 }
 
 export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
-const CODES: Record<Style, [number, number]> = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39] };
+// Whether to colour is decided here (TTY, NO_COLOR, --no-color), not by styleText's own stream check.
+const paint = (text: string, styles: Style[]) => styleText(styles, text, { validateStream: false });
 
 export class Output {
   readonly json: boolean;
@@ -37,8 +39,7 @@ export class Output {
   }
 
   style(text: string, ...styles: Style[]): string {
-    if (!this.color) return text;
-    return styles.reduce((out, style) => `\u001b[${CODES[style][0]}m${out}\u001b[${CODES[style][1]}m`, text);
+    return this.color ? paint(text, styles) : text;
   }
 
   /** Human result text on stdout (ignored with --json). */
@@ -74,17 +75,18 @@ export class Output {
     this.notice(`${this.#stderrStyle('error:', 'red', 'bold')} ${line}`);
   }
 
-  /** Progress of long work: one rewriting line on a terminal, plain lines in CI (repeats dropped). */
+  /**
+   * Progress of long work: one rewriting line on a terminal, cleared before any result. Nothing in CI
+   * logs or pipes: there the results themselves are the record, and progress lines only repeated them.
+   */
   progress(message: string): void {
+    if (!this.interactive) return;
     const line = redact(message);
-    if (this.interactive) {
-      const columns = this.#streams.stderr.columns ?? 100;
-      const shown = line.length > columns - 2 ? `${line.slice(0, columns - 3)}…` : line;
-      this.#streams.stderr.write(`\r\u001b[2K${shown}`);
-      this.#progressShown = true;
-    } else if (line !== this.#lastProgress) {
-      this.#streams.stderr.write(`${line}\n`);
-    }
+    if (line === this.#lastProgress && this.#progressShown) return;
+    const columns = this.#streams.stderr.columns ?? 100;
+    const shown = line.length > columns - 2 ? `${line.slice(0, columns - 3)}…` : line;
+    this.#streams.stderr.write(`\r\u001b[2K${shown}`);
+    this.#progressShown = true;
     this.#lastProgress = line;
   }
 
@@ -102,26 +104,86 @@ export class Output {
 
   #stderrStyle(text: string, ...styles: Style[]): string {
     const enabled = Boolean(this.#streams.stderr.isTTY) && this.#streams.env.NO_COLOR === undefined && this.#streams.env.TERM !== 'dumb';
-    return enabled ? styles.reduce((out, style) => `\u001b[${CODES[style][0]}m${out}\u001b[${CODES[style][1]}m`, text) : text;
+    return enabled ? paint(text, styles) : text;
   }
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
-const visibleLength = (text: string) => text.replace(ANSI, '').length;
+const visibleLength = (text: string) => stripVTControlCharacters(text).length;
 
-/** A plain text table: columns padded to their widest cell, a rule under the header. */
-export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, options: { maxWidth?: number } = {}): string {
-  const maxWidth = options.maxWidth ?? 60;
-  const cell = (text: string) => {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return visibleLength(flat) > maxWidth && !ANSI.test(flat) ? `${flat.slice(0, maxWidth - 1)}…` : flat;
+/** The width tables fit: COLUMNS, else the terminal's, else 100 (a pipe or a log). */
+export function terminalWidth(env: Record<string, string | undefined> = process.env, stdout: { columns?: number } = process.stdout): number {
+  const fromEnv = Number.parseInt(env.COLUMNS ?? '', 10);
+  if (Number.isSafeInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return stdout.columns && stdout.columns > 0 ? stdout.columns : 100;
+}
+
+/** Words of `text` in lines of at most `width` visible characters (a longer word is cut). */
+export function wrapText(text: string, width: number): string[] {
+  if (visibleLength(text) <= width) return [text];
+  if (visibleLength(text) !== text.length) return [text]; // styled: shown whole rather than cut inside a colour
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    let rest = word;
+    while (rest.length > width) {
+      if (line) lines.push(line);
+      lines.push(rest.slice(0, width));
+      rest = rest.slice(width);
+      line = '';
+    }
+    if (!line) line = rest;
+    else if (line.length + 1 + rest.length <= width) line += ` ${rest}`;
+    else {
+      lines.push(line);
+      line = rest;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * A plain text table sized to `width` (default: the terminal): columns padded to their widest cell,
+ * a rule under the header; when too wide, the other columns are cut (…) down to a fair share and the
+ * last column, which holds the long text (reasons, notes, titles), wraps instead of being cut.
+ */
+export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, options: { width?: number } = {}): string {
+  const width = Math.max(40, options.width ?? terminalWidth());
+  const body = rows.map((row) => headers.map((_, i) => (row[i] ?? '').replace(/\s+/g, ' ').trim()));
+  const natural = headers.map((header, i) => Math.max(visibleLength(header), ...body.map((row) => visibleLength(row[i] ?? ''))));
+  const last = headers.length - 1;
+  const gaps = 2 * last;
+  const minLast = Math.min(natural[last] ?? 0, 20);
+  // Too many columns for the width even cut down: one block per row, `Header: value` lines.
+  const leadFloor = headers.slice(0, last).reduce((sum, header, i) => sum + Math.min(natural[i] ?? 0, Math.max(8, visibleLength(header))), 0);
+  if (last > 0 && leadFloor + gaps + minLast > width) return records(headers, body, width);
+  const widths = [...natural];
+  // Cut the widest leading column until the last column has room for its minimum.
+  while (widths.slice(0, last).reduce((a, b) => a + b, 0) + gaps + minLast > width) {
+    const widest = widths.slice(0, last).reduce((best, w, i) => (w > (widths[best] ?? 0) ? i : best), 0);
+    if ((widths[widest] ?? 0) <= 8) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+  }
+  widths[last] = Math.max(1, Math.min(natural[last] ?? 0, width - gaps - widths.slice(0, last).reduce((a, b) => a + b, 0)));
+  const fit = (text: string, w: number) => (visibleLength(text) <= w ? text + ' '.repeat(w - visibleLength(text)) : `${stripVTControlCharacters(text).slice(0, w - 1)}…`);
+  const lines = (row: readonly string[]) => {
+    const lead = row.slice(0, last).map((text, i) => fit(text, widths[i] ?? 0));
+    const wrapped = wrapText(row[last] ?? '', widths[last] ?? 1);
+    const pad = lead.map((text) => ' '.repeat(visibleLength(text)));
+    return wrapped.map((text, i) => [...(i === 0 ? lead : pad), text].join('  ').trimEnd()).join('\n');
   };
-  const body = rows.map((row) => row.map(cell));
-  const widths = headers.map((header, i) => Math.max(header.length, ...body.map((row) => visibleLength(row[i] ?? ''))));
-  const line = (row: readonly string[]) =>
-    row.map((text, i) => (i === row.length - 1 ? text : text + ' '.repeat((widths[i] ?? 0) - visibleLength(text)))).join('  ').trimEnd();
-  return [line(headers), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+  return [lines(headers), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(lines)].join('\n');
+}
+
+function records(headers: readonly string[], body: ReadonlyArray<readonly string[]>, width: number): string {
+  const keyWidth = Math.max(...headers.slice(1).map((header) => visibleLength(header))) + 2;
+  return body.map((row) => [
+    row[0] ?? '',
+    ...headers.slice(1).flatMap((header, i) => {
+      const value = wrapText(row[i + 1] ?? '', Math.max(10, width - keyWidth - 2));
+      return value.map((text, j) => `  ${(j === 0 ? `${header}:` : '').padEnd(keyWidth)}${text}`.trimEnd());
+    }),
+  ].join('\n')).join('\n\n');
 }
 
 /** `key: value` lines, keys aligned. */

@@ -18,11 +18,12 @@ export function renderSync(out: Output, plan: SyncPlan, run: SyncRunResult | und
   if (shown.length > 0) {
     lines.push(table(['File', 'Plan', 'Outcome', 'Tokens', 'Note'], shown.map((r) => [
       r.path || '—', r.kind, outcomeStyle(out, r.outcome), r.tokensSpent.toLocaleString('en-US'), r.message,
-    ]), { maxWidth: 70 }));
+    ])));
   }
   if (run) {
     const spent = run.mode === 'live' ? tokens(run.tokensSpent) : `${tokens(run.tokensSpent)} (sandbox key: never charged)`;
-    lines.push(run.dryRun ? `Would spend ${tokens(plan.totalTokens)} in live mode.` : `Spent ${spent}.`);
+    // A dry run's charges are itemised once, by dryRunLines.
+    if (!run.dryRun) lines.push(`Spent ${spent}.`);
     if (run.stoppedBecause) lines.push(out.style(`Stopped: ${run.stoppedBecause}`, 'red'));
   }
   return lines.join('\n');
@@ -36,35 +37,48 @@ function outcomeStyle(out: Output, outcome: string): string {
 
 const verdict = (out: Output, passed: boolean) => (passed ? out.style('passed', 'green', 'bold') : out.style('FAILED', 'red', 'bold'));
 
+/** One row per framework; Effective counts waived controls as covered; the control counts, labelled, last (they wrap). */
 export function renderCoverage(out: Output, frameworks: readonly GateResult[]): string {
   return table(
-    ['Framework', 'Coverage', 'With waivers', 'Threshold', 'Controls', 'Gaps', 'New', 'Result'],
-    frameworks.map((f) => [
-      f.framework.name,
-      percent(f.coverage),
-      percent(f.effectiveCoverage),
-      percent(f.threshold),
-      `${f.summary.covered}/${f.summary.partial}/${f.summary.missing} of ${f.summary.controls}`,
-      String(f.gaps.length),
-      f.gaps.some((gap) => gap.isNew !== undefined) ? String(f.newGaps.length) : '—',
-      verdict(out, f.passed),
-    ]),
+    ['Framework', 'Result', 'Coverage', 'Effective', 'Threshold', 'Gaps', 'Waived', 'New', 'Controls'],
+    frameworks.map((f) => {
+      const open = f.gaps.filter((gap) => !gap.waived);
+      const s = f.summary;
+      return [
+        f.framework.name,
+        verdict(out, f.passed),
+        percent(f.coverage),
+        percent(f.effectiveCoverage),
+        percent(f.threshold),
+        String(open.length),
+        String(f.gaps.length - open.length),
+        f.gaps.some((gap) => gap.isNew !== undefined) ? String(f.newGaps.length) : '—',
+        `${s.covered} covered, ${s.partial} partial, ${s.missing} missing of ${s.controls}`,
+      ];
+    }),
   );
 }
 
+/** The gaps that count, then the waived controls apart (a waiver is a decision, not a gap). */
 export function renderGaps(out: Output, result: GateResult, options: { max?: number } = {}): string {
   const max = options.max ?? 50;
-  const lines = [out.style(`${result.framework.name}: ${count(result.gaps.length, 'gap')}`, 'bold')];
+  const open = result.gaps.filter((gap) => !gap.waived);
+  const waived = result.gaps.filter((gap) => gap.waived);
+  const lines = [out.style(`${result.framework.name}: ${count(open.length, 'gap')}${waived.length ? `, ${waived.length} waived` : ''}`, 'bold')];
   for (const reason of result.reasons) lines.push(out.style(`  ✗ ${reason}`, 'red'));
   for (const warning of result.warnings) lines.push(out.style(`  ! ${warning}`, 'yellow'));
-  if (result.gaps.length > 0) {
-    lines.push(table(['Control', 'Title', 'Status', 'What is missing'], result.gaps.slice(0, max).map((gap) => [
+  if (open.length > 0) {
+    lines.push(table(['Control', 'Title', 'Status', 'What is missing'], open.slice(0, max).map((gap) => [
       gap.controlId,
       gap.title,
-      gap.waived ? `waived to ${gap.waiver?.expires}` : gap.waiver?.expired ? out.style('waiver expired', 'red') : `${gap.status}${gap.isNew ? ', new' : ''}`,
+      gap.waiver?.expired ? out.style('waiver expired', 'red') : `${gap.status}${gap.isNew ? ', new' : ''}`,
       gap.missing,
-    ]), { maxWidth: 64 }));
-    if (result.gaps.length > max) lines.push(`… and ${result.gaps.length - max} more (see --report-dir or --json).`);
+    ])));
+    if (open.length > max) lines.push(`… and ${open.length - max} more (see --report-dir or --json).`);
+  }
+  if (waived.length > 0) {
+    lines.push(`Waived (not counted as gaps):`);
+    lines.push(table(['Control', 'Title', 'Waived until', 'Why'], waived.map((gap) => [gap.controlId, gap.title, gap.waiver?.expires ?? '—', gap.waiver?.reason ?? '—'])));
   }
   return lines.join('\n');
 }
@@ -73,7 +87,7 @@ export function renderUpdates(updates: readonly FrameworkUpdates[]): string | un
   const rows = updates.flatMap((entry) =>
     entry.error ? [[entry.slug, '—', `could not read: ${entry.error.message}`]] : entry.updates.map((u) => [entry.slug, u.date, u.title]),
   );
-  return rows.length ? `Framework updates:\n${table(['Framework', 'Date', 'Update'], rows, { maxWidth: 80 })}` : undefined;
+  return rows.length ? `Framework updates:\n${table(['Framework', 'Date', 'Update'], rows)}` : undefined;
 }
 
 export function renderDrift(documents: readonly DriftResult[]): string | undefined {
@@ -92,5 +106,5 @@ export function renderGapPlan(plan: GapIssuePlan): string {
     ...plan.unchanged.map((d) => ['unchanged', `#${d.number}`, d.key]),
   ];
   const head = `Gap issues: ${plan.create.length} to create, ${plan.update.length} to update, ${plan.close.length} to close, ${plan.unchanged.length} unchanged${plan.deferred.length ? `, ${plan.deferred.length} deferred (maxNewPerRun)` : ''}`;
-  return rows.length ? `${head}\n${table(['Action', 'Issue', 'Title'], rows, { maxWidth: 90 })}` : head;
+  return rows.length ? `${head}\n${table(['Action', 'Issue', 'Title'], rows)}` : head;
 }

@@ -32,6 +32,14 @@ export async function guardSpend(session: Session, out: Output, lines: CostLine[
     const cost = planned === undefined ? 'an unlisted price' : `${tokens(planned)} (about ${usd(planned)})`;
     out.notice(`${options.dryRun ? 'Would spend' : 'Spending'} ${cost} on ${options.what}; balance ${tokens(billing.balanceTokens)}.`);
   }
+  if (options.dryRun) {
+    // A dry run answers "what would happen": a shortfall is part of the answer (exit 0), not an error.
+    if (!budget.allowed) {
+      out.warn(`a real run would be refused before spending anything: ${budget.reasons.join('; ')}`);
+      if (budget.suggestedPack) out.notice(`  Buy it with: compliance checkout ${budget.suggestedPack.code}`);
+    }
+    return { mode, plannedTokens: planned, budget, proceed: false };
+  }
   assertBudget(budget);
-  return { mode, plannedTokens: planned, budget, proceed: !options.dryRun };
+  return { mode, plannedTokens: planned, budget, proceed: true };
 }

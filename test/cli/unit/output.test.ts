@@ -1,0 +1,123 @@
+/** What the CLI prints, as pure functions and a fake terminal: tables that fit, labelled counts, waivers apart, progress. */
+import { stripVTControlCharacters } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { Output, table, terminalWidth, wrapText, type OutputStreams } from '../../../cli/lib/output.js';
+import { renderCoverage, renderGaps } from '../../../cli/lib/render.js';
+import { dryRunLines } from '../../../cli/lib/review.js';
+import type { GateResult } from '../../../review/gate.js';
+
+function fakeStreams(options: { tty?: boolean; env?: Record<string, string> } = {}) {
+  const written = { stdout: '', stderr: '' };
+  const stream = (name: 'stdout' | 'stderr') => ({ isTTY: options.tty ?? false, columns: 80, write: (text: string) => ((written[name] += text), true) });
+  const streams = { stdout: stream('stdout'), stderr: stream('stderr'), env: options.env ?? {} } as unknown as OutputStreams;
+  return { streams, written };
+}
+const plain = new Output({ json: false }, fakeStreams().streams);
+
+describe('table', () => {
+  const long = 'No documented procedure for reviewing the activity of information systems, such as audit logs, access reports and security incident tracking reports, at a set interval.';
+
+  it('fits the given width and wraps the last column instead of cutting it', () => {
+    const text = table(['Control', 'Title', 'What is missing'], [['164.308(a)(1)(ii)(D)', 'Information system activity review', long]], { width: 80 });
+    const lines = text.split('\n');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.slice(2).map((line) => line.trim()).join(' ')).toContain('at a set interval.');
+    expect(text).not.toContain('…');
+  });
+
+  it('takes COLUMNS, then the terminal width, then 100', () => {
+    expect(terminalWidth({ COLUMNS: '60' }, { columns: 200 })).toBe(60);
+    expect(terminalWidth({}, { columns: 132 })).toBe(132);
+    expect(terminalWidth({}, {})).toBe(100);
+    const wide = table(['A', 'Note'], [['x', long]], { width: 200 });
+    expect(wide.split('\n')).toHaveLength(3);
+  });
+
+  it('shows one block per row when the columns cannot fit', () => {
+    const text = table(['Framework', 'Result', 'Coverage', 'Effective', 'Threshold', 'Gaps', 'Waived', 'New', 'Controls'], [['HIPAA Security Rule', 'passed', '80%', '90%', '85%', '1', '1', '—', '55 covered, 2 partial, 8 missing of 65']], { width: 60 });
+    expect(text.split('\n')[0]).toBe('HIPAA Security Rule');
+    expect(text).toContain('  Controls:  55 covered, 2 partial, 8 missing of 65');
+    expect(Math.max(...text.split('\n').map((line) => line.length))).toBeLessThanOrEqual(60);
+  });
+
+  it('wraps words, cutting only a word longer than the line', () => {
+    expect(wrapText('aaa bbb ccc', 7)).toEqual(['aaa bbb', 'ccc']);
+    expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+  });
+});
+
+const gate = {
+  framework: { key: 'hipaa', name: 'HIPAA Security Rule', slug: 'hipaa-security', version: undefined, configured: 'hipaa-security' },
+  passed: true, coverage: 80, effectiveCoverage: 90, threshold: 85,
+  summary: { controls: 65, covered: 55, partial: 2, missing: 8 },
+  controls: [], expiredWaivers: [], newGaps: [], reasons: [], warnings: [],
+  gaps: [
+    { key: 'k1', controlId: 'C-1', title: 'Audit review', status: 'missing', missing: 'no audit log review', recommendation: '', evidence: [], waived: false, waiver: undefined },
+    { key: 'k2', controlId: 'C-2', title: 'Media disposal', status: 'missing', missing: 'no disposal procedure', recommendation: '', evidence: [], waived: true, waiver: { control: 'C-2', reason: 'no media held', expires: '2027-01-31', expired: false, daysLeft: 60 } },
+  ],
+} as unknown as GateResult;
+
+describe('coverage and gaps', () => {
+  it('labels the control counts', () => {
+    process.env.COLUMNS = '200';
+    const text = renderCoverage(plain, [gate]);
+    delete process.env.COLUMNS;
+    expect(text).not.toContain('55/2/8 of 65');
+    const [header, , row] = text.split('\n');
+    const cell = (name: string) => row!.slice(header!.indexOf(name)).trim().split(/\s{2,}/)[0];
+    expect([cell('Gaps'), cell('Waived')]).toEqual(['1', '1']);
+    expect(text).toContain('55 covered, 2 partial, 8 missing of 65');
+  });
+
+  it('lists waived controls apart from the gaps', () => {
+    const text = renderGaps(plain, gate, {});
+    const [gaps, waived] = text.split('Waived (not counted as gaps):');
+    expect(text.split('\n')[0]).toBe('HIPAA Security Rule: 1 gap, 1 waived');
+    expect(gaps).toContain('C-1');
+    expect(gaps).not.toContain('C-2');
+    expect(waived).toContain('C-2');
+    expect(waived).toContain('2027-01-31');
+    expect(waived).toContain('no media held');
+  });
+});
+
+describe('dry run', () => {
+  it('itemises each file and each mapping, and reports a shortfall without failing', () => {
+    const item = (kind: string, path: string, tokens: number) => ({ kind, path, tokens });
+    const lines = dryRunLines(plain, {
+      sync: { plan: { items: [item('new', 'policies/a.md', 400_000), item('changed', 'policies/b.md', 400_000), item('unchanged', 'policies/c.md', 0)] }, run: undefined },
+      estimate: { lines: [{ operationId: 'ingestLibraryDocument', count: 1, tokensEach: 400_000 }, { operationId: 'refreshLibraryDocument', count: 1, tokensEach: 400_000 }, { operationId: 'mapDocument', count: 1, tokensEach: 250_000 }, { operationId: 'mapDocument', count: 3, tokensEach: 250_000 }], totalTokens: 1_800_000, unpriced: [] },
+      budget: { allowed: false, mode: 'live', plannedTokens: 1_800_000, chargedTokens: 1_800_000, balanceTokens: 1_000_000, maxTokens: undefined, shortfall: 800_000, suggestedPack: { code: 'pack10' }, reasons: ['the balance is 1,000,000 tokens, 800,000 short'] },
+    } as never, ['hipaa-security', 'nist-csf-2']).join('\n');
+    expect(lines).toMatch(/ingest\s+policies\/a\.md\s+400,000/);
+    expect(lines).toMatch(/refresh\s+policies\/b\.md\s+400,000/);
+    expect(lines).not.toContain('policies/c.md');
+    expect(lines).toMatch(/map\s+hipaa-security\s+250,000/);
+    expect(lines).toMatch(/map\s+nist-csf-2 \(3 documents × 250,000\)\s+750,000/);
+    expect(lines).toContain('Total: 1,800,000 tokens; balance 1,000,000 tokens.');
+    expect(lines).toContain('800,000 short');
+    expect(lines).toContain('compliance checkout pack10');
+  });
+});
+
+describe('progress', () => {
+  it('is written only to a terminal, and a repeat is not written again', () => {
+    const ci = fakeStreams({ tty: false });
+    new Output({ json: false }, ci.streams).progress('1/3 policies/a.md: ingested');
+    expect(ci.written.stderr).toBe('');
+    const tty = fakeStreams({ tty: true });
+    const out = new Output({ json: false }, tty.streams);
+    out.progress('mapping hipaa-security');
+    out.progress('mapping hipaa-security');
+    out.print('result');
+    expect(stripVTControlCharacters(tty.written.stderr).match(/mapping hipaa-security/g)).toHaveLength(1);
+    expect(tty.written.stdout).toBe('result\n');
+  });
+
+  it('colours through styleText only on a colour terminal', () => {
+    const colour = new Output({ json: false }, fakeStreams({ tty: true }).streams);
+    expect(colour.style('ok', 'green')).toBe('\u001b[32mok\u001b[39m');
+    expect(new Output({ json: false }, fakeStreams({ tty: true, env: { NO_COLOR: '1' } }).streams).style('ok', 'green')).toBe('ok');
+  });
+});
