@@ -149,3 +149,29 @@ export function budgetLines(out: Output, result: ReviewResult): string[] {
   }
   return lines;
 }
+
+/** Every charge a dry run would make: one row per file synced and per mapping, the total, the balance and any shortfall. */
+export function dryRunLines(out: Output, result: Pick<ReviewResult, 'estimate' | 'budget' | 'sync'>, frameworks: readonly string[]): string[] {
+  const rows: string[][] = [];
+  for (const item of result.sync?.plan.items ?? []) {
+    if (item.kind === 'new' || item.kind === 'changed') rows.push([item.kind === 'new' ? 'ingest' : 'refresh', item.path, item.tokens.toLocaleString('en-US')]);
+  }
+  let mapping = 0;
+  for (const line of result.estimate.lines) {
+    if (line.operationId !== 'mapDocument') continue;
+    const name = frameworks[mapping++] ?? `mapping ${mapping}`;
+    const each = line.tokensEach === undefined ? 'unlisted' : line.tokensEach.toLocaleString('en-US');
+    rows.push(['map', `${name}${line.count > 1 ? ` (${line.count} documents × ${each})` : ''}`, line.tokensEach === undefined ? 'unlisted' : (line.count * line.tokensEach).toLocaleString('en-US')]);
+  }
+  const { budget } = result;
+  const lines = [out.style('Dry run: nothing was sent. Live-mode charges:', 'bold')];
+  lines.push(rows.length ? table(['Charge', 'What', 'Tokens'], rows) : '  none');
+  lines.push(`Total: ${tokens(result.estimate.totalTokens)}${result.estimate.unpriced.length ? ` plus unlisted prices of ${result.estimate.unpriced.join(', ')}` : ''}` +
+    `${budget.balanceTokens !== undefined ? `; balance ${tokens(budget.balanceTokens)}` : ''}.`);
+  if (!budget.allowed) {
+    lines.push(out.style('A real run would be refused before spending anything:', 'yellow', 'bold'));
+    for (const reason of budget.reasons) lines.push(`  ${reason}`);
+    if (budget.suggestedPack) lines.push(`  Buy it with: compliance checkout ${budget.suggestedPack.code}`);
+  }
+  return lines;
+}
