@@ -4,22 +4,16 @@
  * when their text changed, reopened when a gap is back, closed as completed when it is resolved,
  * and at most `max-new` are opened per run. It never calls the compliance service.
  */
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
-import { z } from 'zod/v4';
 import {
   configSchema,
   planGapIssues,
-  REPORT_SCHEMA,
-  REPORT_SCHEMA_VERSION,
-  ReviewError,
   tableCell,
   type GapIssuePlan,
   type GapIssueSettings,
   type ReviewReport,
 } from '../../review/index.js';
-import { readConfigFile } from '../../review/node/index.js';
+import { readConfigFile, readReportFile } from '../../review/node/index.js';
 import { currentRepository, workspaceRoot } from './github/context.js';
 import { applyGapIssuePlan, listGapIssues, type AppliedGapIssues } from './github/gapIssues.js';
 import { createGitHub } from './github/octokit.js';
@@ -31,27 +25,10 @@ import { booleanInput, InputError, listInput, numberInput, textInput } from './r
 import type { ActionDefinition } from './runtime/run.js';
 import { appendSummary } from './runtime/summary.js';
 
-const reportShape = z.looseObject({
-  schema: z.literal(REPORT_SCHEMA),
-  schemaVersion: z.number().int(),
-  frameworks: z.array(z.looseObject({ framework: z.looseObject({ key: z.string(), name: z.string() }), gaps: z.array(z.looseObject({ key: z.string(), controlId: z.string() })) })),
-});
-
+/** The report input, through the one reader (review/node/report.ts); relative to the workspace. */
 export async function readReport(root: string, path: string): Promise<ReviewReport> {
-  const absolute = isAbsolute(path) ? path : resolve(root, path);
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(absolute, 'utf8'));
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new InputError('report', missing ? `${path} does not exist` : `${path} is not valid JSON`, 'Run the map (or review) action first in the same job; its report-json output is the path to pass.');
-  }
-  const parsed = reportShape.safeParse(data);
-  if (!parsed.success) throw new InputError('report', `${path} is not a compliance report (report.json of the map or review action)`);
-  if (parsed.data.schemaVersion > REPORT_SCHEMA_VERSION) {
-    throw new ReviewError('invalid_report', `${path} has schema version ${parsed.data.schemaVersion}; this action reads up to ${REPORT_SCHEMA_VERSION}`, 'Use the same version of the map and gap-issues actions.');
-  }
-  return data as ReviewReport;
+  const file = await readReportFile(path, { role: 'report', root, hint: 'Run the map (or review) action first in the same job; its report-json output is the path to pass.' });
+  return file.report as ReviewReport;
 }
 
 /** compliance.yml's gapIssues settings (defaults without a config file), then the inputs. */

@@ -4,8 +4,7 @@
  * expired waivers, the sticky comment's body, and the gate inputs both actions share (fail-on,
  * baseline, extra waivers).
  */
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import * as core from '@actions/core';
 import { parse as parseYaml } from 'yaml';
 import {
@@ -25,7 +24,7 @@ import {
   type ReviewReport,
   type Waiver,
 } from '../../review/index.js';
-import { loadBaseline, writeRepoFile } from '../../review/node/index.js';
+import { readReportFile, writeRepoFile } from '../../review/node/index.js';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { ComplianceError } from '../../api/errors.js';
 import type { DownloadFormat } from '../../api/schemas/common.js';
@@ -49,32 +48,9 @@ export interface GateInputs {
   waivers: Waiver[];
 }
 
-function resolveFromWorkspace(root: string, path: string): string {
-  return isAbsolute(path) ? path : resolve(root, path);
-}
-
-/** Coverage by framework key from a previous report.json; tolerant: a raw report just has none. */
-function baselineCoverage(data: unknown): Map<string, number> {
-  const coverage = new Map<string, number>();
-  const frameworks = (data as { frameworks?: unknown } | null)?.frameworks;
-  if (!Array.isArray(frameworks)) return coverage;
-  for (const entry of frameworks as Array<{ framework?: { key?: unknown }; effectiveCoverage?: unknown; coverage?: unknown }>) {
-    const key = entry.framework?.key;
-    const value = typeof entry.effectiveCoverage === 'number' ? entry.effectiveCoverage : entry.coverage;
-    if (typeof key === 'string' && typeof value === 'number') coverage.set(key, value);
-  }
-  return coverage;
-}
-
+/** A previous report.json (or raw mapping reports): its gap keys and coverage, through the one reader. */
 export async function readBaseline(root: string, path: string): Promise<Baseline> {
-  const absolute = resolveFromWorkspace(root, path);
-  const gapKeys = await loadBaseline(absolute);
-  let coverage = new Map<string, number>();
-  try {
-    coverage = baselineCoverage(JSON.parse(await readFile(absolute, 'utf8')));
-  } catch {
-    // loadBaseline has read and validated it; coverage is a courtesy.
-  }
+  const { gapKeys, coverage } = await readReportFile(path, { role: 'baseline', acceptMappingReports: true, root });
   return { path, gapKeys, coverage };
 }
 

@@ -1,12 +1,12 @@
 /** `compliance gaps`: plan one GitHub issue per gap; with --github, apply the plan. */
-import { readFile } from 'node:fs/promises';
 import type { GateResult } from '../../review/gate.js';
 import { planGapIssues, type ExistingIssue } from '../../review/gapIssues.js';
-import { REPORT_SCHEMA } from '../../review/reportDocument.js';
+import { applyGapIssuePlan, type AppliedGapIssues, type GitHubIssuesPort } from '../../review/githubPort.js';
+import { readReportFile } from '../../review/node/report.js';
 import { CONNECTION_OPTIONS, REPO_OPTIONS, booleanFlag, parseCommand, repositoryFlag, stringFlag, type OptionSpecs } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
-import { EXIT, UsageError } from '../lib/errors.js';
-import { applyGapPlan, listIssuesByLabel, type AppliedPlan, type GitHubTarget } from '../lib/github.js';
+import { EXIT, ExternalServiceError, UsageError } from '../lib/errors.js';
+import { connectGitHub, gitHubFailure, ISSUES_WRITE_HINT, type GitHubTarget } from '../lib/github.js';
 import type { Output } from '../lib/output.js';
 import { renderGapPlan } from '../lib/render.js';
 import { loadRepo } from '../lib/repo.js';
@@ -57,7 +57,8 @@ export const gapsCommand: Command = {
     const reportPath = stringFlag(v, 'report');
     let frameworks: GateResult[];
     if (reportPath) {
-      frameworks = await readReportFrameworks(reportPath);
+      const file = await readReportFile(reportPath, { role: '--report', hint: 'Pass the report.json (or --json output) of compliance review or map.' });
+      frameworks = file.report?.frameworks ?? [];
     } else {
       const run = await executeReview(parsed, out, repo, { config: repo.config, sync: 'skip' });
       await run.session.close();
@@ -69,36 +70,40 @@ export const gapsCommand: Command = {
     }
 
     const label = settings.labels[0];
-    const existing: ExistingIssue[] = target && label ? await listIssuesByLabel(target, label) : [];
-    const plan = planGapIssues(frameworks, existing, settings);
-    let applied: AppliedPlan | undefined;
-    if (target && !booleanFlag(v, 'dry-run')) {
-      applied = await applyGapPlan(target, plan, (line) => out.progress(line));
-      out.done();
+    const github: GitHubIssuesPort | undefined = target && label ? await connectGitHub(target, out) : undefined;
+    let existing: ExistingIssue[] = [];
+    if (github && label) {
+      try {
+        existing = await github.listIssues(label);
+      } catch (error) {
+        throw gitHubFailure(error, `list the issues labelled ${label}`);
+      }
     }
+    const plan = planGapIssues(frameworks, existing, settings);
+    let applied: AppliedGapIssues | undefined;
+    if (github && label && !booleanFlag(v, 'dry-run')) {
+      applied = await applyGapIssuePlan(github, plan, { label, onProgress: (line) => out.progress(line), onFailure: (what, message) => out.warn(`could not ${what}: ${message}`) });
+      out.done();
+      const { refused } = applied;
+      if (refused) throw new ExternalServiceError(`github_${refused.status}`, `GitHub refused to ${refused.what}: ${refused.message}`, ISSUES_WRITE_HINT);
+    }
+    // The JSON contract of --json: created {number, key, url}, updated {number, key, reopened}, closed {number, key}.
+    const done = applied && {
+      created: applied.created.map(({ number, key, url }) => ({ number, key, url })),
+      updated: [...applied.updated.map(({ number, key }) => ({ number, key, reopened: false })), ...applied.reopened.map(({ number, key }) => ({ number, key, reopened: true }))],
+      closed: applied.closed.map(({ number, key }) => ({ number, key })),
+      failed: applied.failed,
+    };
     out.result(
       () => {
         const lines = [renderGapPlan(plan)];
-        if (applied) lines.push(`Applied on ${target?.repository}: ${applied.created.length} created, ${applied.updated.length} updated, ${applied.closed.length} closed.`);
+        if (done) lines.push(`Applied on ${target?.repository}: ${done.created.length} created, ${done.updated.length} updated, ${done.closed.length} closed${done.failed.length ? `, ${done.failed.length} failed` : ''}.`);
         else if (target) lines.push('Dry run: nothing changed on GitHub.');
         else lines.push('Planned against no existing issues; add --github to read and apply them.');
         return lines.join('\n');
       },
-      () => ({ repository: target?.repository ?? null, existingIssues: existing.length, plan, applied: applied ?? null }),
+      () => ({ repository: target?.repository ?? null, existingIssues: existing.length, plan, applied: done ?? null }),
     );
-    return EXIT.ok;
+    return done?.failed.length ? EXIT.service : EXIT.ok;
   },
 };
-
-async function readReportFrameworks(path: string): Promise<GateResult[]> {
-  let data: { schema?: unknown; frameworks?: unknown };
-  try {
-    data = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`--report ${path}: ${(error as Error).message}`, 'Pass the report.json (or --json output) of compliance review or map.');
-  }
-  if (data?.schema !== REPORT_SCHEMA || !Array.isArray(data.frameworks)) {
-    throw new UsageError(`--report ${path} is not a review report (schema ${REPORT_SCHEMA})`, 'Pass the report.json (or --json output) of compliance review or map.');
-  }
-  return data.frameworks as GateResult[];
-}

@@ -1,10 +1,9 @@
 /** compliance.yml, the drift manifest and baselines read from disk, with the file name in every error. */
-import { readFile } from 'node:fs/promises';
 import { CONFIG_FILE_NAME, parseConfig, type Config } from '../config.js';
-import { ConfigError, ReviewError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type GenerationManifest } from '../drift.js';
-import { baselineGapKeys } from '../reportDocument.js';
 import { decodeUtf8, readRepoBytes, writeRepoFile } from './files.js';
+import { readReportFile } from './report.js';
 
 /**
  * Reads and validates the repo's compliance.yml (or `path`, relative to root). A missing or
@@ -34,24 +33,5 @@ export async function writeManifest(root: string, manifest: GenerationManifest):
  * `--fail-on new-gaps`. `path` is a plain file path (absolute or relative to the working directory).
  */
 export async function loadBaseline(path: string): Promise<Set<string>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ReviewError('invalid_report', `baseline ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-      'Pass the report.json (or --json output) of an earlier run.');
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ReviewError('invalid_report', `baseline ${path}: not valid JSON (${(error as Error).message})`, 'Pass the report.json (or --json output) of an earlier run.');
-  }
-  try {
-    return baselineGapKeys(data);
-  } catch (error) {
-    if (error instanceof ReviewError) throw new ReviewError(error.code, `baseline ${path}: ${error.message}`, error.hint);
-    throw error;
-  }
+  return (await readReportFile(path, { role: 'baseline', acceptMappingReports: true })).gapKeys;
 }

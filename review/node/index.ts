@@ -2,3 +2,4 @@
 // baselines on disk. Shared by the CLI and the GitHub Actions; no process.exit or console here.
 export * from './files.js';
 export * from './config.js';
+export * from './report.js';

@@ -158,7 +158,7 @@ describe('actions/gap-issues', () => {
     const run = await gapIssues(makeWorkspace(HIPAA_CONFIG(80)));
     expect(run.code).toBe(1);
     expect(run.annotations.at(-1)?.message).toBe(
-      'input report: compliance-report/report.json does not exist (Run the map (or review) action first in the same job; its report-json output is the path to pass.)',
+      'report compliance-report/report.json: no such file (Run the map (or review) action first in the same job; its report-json output is the path to pass.)',
     );
   });
 });

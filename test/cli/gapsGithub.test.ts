@@ -125,7 +125,7 @@ describe('compliance gaps --github (fake GitHub, live-mode sandbox)', () => {
     expect(pages).toEqual([1, 2, 3].map((page) => `GET /repos/${ISSUES_REPO}/issues compliance-gap all ${page}`));
     expect(again.json.plan.unchanged).toHaveLength(5);
     expect(again.json.plan).toMatchObject({ create: [], update: [], close: [], deferred: [] });
-    expect(again.json.applied).toEqual({ created: [], updated: [], closed: [] });
+    expect(again.json.applied).toEqual({ created: [], updated: [], closed: [], failed: [] });
     expect(github.writes()).toHaveLength(writes);
     expect(snapshot()).toEqual(before);
   });
@@ -144,7 +144,7 @@ describe('compliance gaps --github (fake GitHub, live-mode sandbox)', () => {
     const fixed = await gaps(['--github', '--repo', ISSUES_REPO, '--json']);
     expect(fixed.code, fixed.stderr).toBe(0);
     const closed = github.issueList().find((issue) => markerOf(issue) === RESOLVED);
-    expect(fixed.json.applied).toEqual({ created: [], updated: [], closed: [{ number: closed?.number, key: RESOLVED }] });
+    expect(fixed.json.applied).toEqual({ created: [], updated: [], closed: [{ number: closed?.number, key: RESOLVED }], failed: [] });
     expect(closed).toMatchObject({ state: 'closed', state_reason: 'completed' });
     expect(github.commentsOn(closed?.number ?? 0).map((comment) => comment.body)).toEqual(['Resolved: the latest mapping no longer reports this gap.']);
     // Only that issue was written to: its comment and its close.
@@ -156,7 +156,7 @@ describe('compliance gaps --github (fake GitHub, live-mode sandbox)', () => {
     }
 
     const settled = await gaps(['--github', '--repo', ISSUES_REPO, '--json']);
-    expect(settled.json.applied).toEqual({ created: [], updated: [], closed: [] });
+    expect(settled.json.applied).toEqual({ created: [], updated: [], closed: [], failed: [] });
     expect(github.writes()).toHaveLength(writesBefore + 2);
   });
 
@@ -202,6 +202,6 @@ describe('compliance gaps --github (fake GitHub, live-mode sandbox)', () => {
     expect(JSON.stringify(github.requests.map((request) => request.body))).not.toContain(GITHUB_TOKEN);
     expect(JSON.stringify(github.requests.map((request) => request.body))).not.toContain(LIVE_KEY);
     // The token travelled only in the Authorization header (the bad one from the 401 test aside).
-    expect(new Set(github.requests.map((request) => request.authorization))).toEqual(new Set([`Bearer ${GITHUB_TOKEN}`, `Bearer ${BAD_TOKEN}`]));
+    expect(new Set(github.requests.map((request) => request.authorization))).toEqual(new Set([`token ${GITHUB_TOKEN}`, `token ${BAD_TOKEN}`]));
   });
 });

@@ -5,42 +5,13 @@
  * fails the step or hides the result, which is already in the job summary.
  */
 import * as core from '@actions/core';
+import { describeGitHubError } from '../../../review/githubPort.js';
 import { isForkPullRequest } from './context.js';
 
 export type WritePermission = 'issues: write' | 'pull-requests: write';
 
-interface HttpError {
-  status: number;
-  message: string;
-  response?: { headers?: Record<string, string | number | undefined> };
-}
-
-function asHttpError(error: unknown): HttpError | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { status, message } = error as { status?: unknown; message?: unknown };
-  return typeof status === 'number' && typeof message === 'string' ? (error as HttpError) : undefined;
-}
-
-export function httpStatus(error: unknown): number | undefined {
-  return asHttpError(error)?.status;
-}
-
-/** A write refused for lack of permission (not a rate limit, which the throttling plugin handles). */
-export function isRefusedWrite(error: unknown): boolean {
-  const http = asHttpError(error);
-  if (!http) return false;
-  if (http.status === 404) return true;
-  if (http.status !== 403) return false;
-  const remaining = http.response?.headers?.['x-ratelimit-remaining'];
-  return String(remaining) !== '0' && !/rate limit/i.test(http.message);
-}
-
-/** The GitHub message of an error, first line only and without any URL query (no token ever is in one). */
-export function describeGitHubError(error: unknown): string {
-  const http = asHttpError(error);
-  const message = (http?.message ?? (error instanceof Error ? error.message : String(error))).split('\n')[0]?.trim() ?? '';
-  return http ? `${http.status} ${message}` : message;
-}
+// One classification of GitHub errors for every surface (review/githubPort.ts).
+export { describeGitHubError, gitHubStatus as httpStatus, isRefusedGitHubWrite as isRefusedWrite } from '../../../review/githubPort.js';
 
 export class RefusedWrite extends Error {
   readonly permission: WritePermission;
