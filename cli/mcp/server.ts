@@ -53,7 +53,7 @@ export function instructions(shared: SharedState): string {
 export function createMcpServer(shared: SharedState): Server {
   const server = new Server(
     { name: 'compliance-engine', title: 'Compliance engine', version: shared.version },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: instructions(shared) },
+    { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} }, instructions: instructions(shared) },
   );
   const context: McpContext = {
     client: shared.client,
