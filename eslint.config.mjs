@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './scripts/eslint/layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'actions/*/dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**'] },
@@ -12,12 +13,19 @@ export default tseslint.config(
     },
   },
   {
+    // DESIGN.md's import directions, judged by where each relative import lands (every depth).
+    files: ['api/**/*.ts', 'review/**/*.ts', 'cli/**/*.ts', 'actions/**/*.ts', 'nodes/**/*.ts', 'credentials/**/*.ts', 'sandbox/**/*.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/import-direction': 'error' },
+  },
+  {
     // The API core and the review loop run inside n8n too: no process, timers or file system there.
     files: ['api/**/*.ts', 'review/**/*.ts'],
     ignores: ['api/node/**', 'review/node/**'],
     rules: {
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'setImmediate', 'fetch'],
-      'no-restricted-imports': ['error', { patterns: ['node:*', 'fs', 'path', 'undici', '../review/*', '../cli/*', '../sandbox/*'] }],
+      // Our own areas are judged by layers/import-direction; here only what n8n cannot load.
+      'no-restricted-imports': ['error', { patterns: ['node:*', 'fs', 'path', 'undici'] }],
     },
   },
 );

@@ -1,6 +1,8 @@
 import { ComplianceValidationError } from './errors.js';
 
-export const API_PREFIX = '/api/public/v1';
+import { API_PREFIX } from './schemas/common.js';
+
+export { API_PREFIX };
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 

@@ -3,7 +3,7 @@
  * under `<baseUrl>` (ending in /api/public/v1) until `close()`.
  */
 import type { AddressInfo } from 'node:net';
-import { API_PREFIX } from '../api/baseUrl.js';
+import { API_PREFIX } from '../api/schemas/common.js';
 import type { KeyMode } from '../api/schemas/common.js';
 import { isLoopbackAddress, newControlToken } from './server/controlToken.js';
 import { issueKey, parseKeySpec, type KeySpec } from './server/keys.js';

@@ -6,6 +6,9 @@ import en from 'zod/v4/locales/en.js';
 // validation messages (api/validation.ts) quote zod's English texts.
 z.config(en());
 
+/** Where the service serves the API: the operation table's paths are relative to it. */
+export const API_PREFIX = '/api/public/v1';
+
 /** Limits the spec states; the sandbox enforces the same numbers. */
 export const LIMITS = {
   libraryMinChars: 200,

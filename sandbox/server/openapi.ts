@@ -6,8 +6,7 @@
  */
 import { z } from 'zod/v4';
 import { operations, SHARED_ERRORS, type ErrorDoc, type ErrorStatus, type OperationSpec } from '../../api/operations.js';
-import { API_PREFIX } from '../../api/baseUrl.js';
-import { LIMITS } from '../../api/schemas/common.js';
+import { API_PREFIX, LIMITS } from '../../api/schemas/common.js';
 import { errorEnvelope } from '../../api/schemas/responses.js';
 import { CONTENT_TYPES } from '../formats/index.js';
 import { DEFAULT_POOL_LIMITS } from '../formats/upload/extractionPool.js';

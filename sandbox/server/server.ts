@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { API_PREFIX } from '../../api/baseUrl.js';
+import { API_PREFIX } from '../../api/schemas/common.js';
 import { ComplianceValidationError } from '../../api/errors.js';
 import type { OperationId } from '../../api/operations.js';
 import { validateInput } from '../../api/validation.js';
