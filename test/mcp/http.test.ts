@@ -1,0 +1,123 @@
+/**
+ * `compliance mcp --http` (Streamable HTTP on loopback) driven by the SDK's Client against a
+ * live-mode sandbox: without --max-tokens a live key charges nothing; with it, a client that
+ * supports elicitation is asked before a call above --confirm-above, and a "no" spends nothing.
+ */
+import { request } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operationIds } from '../../api/operations.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
+import { LIVE_KEY, liveSandbox } from '../cli/helpers.js';
+import { copyOfBuiltCli, type BuiltCli } from '../sandbox/builtCli.js';
+import { connectionEnv, httpClient, httpServer, textOf } from './helpers.js';
+
+let built: BuiltCli;
+let box: RunningSandbox;
+
+async function ledger(): Promise<{ balanceTokens: number; ids: string[] }> {
+  const body = (await (await fetch(`${box.baseUrl}/billing`, { headers: { authorization: `Bearer ${LIVE_KEY}` } })).json()) as { balanceTokens: number; ledger: Array<{ id: string }> };
+  return { balanceTokens: body.balanceTokens, ids: body.ledger.map((entry) => entry.id) };
+}
+
+beforeAll(async () => {
+  built = copyOfBuiltCli();
+  box = await liveSandbox();
+}, 120_000);
+
+afterAll(async () => {
+  await box?.close();
+  built?.remove();
+});
+
+describe('compliance mcp --http with a live key and no budget', () => {
+  let server: Awaited<ReturnType<typeof httpServer>>;
+  let client: Client;
+  beforeAll(async () => {
+    server = await httpServer(built.cli, [], connectionEnv(box));
+    client = await httpClient(server.url);
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it('answers on loopback only, and lists the same tools as over stdio', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect((await client.listTools()).tools).toHaveLength(operationIds.length + 4);
+    expect(client.getInstructions()).toContain('No token budget was given (--max-tokens), so every charged tool is refused.');
+  });
+
+  it('a free tool works; a charged one is refused with nothing spent', async () => {
+    const calendar = (await client.callTool({ name: 'getCalendar' })) as CallToolResult;
+    expect(calendar.isError).toBeFalsy();
+    const before = await ledger();
+    const refused = (await client.callTool({ name: 'search_library', arguments: { query: 'access reviews' } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^budget_exceeded: refused before spending anything: search_library costs 5,000 tokens .* started without a token budget/);
+    expect(textOf(refused)).toContain('hint: Ask the user to restart the server with --max-tokens N');
+    expect(await ledger()).toEqual(before);
+    expect(JSON.stringify(refused)).not.toContain(LIVE_KEY);
+  });
+
+  it('reads a framework control set and runs a prompt', async () => {
+    const framework = await client.readResource({ uri: 'framework://hipaa-security' });
+    expect(JSON.parse((framework.contents[0] as { text: string }).text).controls.length).toBeGreaterThan(10);
+    const prompt = await client.getPrompt({ name: 'draft_policy_for_gap', arguments: { framework: 'hipaa-security', control: '164.308(a)(5)(i)' } });
+    expect(JSON.stringify(prompt.messages)).toContain('framework://hipaa-security');
+  });
+
+  it('rejects a request whose Host is not loopback (DNS rebinding)', async () => {
+    // node:http, since fetch does not let a caller set Host.
+    const status = (host: string) => new Promise<number>((resolvePromise, reject) => {
+      const req = request(server.url, { method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        resolvePromise(res.statusCode ?? 0);
+      });
+      req.once('error', reject);
+      req.end('{}');
+    });
+    const port = new URL(server.url).port;
+    expect(await status(`evil.example:${port}`)).toBe(403);
+    expect(await status(`localhost:${port}`)).toBe(400);
+  });
+});
+
+describe('compliance mcp --http with a budget and a client that supports elicitation', () => {
+  let server: Awaited<ReturnType<typeof httpServer>>;
+  let client: Client;
+  const answers: Array<'accept' | 'decline'> = [];
+  const asked: string[] = [];
+  beforeAll(async () => {
+    server = await httpServer(built.cli, ['--max-tokens', '100000', '--confirm-above', '1000'], connectionEnv(box));
+    client = new Client({ name: 'compliance-tests', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      const action = answers.shift() ?? 'decline';
+      return action === 'accept' ? { action, content: { confirm: true } } : { action };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it('asks the user before a charged call above the threshold; a decline spends nothing', async () => {
+    const before = await ledger();
+    answers.push('decline');
+    const declined = (await client.callTool({ name: 'searchLibrary', arguments: { query: 'access reviews' } })) as CallToolResult;
+    expect(asked.at(-1)).toMatch(/^searchLibrary costs 5,000 tokens \(about US\$0\.02\)\. Session spend: 0 tokens charged; budget 100,000 tokens/);
+    expect(declined.isError).toBe(true);
+    expect(textOf(declined)).toContain('the user did not confirm searchLibrary: nothing was spent');
+    expect(await ledger()).toEqual(before);
+
+    answers.push('accept');
+    const accepted = (await client.callTool({ name: 'searchLibrary', arguments: { query: 'access reviews' } })) as CallToolResult;
+    expect(accepted.isError).toBeFalsy();
+    expect(textOf(accepted)).toContain('Session spend: 5,000 tokens charged; budget 100,000 tokens, 95,000 tokens left.');
+    expect((await ledger()).balanceTokens).toBe(before.balanceTokens - 5_000);
+  });
+});
