@@ -59,7 +59,7 @@ export function getPrompt(name: string, args: Record<string, string> | undefined
           text: [
             `Draft the policy that closes the gap for control ${control} of ${framework}${organisation ? ` for ${organisation}` : ''}.`,
             `1. Read framework://${framework} for what ${control} requires, and search_library for policies that already touch it.`,
-            `2. Generate a draft with generate_document (framework "${framework}"${organisation ? `, organisation name "${organisation}"` : ''}), or write it from the existing policies.`,
+            `2. Generate a draft with generate_document (framework "${framework}", the documentType from getCapabilities that fits the control${organisation ? `, company "${organisation}"` : ''}), or write it from the existing policies.`,
             `3. Check the draft with map_text against ${framework} and tell me whether ${control} is now covered.`,
             'Tell me what each charged step costs before calling it.',
           ].join('\n'),
