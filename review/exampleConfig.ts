@@ -1,5 +1,14 @@
-/** The commented compliance.yml that `compliance init` writes. A test keeps it parsing. */
-export const EXAMPLE_CONFIG = `# compliance.yml: what the review loop syncs, maps, gates and generates.
+/**
+ * The commented compliance.yml that `compliance init` writes: `compliance review` runs it as-is (on
+ * the embedded sandbox, with init's starter documents). Its waiver expires half a year after
+ * `today`, so a fresh file never starts with an expired waiver. A test keeps it parsing.
+ */
+export function exampleConfig(today: string): string {
+  const expires = new Date(Date.parse(`${today}T00:00:00Z`) + 183 * 86_400_000).toISOString().slice(0, 10);
+  return EXAMPLE_TEMPLATE.replace('{{WAIVER_EXPIRES}}', expires);
+}
+
+const EXAMPLE_TEMPLATE = `# compliance.yml: what the review loop syncs, maps, gates and generates.
 # Validate with: compliance config check
 
 # owner/name of this repository. Documents that sync creates are tagged repo:<owner>/<name>;
@@ -33,7 +42,7 @@ waivers:
     control: PR.AT-01
     reason: Awareness training moves to the new HR platform in Q3
     owner: ciso@acme.example
-    expires: "2026-09-30"
+    expires: "{{WAIVER_EXPIRES}}"
 
 # One GitHub issue per gap, found again by a hidden marker; resolved gaps are closed.
 gapIssues:
@@ -46,8 +55,9 @@ gapIssues:
 # Generated documents. output is a repo path without extension; each format adds its own.
 # A manifest in .compliance/generated.json records what produced each file, so drifted ones
 # (framework updated, parameters changed) are regenerated and hand edits are never overwritten.
+# type: one of the service's document types (compliance config check lists them).
 generate:
-  - type: policy
+  - type: information_security_policy
     framework: nist-csf-2
     organisation:
       name: Acme Ltd
@@ -60,3 +70,6 @@ generate:
 review:
   cadence: quarterly
 `;
+
+/** The example as of a fixed day (docs and tests). */
+export const EXAMPLE_CONFIG = exampleConfig('2026-01-01');

@@ -71,6 +71,18 @@ export function documentTitle(path: string, content: string): string {
   return (heading || base.replace(/\.[^.]+$/, '') || base).slice(0, 500);
 }
 
+/**
+ * The text a library upload of `text` sends: normalised (see normaliseContent), and why it cannot be
+ * sent when it is too short or too long. normaliseContent ends the text with one newline; a file of
+ * exactly the limit must not be refused for it, so that newline is dropped from the upload then (the
+ * content hash ignores it either way).
+ */
+export function libraryContent(text: string): { content: string; problem: string | undefined } {
+  const normalised = normaliseContent(text);
+  const content = normalised.length > LIMITS.libraryMaxChars && normalised.endsWith('\n') ? normalised.slice(0, -1) : normalised;
+  return { content, problem: sizeProblem(content) };
+}
+
 function sizeProblem(content: string): string | undefined {
   if (content.length < LIMITS.libraryMinChars) {
     return `${content.length} characters: the library needs at least ${LIMITS.libraryMinChars}`;
@@ -102,12 +114,8 @@ export function planSync(input: PlanSyncInput): SyncPlan {
   const pendingNew: Array<{ path: string; group: DocumentGroup; content: string; hash: string }> = [];
 
   for (const { path, group } of selected) {
-    // normaliseContent ends the text with one newline; a file of exactly the limit must not be refused
-    // for it: that newline is dropped from the upload (the content hash ignores it either way).
-    const normalised = normaliseContent(byPath.get(path)?.content ?? '');
-    const content = normalised.length > LIMITS.libraryMaxChars && normalised.endsWith('\n') ? normalised.slice(0, -1) : normalised;
+    const { content, problem } = libraryContent(byPath.get(path)?.content ?? '');
     const hash = contentHash(content);
-    const problem = sizeProblem(content);
     const doc = atPath(path);
     if (doc) matchedIds.add(doc.id);
     const twin = firstPathWithHash.get(hash);

@@ -1,15 +1,21 @@
-/** `compliance config check`: validate compliance.yml and show what it selects (free, offline). */
+/** `compliance config check`: validate compliance.yml and show what it selects; frameworks and document types against GET /capabilities (free). */
 import { selectDocumentPaths } from '../../review/documents.js';
 import { frameworkDocuments } from '../../review/documents.js';
 import { listRepoFiles } from '../../review/node/files.js';
-import { REPO_OPTIONS, parseCommand, type OptionSpecs } from '../lib/args.js';
+import { CONNECTION_OPTIONS, REPO_OPTIONS, booleanFlag, parseCommand, type OptionSpecs } from '../lib/args.js';
+import { assertCapabilities } from '../lib/capabilityCheck.js';
 import type { Command } from '../lib/command.js';
 import { EXIT, UsageError } from '../lib/errors.js';
 import { count } from '../lib/format.js';
 import { table, type Output } from '../lib/output.js';
 import { loadRepo } from '../lib/repo.js';
+import { withSession } from '../lib/session.js';
 
-const OPTIONS = { ...REPO_OPTIONS } as const satisfies OptionSpecs;
+const OPTIONS = {
+  offline: { type: 'boolean', description: 'make no request: skip checking frameworks and document types against the service' },
+  ...REPO_OPTIONS,
+  ...CONNECTION_OPTIONS,
+} as const satisfies OptionSpecs;
 
 export const configCommand: Command = {
   async run(argv, out: Output) {
@@ -17,8 +23,10 @@ export const configCommand: Command = {
       usage: 'compliance config check [options]',
       description:
         'Validates compliance.yml (every problem with its line and key), checks that every glob matches a file and every\n' +
-        'framework selects documents, and lists the documents per group. Makes no request.',
-      examples: ['compliance config check', 'compliance config check -C examples --json'],
+        'framework selects documents, and lists the documents per group. Then asks the service (GET /capabilities, free;\n' +
+        'the embedded sandbox when none is configured) whether each framework is a verified one and each generate: type\n' +
+        'exists, so a wrong one is caught before anything is spent. --offline makes no request.',
+      examples: ['compliance config check', 'compliance config check -C examples --json', 'compliance config check --offline'],
     }, { min: 1, max: 1, names: 'subcommand (check)' });
     if (!parsed) return 0;
     if (parsed.positionals[0] !== 'check') throw new UsageError(`unknown subcommand ${JSON.stringify(parsed.positionals[0])}`, 'Usage: compliance config check');
@@ -31,6 +39,9 @@ export const configCommand: Command = {
       mode: framework.mode,
       documents: frameworkDocuments(framework, config.documents, selected).map((entry) => entry.path),
     }));
+    if (!booleanFlag(parsed.values, 'offline')) {
+      await withSession(parsed, out, async ({ client }) => assertCapabilities(config, await client.getCapabilities(), repo.configPath));
+    }
     out.result(
       () => [
         `${repo.configPath} is valid: ${count(selected.length, 'document')}, ${count(config.frameworks.length, 'framework')}, ${count(config.waivers.length, 'waiver')}, ${count(config.generate.length, 'generated document')}.`,

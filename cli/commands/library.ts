@@ -1,4 +1,4 @@
-/** `compliance library list|get|delete|search`: the private document library. */
+/** `compliance library list|get|delete|search|ingest|refresh`: the private document library. */
 import { fixedPrice } from '../../api/operations.js';
 import { CONNECTION_OPTIONS, booleanFlag, integerFlag, listFlag, parseCommand, stringFlag, type OptionSpecs } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
@@ -6,10 +6,12 @@ import { EXIT, UsageError } from '../lib/errors.js';
 import { fields, table, type Output } from '../lib/output.js';
 import { SPEND_OPTIONS } from '../lib/review.js';
 import { withSession } from '../lib/session.js';
+import { ingestFiles, refreshFile } from '../lib/libraryWrite.js';
 import { guardSpend } from '../lib/spend.js';
 
 const OPTIONS = {
-  category: { type: 'string', valueName: 'NAME', description: 'list, search: only this category' },
+  category: { type: 'string', valueName: 'NAME', description: 'list, search: only this category; ingest: the category given' },
+  tags: { type: 'string', valueName: 'LIST', description: 'ingest: tags given to each document, comma-separated' },
   tag: { type: 'string', valueName: 'TAG', description: 'list: only documents with this tag; search: tags, comma-separated' },
   limit: { type: 'string', valueName: 'N', description: 'search: at most N results' },
   content: { type: 'boolean', description: 'get: include the stored text' },
@@ -20,13 +22,19 @@ const OPTIONS = {
 export const libraryCommand: Command = {
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
-      usage: 'compliance library list | get <id> [--content] | delete <id> | search "<query>" [options]',
-      description: 'Lists (all pages), reads and deletes library documents (free), and searches them (5,000 tokens a query in live mode).',
-      examples: ['compliance library list --tag repo:acme/policies', 'compliance library get doc_1 --content', 'compliance library search "encryption at rest" --limit 5', 'compliance library delete doc_1 --json'],
-    }, { min: 1, max: 2, names: 'subcommand (list, get, delete or search)' });
+      usage: 'compliance library list | get <id> [--content] | delete <id> | search "<query>" | ingest FILE... | refresh <id> FILE [options]',
+      description: 'Lists (all pages), reads and deletes library documents (free), and searches them (5,000 tokens a query in live mode).\n' +
+        'ingest FILE...: one document per file (title: its first heading; filename: its path), waiting for each; refresh <id> FILE:\n' +
+        'replace a document\'s text (nothing sent when it is the same). Both charged as GET /billing lists; every file is checked first.',
+      notes: ['Money: ingest and refresh print each file\'s price and the balance first; --dry-run lists the charges and sends nothing;\n--max-tokens N refuses a dearer plan; a plan the balance cannot pay is refused before anything is sent (exit 3).'],
+      examples: ['compliance library list --tag repo:acme/policies', 'compliance library get doc_1 --content', 'compliance library search "encryption at rest" --limit 5', 'compliance library delete doc_1 --json',
+        'compliance library ingest policies/*.md --category Policies --tags security,hr --dry-run', 'compliance library refresh doc_1 policies/access.md'],
+    }, { min: 1, max: 1000, names: 'subcommand (list, get, delete, search, ingest or refresh)' });
     if (!parsed) return 0;
     const v = parsed.values;
     const [action, argument] = parsed.positionals;
+    const extra = parsed.positionals[action === 'ingest' ? 1000 : action === 'refresh' ? 3 : 2];
+    if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, `Usage: compliance library ${action} …`);
     const needArgument = (what: string) => {
       if (!argument) throw new UsageError(`${action} needs ${what}`, `Usage: compliance library ${action} <${what}>`);
       return argument;
@@ -85,8 +93,19 @@ export const libraryCommand: Command = {
           return EXIT.ok;
         });
       }
+      case 'ingest': {
+        const files = parsed.positionals.slice(1);
+        if (files.length === 0) throw new UsageError('ingest needs at least one FILE', 'Usage: compliance library ingest FILE... [--category NAME] [--tags a,b]');
+        return withSession(parsed, out, (session) => ingestFiles(parsed, out, session, files));
+      }
+      case 'refresh': {
+        const id = needArgument('id');
+        const file = parsed.positionals[2];
+        if (!file) throw new UsageError('refresh needs a document id and a FILE', 'Usage: compliance library refresh <id> FILE');
+        return withSession(parsed, out, (session) => refreshFile(parsed, out, session, id, file));
+      }
       default:
-        throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`, 'Use list, get, delete or search.');
+        throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`, 'Use list, get, delete, search, ingest or refresh.');
     }
   },
 };

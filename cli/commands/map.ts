@@ -24,7 +24,6 @@ export const mapCommand: Command = {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance map [FILE...] [options]',
       gate: true,
-      gate: true,
       description:
         'Maps the documents of compliance.yml (or the FILEs given) against each configured framework (or --framework) and\n' +
         'evaluates the gate: exit 1 below the threshold or, with --fail-on new-gaps, on gaps absent from --baseline.\n' +

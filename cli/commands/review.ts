@@ -22,7 +22,6 @@ export const reviewCommand: Command = {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance review [options]',
       gate: true,
-      gate: true,
       description:
         'Syncs the documents compliance.yml selects into the library (only what changed is charged), maps them against each\n' +
         'framework, gates on the thresholds and waivers, lists the gaps, framework updates and drifted generated documents.',
