@@ -1,0 +1,184 @@
+/**
+ * The Compliance node in the real n8n editor (2.40.7), driven in headless Chromium (Debian
+ * `chromium`, through playwright-core) the way a user works: sign in, open a workflow, open the node,
+ * choose what to read, "Execute step", read the output panel. The owner, the credential (against the
+ * sandbox on loopback) and the workflow are set up over n8n's REST API first, as in
+ * credentialTest.real.test.ts. Screenshots go to test-results/screenshots/ (test artifacts); with
+ * COMPLIANCE_UPDATE_DOCS_SCREENSHOTS=1 the ones nodes/README.md shows are copied to nodes/docs/.
+ * Without Chromium it skips and says why, except in CI (CI=true), where that fails: .ci/run installs
+ * it. COMPLIANCE_SKIP_REAL_N8N=1 skips it too.
+ */
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
+import { buildPackage, installN8n, N8nHarness, REPO } from './harness.js';
+import { LIBRARY_TEXT } from './workflows.js';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+const skipReason =
+  process.env.COMPLIANCE_SKIP_REAL_N8N === '1'
+    ? 'COMPLIANCE_SKIP_REAL_N8N=1'
+    : !CHROMIUM && process.env.CI !== 'true'
+      ? 'chromium not installed (apt-get install chromium; .ci/run installs it)'
+      : '';
+if (skipReason) console.warn(`the editor suite is skipped: ${skipReason}`);
+
+const KEY = 'csk_sandbox_n8n_editor_suite_001';
+const OWNER = { email: 'owner@example.test', firstName: 'Owner', lastName: 'Test', password: 'EditorTest1234' };
+const TITLE = 'Quarterly access review procedure';
+const SHOTS = join(REPO, 'test-results/screenshots');
+/** Screenshots nodes/README.md shows ("In the editor"), copied there on request. */
+const DOCS_SHOTS = ['node-framework.png', 'node-library-document.png', 'output-library-document.png'];
+
+describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor (headless Chromium)', () => {
+  let sandbox: RunningSandbox;
+  let n8n: N8nHarness;
+  let server: Awaited<ReturnType<N8nHarness['start']>>;
+  let browser: Browser;
+  let page: Page;
+  let editor: string;
+  let workflowId: string;
+  let documentId: string;
+  let cookie = '';
+  const browserId = randomUUID();
+  const timings: Record<string, number> = {};
+
+  async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: { data?: Record<string, unknown>; message?: string } }> {
+    const response = await fetch(`${editor}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'browser-id': browserId, ...(cookie ? { cookie } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const auth = response.headers.getSetCookie().find((line) => line.startsWith('n8n-auth='));
+    if (auth) cookie = auth.split(';')[0]!;
+    const text = await response.text();
+    return { status: response.status, json: text ? (JSON.parse(text) as { data?: Record<string, unknown> }) : {} };
+  }
+
+  async function shot(name: string, target: Page | Locator = page): Promise<void> {
+    await target.screenshot({ path: join(SHOTS, name) });
+  }
+
+  /** Opens a node's panel (NDV) from the canvas by its name. */
+  async function openNode(name: string): Promise<Locator> {
+    await page.locator('[data-test-id="canvas-node"]').filter({ hasText: name }).first().dblclick();
+    const ndv = page.locator('[data-test-id="ndv"], .ndv-wrapper, [role="dialog"]').filter({ has: page.locator('[data-test-id="output-panel"]') }).first();
+    await ndv.waitFor({ timeout: 30_000 });
+    return ndv;
+  }
+
+  /** "Execute step" in the open panel; returns the output panel's JSON view text. */
+  async function executeStep(ndv: Locator): Promise<string> {
+    await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+    const output = ndv.locator('[data-test-id="output-panel"]');
+    await output.locator('[data-test-id="radio-button-json"]').first().click({ timeout: 60_000 });
+    const json = output.locator('[data-test-id="ndv-data-container"]');
+    await json.waitFor({ timeout: 30_000 });
+    return (await json.innerText()).replace(/\s+/g, ' ');
+  }
+
+  async function closeNode(ndv: Locator): Promise<void> {
+    await page.keyboard.press('Escape');
+    await ndv.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  beforeAll(async () => {
+    if (!CHROMIUM) throw new Error('CI=true but chromium is missing: .ci/run installs it (apt-get install chromium)');
+    mkdirSync(SHOTS, { recursive: true });
+    const bin = installN8n();
+    buildPackage();
+    sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY] });
+    const ingest = await fetch(`${sandbox.baseUrl}/library/documents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: TITLE, content: LIBRARY_TEXT, filename: 'policies/access-review.md' }),
+    });
+    expect(ingest.status).toBe(202);
+    documentId = ((await ingest.json()) as { documentId: string }).documentId;
+
+    n8n = await N8nHarness.create(bin);
+    let started = Date.now();
+    server = await n8n.start();
+    timings.n8nStart = Date.now() - started;
+    editor = `http://127.0.0.1:${n8n.env.N8N_PORT}`;
+    expect((await call('POST', '/rest/owner/setup', OWNER)).status).toBe(200);
+    const credential = await call('POST', '/rest/credentials', { name: 'Compliance sandbox', type: 'complianceApi', data: { apiKey: KEY, baseUrl: sandbox.baseUrl, authHeader: 'bearer' } });
+    expect(credential.status, JSON.stringify(credential.json)).toBe(200);
+    const credentials = { complianceApi: { id: String(credential.json.data!.id), name: 'Compliance sandbox' } };
+    const node = (name: string, position: [number, number], parameters: Record<string, unknown>) => ({ id: randomUUID(), name, type: 'n8n-nodes-compliance.compliance', typeVersion: 1, position, parameters, credentials });
+    const created = await call('POST', '/rest/workflows', {
+      name: 'Compliance in the editor',
+      active: false,
+      settings: { executionOrder: 'v1' },
+      nodes: [
+        { id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+        node('Framework', [300, -120], { resource: 'framework', operation: 'get' }),
+        node('Library Document', [300, 120], { resource: 'library', operation: 'get', includeContent: true }),
+      ],
+      connections: { Start: { main: [[{ node: 'Framework', type: 'main', index: 0 }, { node: 'Library Document', type: 'main', index: 0 }]] } },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    workflowId = String(created.json.data!.id);
+
+    started = Date.now();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(30_000);
+    // Signed in through the form: n8n ties its session cookie to the browser's own id.
+    await page.goto(`${editor}/signin`);
+    await page.locator('input[name="emailOrLdapLoginId"]').fill(OWNER.email);
+    await page.locator('input[name="password"]').fill(OWNER.password);
+    await page.locator('[data-test-id="form-submit-button"]').click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60_000 });
+    timings.browserAndSignIn = Date.now() - started;
+  }, 30 * 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    n8n?.close();
+    await sandbox?.close();
+    if (process.env.COMPLIANCE_UPDATE_DOCS_SCREENSHOTS === '1') {
+      mkdirSync(join(REPO, 'nodes/docs'), { recursive: true });
+      for (const name of DOCS_SHOTS) if (existsSync(join(SHOTS, name))) copyFileSync(join(SHOTS, name), join(REPO, 'nodes/docs', name));
+    }
+    console.log(`editor timings (ms): ${JSON.stringify(timings)}`);
+  });
+
+  it('opens the workflow: both Compliance nodes on the canvas', async () => {
+    const started = Date.now();
+    await page.goto(`${editor}/workflow/${workflowId}`);
+    const nodes = page.locator('[data-test-id="canvas-node"]');
+    await expect.poll(() => nodes.count(), { timeout: 90_000 }).toBe(3);
+    timings.openWorkflow = Date.now() - started;
+    await shot('canvas.png');
+    expect(await nodes.filter({ hasText: 'Framework' }).count()).toBe(1);
+    expect(await nodes.filter({ hasText: 'Library Document' }).count()).toBe(1);
+  }, 120_000);
+
+  it('Framework → Get: choose the framework, execute the step, read the framework in the output panel', async () => {
+    const ndv = await openNode('Framework');
+    await ndv.locator('[data-test-id="parameter-input-slug"] input').first().fill('iso-27001');
+    await shot('node-framework.png', ndv);
+    const output = await executeStep(ndv);
+    await shot('output-framework.png', ndv);
+    expect(output).toContain('iso-27001');
+    expect(output).toMatch(/ISO\/IEC 27001/);
+    await closeNode(ndv);
+  }, 180_000);
+
+  it('Library → Get: choose the library document, execute the step, read its title and text in the output panel', async () => {
+    const ndv = await openNode('Library Document');
+    await ndv.locator('[data-test-id="parameter-input-documentId"] input').first().fill(documentId);
+    await shot('node-library-document.png', ndv);
+    const output = await executeStep(ndv);
+    await shot('output-library-document.png', ndv);
+    expect(output).toContain(documentId);
+    expect(output).toContain(TITLE);
+    expect(output).toContain('remove access that is no longer required');
+    await closeNode(ndv);
+  }, 180_000);
+});
