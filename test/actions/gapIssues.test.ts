@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
 import { addPolicy, API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPOSITORY, runAction, type ActionRun } from './harness.js';
+import { HIPAA_COVERAGE } from '../fixtures/golden.js';
 
 let sandbox: RunningSandbox;
 let github: FakeGitHub;
@@ -137,7 +138,7 @@ describe('actions/gap-issues', () => {
     const map = await runAction('map', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr), apiUrl: github.url });
     expect(map.code).toBe(0);
     expect(github.commentsOn(pr)).toHaveLength(1);
-    expect(github.commentsOn(pr)[0]?.body).toContain('93.8%');
+    expect(github.commentsOn(pr)[0]?.body).toContain(`${HIPAA_COVERAGE}%`);
 
     const other = github.addPullRequest();
     github.lostCreateResponses = 1;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
 import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, REPOSITORY, runAction } from './harness.js';
+import { HIPAA_COVERAGE } from '../fixtures/golden.js';
 
 const GENERATE = `generate:
   - type: access_control_policy
@@ -60,13 +61,13 @@ describe('actions/review', () => {
       const inputs = { 'api-key': REVIEW_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, regenerate: 'true', since: '2000-01-01' };
       const run = await runAction('review', { workspace, inputs, event: { name: 'schedule', payload: { schedule: '0 6 1 */3 *' } }, apiUrl: github.url });
       expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(run.outputs).toMatchObject({ status: 'completed', passed: 'true', coverage: '93.8', gaps: '4', created: '2', deferred: '2' });
+      expect(run.outputs).toMatchObject({ status: 'completed', passed: 'true', coverage: `${HIPAA_COVERAGE}`, gaps: '4', created: '2', deferred: '2' });
       expect(JSON.parse(run.outputs.synced as string)).toMatchObject({ ingested: 13, failed: 0 });
       expect(JSON.parse(run.outputs.drifted as string)).toEqual(['generated/access-control']);
       expect(JSON.parse(run.outputs['generated-paths'] as string)).toContain('generated/access-control.pdf');
       expect(existsSync(join(workspace, 'generated/access-control.md'))).toBe(true);
       expect(JSON.parse(run.outputs['framework-updates'] as string)[0]).toMatchObject({ slug: 'hipaa-security' });
-      for (const heading of ['# Compliance review of acme/policies', '## Library sync', '| HIPAA Security Rule | 93.8% |', '## Framework updates since 2000-01-01', '## Generated documents', '## Costs', '## Gap issues']) {
+      for (const heading of ['# Compliance review of acme/policies', '## Library sync', `| HIPAA Security Rule | ${HIPAA_COVERAGE}% |`, '## Framework updates since 2000-01-01', '## Generated documents', '## Costs', '## Gap issues']) {
         expect(run.summary).toContain(heading);
       }
       // The report and summary were written before the first GitHub write.

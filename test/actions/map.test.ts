@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
 import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
+import { HIPAA_COVERAGE } from '../fixtures/golden.js';
 
 let sandbox: RunningSandbox;
 let github: FakeGitHub;
@@ -29,13 +30,13 @@ describe('actions/map', () => {
     github.addComment(pr, '> <!-- compliance-report:map -->\nquoting the bot');
     const first = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    expect(first.outputs).toMatchObject({ coverage: '93.8', gaps: '4', passed: 'true', 'tokens-spent': '0' });
+    expect(first.outputs).toMatchObject({ coverage: `${HIPAA_COVERAGE}`, gaps: '4', passed: 'true', 'tokens-spent': '0' });
     expect(first.outputs['report-json']).toBe(join(workspace, 'compliance-report', 'report.json'));
     const report = JSON.parse(readFileSync(first.outputs['report-json'] as string, 'utf8'));
     expect(report).toMatchObject({ schema: 'compliance-review-report', passed: true });
     expect(report.frameworks[0].gaps).toHaveLength(4);
     expect(readFileSync(join(workspace, 'compliance-report', 'report.md'), 'utf8')).toContain('### Controls');
-    expect(first.summary).toContain('| HIPAA Security Rule | 93.8% |');
+    expect(first.summary).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% |`);
     expect(first.summary).toContain('164.314(b)(1)');
     expect(first.summary).toContain('## Costs');
     const gapWarnings = first.annotations.filter((annotation) => annotation.kind === 'warning');
@@ -45,7 +46,7 @@ describe('actions/map', () => {
 
     const ours = () => github.commentsOn(pr).filter((comment) => comment.body.startsWith('<!-- compliance-report:map -->'));
     expect(ours()).toHaveLength(1);
-    expect(ours()[0]?.body).toContain('93.8%');
+    expect(ours()[0]?.body).toContain(`${HIPAA_COVERAGE}%`);
     expect(ours()[0]?.body).toContain('https://github.example/acme/policies/actions/runs/4242');
     expect(first.outputs['comment-url']).toContain(`#issuecomment-${ours()[0]?.id}`);
 
@@ -54,7 +55,7 @@ describe('actions/map', () => {
     const second = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
     expect(second.code).toBe(1);
     expect(second.outputs.passed).toBe('false');
-    expect(second.annotations.find((annotation) => annotation.kind === 'error')?.message).toBe('compliance gate failed: HIPAA Security Rule: coverage 93.8% is below the threshold of 95%');
+    expect(second.annotations.find((annotation) => annotation.kind === 'error')?.message).toBe(`compliance gate failed: HIPAA Security Rule: coverage ${HIPAA_COVERAGE}% is below the threshold of 95%`);
     expect(ours()).toHaveLength(1);
     expect(ours()[0]?.body).toContain('❌ failed');
     expect(github.commentsOn(pr)).toHaveLength(3);
@@ -95,7 +96,7 @@ describe('actions/map', () => {
       const run = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
       expect(run.code).toBe(0);
       expect(run.outputs.passed).toBe('true');
-      expect(run.summary).toContain('| HIPAA Security Rule | 93.8% |');
+      expect(run.summary).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% |`);
       const warning = run.annotations.find((annotation) => annotation.properties.includes('Missing permission'));
       expect(warning?.message).toContain('pull-requests: write');
       expect(warning?.message).toContain('403 Resource not accessible by integration');
@@ -129,7 +130,7 @@ describe('actions/map', () => {
     const run = await runAction('map', { workspace, inputs: inputs() });
     expect(run.code, run.stdout).toBe(0);
     expect(run.outputs.gaps).toBe('3');
-    expect(Number(run.outputs.coverage)).toBeGreaterThan(93.8);
+    expect(Number(run.outputs.coverage)).toBeGreaterThan(Number(HIPAA_COVERAGE));
     const expired = run.annotations.find((annotation) => annotation.kind === 'error');
     expect(expired?.properties).toContain('file=compliance.yml');
     expect(expired?.properties).toContain('line=16');
@@ -154,7 +155,7 @@ describe('actions/map', () => {
     expect(run.outputs['new-gaps']).toBe('1');
     expect(run.annotations.at(-1)?.message).toContain('1 new gap not in the baseline: 164.310(d)(2)(iv)');
     const comment = github.commentsOn(pr)[0]?.body ?? '';
-    expect(comment).toContain('| HIPAA Security Rule | 93.8% | 92.3% | −1.5 points |');
+    expect(comment).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% | 92.3% | −1.5 points |`);
   });
 
   it('comment auto: no new comment when the gate passes with nothing new, but an existing one is kept current', async () => {
@@ -171,7 +172,7 @@ describe('actions/map', () => {
     await runAction('map', { workspace, inputs: inputs({ baseline: 'base/report.json' }), event: pullRequestEvent(pr), apiUrl: github.url });
     expect(github.commentsOn(pr)).toHaveLength(1);
     expect(github.commentsOn(pr)[0]?.body).toContain('✅ passed');
-    expect(github.commentsOn(pr)[0]?.body).toContain('| HIPAA Security Rule | 93.8% | 93.8% | no change |');
+    expect(github.commentsOn(pr)[0]?.body).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% | ${HIPAA_COVERAGE}% | no change |`);
   });
 
   it('fails clearly on a missing key, a bad URL, a bad config and a service error, with no stack trace', async () => {

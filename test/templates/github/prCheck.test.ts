@@ -7,6 +7,7 @@ import { FakeGitHub } from '../../actions/fakeGitHub.js';
 import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, pullRequestEvent, REPO_ROOT, REPOSITORY } from '../../actions/harness.js';
 import { GitHubGateway } from '../githubGateway.js';
 import { leaks, makeOrigin, pushBranch, runWorkflow } from '../workflowRunner.js';
+import { HIPAA_COVERAGE } from '../../fixtures/golden.js';
 
 const FILE = join(REPO_ROOT, 'templates', 'github', 'compliance-pr-check.yml');
 const MARKER = '<!-- compliance-report:map -->';
@@ -48,12 +49,12 @@ describe('compliance-pr-check.yml', () => {
     const first = await runWorkflow({ ...common, event: pullRequestEvent(pr) });
     expect(first.conclusion, first.log).toBe('success');
     expect(first.step('compliance', 'sync').outputs).toMatchObject({ ingested: '13', failed: '0' });
-    expect(first.step('compliance', 'map').outputs).toMatchObject({ coverage: '93.8', passed: 'true', gaps: '4' });
+    expect(first.step('compliance', 'map').outputs).toMatchObject({ coverage: `${HIPAA_COVERAGE}`, passed: 'true', gaps: '4' });
     expect(first.step('compliance', 'map').inputs).toMatchObject({ comment: 'always', 'max-tokens': '10000000' });
     expect(first.jobs.compliance?.steps.map((step) => step.outcome)).toEqual(['success', 'success', 'success', 'success']);
-    expect(first.summary).toContain('| HIPAA Security Rule | 93.8% |');
+    expect(first.summary).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% |`);
     expect(ours()).toHaveLength(1);
-    expect(ours()[0]?.body).toContain('93.8%');
+    expect(ours()[0]?.body).toContain(`${HIPAA_COVERAGE}%`);
     // The library holds the pull request's version of the documents.
     const documents = await library();
     expect(documents).toHaveLength(13);
@@ -65,7 +66,7 @@ describe('compliance-pr-check.yml', () => {
     expect(second.conclusion).toBe('failure');
     expect(second.step('compliance', 'sync').outputs).toMatchObject({ ingested: '0', refreshed: '0', unchanged: '13' });
     expect(second.step('compliance', 'map').outcome).toBe('failure');
-    expect(second.annotations.some((annotation) => annotation.kind === 'error' && annotation.message.includes('coverage 93.8% is below the threshold of 95%'))).toBe(true);
+    expect(second.annotations.some((annotation) => annotation.kind === 'error' && annotation.message.includes(`coverage ${HIPAA_COVERAGE}% is below the threshold of 95%`))).toBe(true);
     expect(second.jobs.compliance?.steps.at(-1)?.outcome).toBe('success');
     expect(ours()).toHaveLength(1);
     expect(ours()[0]?.body).toContain('❌ failed');
