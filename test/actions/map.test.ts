@@ -30,7 +30,7 @@ describe('actions/map', () => {
     github.addComment(pr, '> <!-- compliance-report:map -->\nquoting the bot');
     const first = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    expect(first.outputs).toMatchObject({ coverage: `${HIPAA_COVERAGE}`, gaps: '4', passed: 'true', 'tokens-spent': '0' });
+    expect(first.outputs).toMatchObject({ coverage: HIPAA_COVERAGE, gaps: '4', passed: 'true', 'tokens-spent': '0' });
     expect(first.outputs['report-json']).toBe(join(workspace, 'compliance-report', 'report.json'));
     const report = JSON.parse(readFileSync(first.outputs['report-json'] as string, 'utf8'));
     expect(report).toMatchObject({ schema: 'compliance-review-report', passed: true });

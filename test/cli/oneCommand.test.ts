@@ -4,7 +4,7 @@
  * against the service's capabilities, and a dry run that reports a shortfall. Every charge is
  * checked against the balance.
  */
-import { mkdtempSync, readFileSync, writeFileSync, appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

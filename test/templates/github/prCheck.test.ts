@@ -49,7 +49,7 @@ describe('compliance-pr-check.yml', () => {
     const first = await runWorkflow({ ...common, event: pullRequestEvent(pr) });
     expect(first.conclusion, first.log).toBe('success');
     expect(first.step('compliance', 'sync').outputs).toMatchObject({ ingested: '13', failed: '0' });
-    expect(first.step('compliance', 'map').outputs).toMatchObject({ coverage: `${HIPAA_COVERAGE}`, passed: 'true', gaps: '4' });
+    expect(first.step('compliance', 'map').outputs).toMatchObject({ coverage: HIPAA_COVERAGE, passed: 'true', gaps: '4' });
     expect(first.step('compliance', 'map').inputs).toMatchObject({ comment: 'always', 'max-tokens': '10000000' });
     expect(first.jobs.compliance?.steps.map((step) => step.outcome)).toEqual(['success', 'success', 'success', 'success']);
     expect(first.summary).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% |`);
