@@ -7,9 +7,11 @@
  *   runAction (INPUT_* from `with:` plus the action.yml defaults, expressions evaluated);
  * - `run:` steps run in bash (`bash --noprofile --norc -eo pipefail`) with the runner's variables,
  *   GITHUB_OUTPUT / GITHUB_ENV / GITHUB_STEP_SUMMARY files and workflow commands (annotations);
- * - the pinned third-party actions the templates use (checkout, upload-artifact, download-artifact)
- *   are simulated: checkout clones a local bare "origin" (a push needs `contents: write` and
- *   persisted credentials), artifacts are copied between jobs;
+ * - the pinned third-party actions the templates use (checkout, upload-artifact, download-artifact,
+ *   cache/restore, cache/save) are simulated: checkout clones a local bare "origin" (a push needs
+ *   `contents: write` and persisted credentials), artifacts are copied between jobs, caches live in
+ *   a CacheStore shared by the runs of one repository with GitHub's scope rule (a run restores
+ *   caches of its own ref and of the default branch; keys are immutable);
  * - `if:` conditions with the status functions, step outputs, `needs.<job>.outputs`.
  * Anything else (other actions, shells, matrix, continue-on-error, …) throws: a template must not
  * depend on what the harness would only pretend to do.
@@ -44,7 +46,10 @@ export const ACTIONS_REF = ((): string => {
 
 /** How the templates and READMEs refer to this repository's actions; see actions/README.md. */
 export const OUR_ACTION = new RegExp(`^${escapeRegExp(OWN_REPOSITORY)}/actions/([a-z][a-z-]*)@${escapeRegExp(ACTIONS_REF)}$`);
-export const THIRD_PARTY = /^([A-Za-z0-9-]+\/[A-Za-z0-9._-]+)@([0-9a-f]{40})$/;
+export const THIRD_PARTY = /^([A-Za-z0-9-]+\/[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*)@([0-9a-f]{40})$/;
+
+/** The metadata file of a pinned third-party action (`owner/repo[/path]@sha`) under THIRD_PARTY_DIR. */
+export const thirdPartyFile = (repo: string, sha: string) => `${repo.replaceAll('/', '+')}@${sha}.yml`;
 export const THIRD_PARTY_DIR = join(REPO_ROOT, 'test', 'templates', 'github', 'third-party');
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -106,6 +111,37 @@ export interface WorkflowRunOptions {
   fork?: boolean;
   /** Values of the workflow's top-level env: as a user would edit them. */
   env?: Record<string, string>;
+  /** The repository's Actions caches (actions/cache/restore and save), shared across runs. */
+  caches?: CacheStore;
+}
+
+/** The Actions cache of one repository: immutable keys, each saved by a ref (branch or pull request merge ref). */
+export class CacheStore {
+  readonly entries: Array<{ key: string; ref: string; dir: string; order: number }> = [];
+  readonly defaultBranch = 'refs/heads/main';
+
+  save(key: string, ref: string, source: string): 'saved' | 'exists' {
+    if (this.entries.some((entry) => entry.key === key)) return 'exists';
+    const dir = mkdtempSync(join(tmpdir(), 'actions-cache-'));
+    cpSync(source, dir, { recursive: true });
+    this.entries.push({ key, ref, dir, order: this.entries.length });
+    return 'saved';
+  }
+
+  /** GitHub's rule: a run restores caches of its own ref, else of the base/default branch; exact key first, then the newest by prefix. */
+  restore(key: string, prefixes: readonly string[], ref: string, baseRef: string | undefined): { key: string; dir: string; exact: boolean } | undefined {
+    const scopes = [ref, baseRef ? `refs/heads/${baseRef}` : this.defaultBranch];
+    for (const scope of scopes) {
+      const visible = this.entries.filter((entry) => entry.ref === scope).sort((a, b) => b.order - a.order);
+      const exact = visible.find((entry) => entry.key === key);
+      if (exact) return { key: exact.key, dir: exact.dir, exact: true };
+      for (const prefix of prefixes) {
+        const found = visible.find((entry) => entry.key.startsWith(prefix));
+        if (found) return { key: found.key, dir: found.dir, exact: false };
+      }
+    }
+    return undefined;
+  }
 }
 
 export function loadWorkflow(file: string): Workflow {
@@ -139,7 +175,7 @@ export function actionMetadata(name: string): Record<string, any> {
 export function thirdPartyMetadata(uses: string): Record<string, any> {
   const match = THIRD_PARTY.exec(uses);
   if (!match) throw new Error(`${uses}: a third-party action must be pinned to a full commit SHA`);
-  const path = join(THIRD_PARTY_DIR, `${(match[1] as string).replace('/', '+')}@${match[2]}.yml`);
+  const path = join(THIRD_PARTY_DIR, thirdPartyFile(match[1] as string, match[2] as string));
   if (!existsSync(path)) throw new Error(`${uses}: not one of the third-party actions the harness knows (test/templates/github/third-party)`);
   return parse(readFileSync(path, 'utf8')) as Record<string, any>;
 }
@@ -208,6 +244,8 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
   const payload = options.event.payload ?? {};
   const pullNumber = (payload as { pull_request?: { number?: number } }).pull_request?.number;
   const githubRef = options.event.name === 'pull_request' ? `refs/pull/${pullNumber}/merge` : `refs/heads/${ref}`;
+  const baseRef = options.event.name === 'pull_request' ? String((payload as { pull_request?: { base?: { ref?: string } } }).pull_request?.base?.ref ?? 'main') : '';
+  const headSha = git(tmpdir(), ['--git-dir', options.origin, 'rev-parse', `refs/heads/${ref}`]).trim();
   const artifacts = mkdtempSync(join(tmpdir(), 'workflow-artifacts-'));
   const eventFile = join(artifacts, 'event.json');
   writeFileSync(eventFile, JSON.stringify(payload));
@@ -263,6 +301,8 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
       repository_owner: REPOSITORY.split('/')[0] as string,
       ref: githubRef,
       ref_name: options.event.name === 'pull_request' ? `${pullNumber}/merge` : ref,
+      base_ref: baseRef,
+      sha: headSha,
       token,
       run_id: '4242',
       server_url: 'https://github.example',
@@ -339,6 +379,8 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
           GITHUB_EVENT_PATH: eventFile,
           GITHUB_REF: githubRef,
           GITHUB_REF_NAME: String(github.ref_name),
+          GITHUB_BASE_REF: baseRef,
+          GITHUB_SHA: headSha,
           GITHUB_RUN_ID: '4242',
           GITHUB_WORKSPACE: workspace,
           GITHUB_OUTPUT: outputFile,
@@ -413,6 +455,26 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
             if (!withInputs.name || !existsSync(source)) throw new Error(`Artifact not found: ${withInputs.name}`);
             cpSync(source, resolve(workspace, withInputs.path ?? '.'), { recursive: true });
             result.log = `downloaded ${withInputs.name}`;
+          } else if (repo === 'actions/cache/restore' || repo === 'actions/cache/save') {
+            if (!options.caches) throw new Error(`${step.uses}: the harness cannot run this action without a CacheStore (pass caches)`);
+            const target = resolve(workspace, withInputs.path ?? '');
+            if (!withInputs.path || !withInputs.key) throw new Error('Input required and not supplied: path and key');
+            if (repo === 'actions/cache/save') {
+              if (!existsSync(target)) result.annotations.push({ kind: 'warning', properties: '', message: `Path Validation Error: Path(s) specified in the action for caching do(es) not exist, hence no cache is being saved.` });
+              else if (options.caches.save(withInputs.key, githubRef, target) === 'exists') result.annotations.push({ kind: 'warning', properties: '', message: `Failed to save: Unable to reserve cache with key ${withInputs.key}, another job may be creating this cache.` });
+              else result.log = `Cache saved with key: ${withInputs.key}`;
+            } else {
+              const prefixes = (withInputs['restore-keys'] ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
+              const found = options.caches.restore(withInputs.key, prefixes, githubRef, baseRef || undefined);
+              result.outputs = { 'cache-hit': String(found?.exact ?? false), 'cache-primary-key': withInputs.key, 'cache-matched-key': found?.key ?? '' };
+              if (found) {
+                mkdirSync(target, { recursive: true });
+                cpSync(found.dir, target, { recursive: true });
+                result.log = `Cache restored from key: ${found.key}`;
+              } else {
+                result.log = `Cache not found for input keys: ${[withInputs.key, ...prefixes].join(', ')}`;
+              }
+            }
           } else {
             throw new Error(`${step.uses}: the harness cannot run this action`);
           }
@@ -492,4 +554,12 @@ export function showFile(origin: string, branch: string, path: string): string |
 
 export function branches(origin: string): string[] {
   return git(origin, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']).split('\n').filter(Boolean).sort();
+}
+
+/** Merges `branch` into main on origin (fast-forward when possible, else a merge commit), as the merge button does. */
+export function mergeBranch(origin: string, branch: string): void {
+  const dir = mkdtempSync(join(tmpdir(), 'merge-'));
+  git(dir, ['clone', '--quiet', origin, '.']);
+  git(dir, ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', 'merge', '--quiet', '--no-edit', `origin/${branch}`]);
+  git(dir, ['push', '--quiet', 'origin', 'main']);
 }

@@ -17,6 +17,8 @@ import {
   OUR_ACTION,
   resolvePermissions,
   THIRD_PARTY,
+  THIRD_PARTY_DIR,
+  thirdPartyFile,
   thirdPartyMetadata,
   triggers,
   type Step,
@@ -29,6 +31,7 @@ const TEMPLATES = readdirSync(DIR).filter((file) => file.endsWith('.yml')).sort(
 /** What each job may hold, exactly: the execution tests show each grant is used. */
 const EXPECTED_PERMISSIONS: Record<string, Record<string, Record<string, string>>> = {
   'compliance-pr-check.yml': { compliance: { contents: 'read', 'pull-requests': 'write' } },
+  'compliance-library-sync.yml': { sync: { contents: 'read' } },
   'compliance-scheduled-review.yml': {
     review: { contents: 'read', issues: 'write' },
     'pull-request': { contents: 'write', 'pull-requests': 'write' },
@@ -124,7 +127,7 @@ describe.each(TEMPLATES)('%s', (file) => {
       expect(uses, line).toMatch(THIRD_PARTY);
       expect(line, 'a version comment beside the SHA').toMatch(/ # v\d+\.\d+\.\d+$/);
       const [repo, sha] = uses.split('@') as [string, string];
-      expect(existsSync(join(REPO_ROOT, 'test', 'templates', 'github', 'third-party', `${repo.replace('/', '+')}@${sha}.yml`)), uses).toBe(true);
+      expect(existsSync(join(THIRD_PARTY_DIR, thirdPartyFile(repo, sha))), uses).toBe(true);
     }
   });
 
