@@ -6,7 +6,6 @@
 import type { z } from 'zod/v4';
 import * as req from './schemas/requests.js';
 import * as res from './schemas/responses.js';
-import { LIMITS } from './schemas/common.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -29,15 +28,6 @@ export type Cost =
   | { kind: 'fixed'; tokens: number }
   /** Priced by the service: read the amount from `/billing` or `/capabilities` `prices`. */
   | { kind: 'listed' };
-
-/** The error statuses the service answers with; each documents its codes in SHARED_ERRORS and the rows. */
-export type ErrorStatus = '400' | '401' | '402' | '404' | '409' | '413' | '422' | '429' | '500' | '503';
-
-/** The service's error codes at one status, and what they mean for the caller. */
-export interface ErrorDoc {
-  readonly codes: readonly string[];
-  readonly description: string;
-}
 
 export type Resource = 'account' | 'framework' | 'document' | 'job' | 'library' | 'billing' | 'calendar';
 
@@ -67,8 +57,6 @@ export interface OperationSpec {
    * again; it becomes the hint of the `outcome_unknown` error.
    */
   readonly ambiguityHint?: string;
-  /** This operation's own error codes per status; each replaces the shared description of the status. */
-  readonly errors?: Partial<Record<ErrorStatus, ErrorDoc>>;
   /** Accepts a multipart upload (field `file`) as well as JSON. */
   readonly multipart?: boolean;
   /** Creates a job to wait for. */
@@ -146,19 +134,6 @@ export const operations = {
     pathParams: [], input: req.mapDocumentInput, successStatus: 202, response: 'json', output: res.jobAccepted,
     cost: LISTED, retry: 'charged', multipart: true, createsJob: true,
     ambiguityHint: 'Check the ledger (getBilling().ledger) for a mapping charge at this time before re-running the mapping.',
-    errors: {
-      '400': {
-        codes: ['missing_framework', 'missing_content', 'framework_not_verified', 'unsupported_file_type', 'unreadable_file', 'empty_document'],
-        description: '`missing_framework`, `missing_content`; `framework_not_verified`: the framework has no verified control set, `closest` lists the verified frameworks nearest the request; `unsupported_file_type`: a kind other than DOCX, PDF, XLSX, PPTX or text (legacy .doc/.xls/.ppt included); `unreadable_file`: a damaged file or one whose content is not its claimed kind; `empty_document`: no text could be extracted. Nothing was charged.',
-      },
-      '404': { codes: ['framework_not_found'], description: '`framework_not_found`: no framework matches; `closest` lists the verified frameworks nearest the request.' },
-      '413': {
-        codes: ['upload_too_large', 'payload_too_large'],
-        description: `\`upload_too_large\`: the file is over ${LIMITS.uploadMaxBytes / 1024 / 1024} MB (${LIMITS.uploadMaxBytes.toLocaleString('en-US')} bytes), or reading it crossed a limit named in \`limit\` (\`inflated_bytes\`, \`extracted_characters\`, \`worker_memory\`, \`zip_entries\`); \`payload_too_large\`: a JSON body over 2 MB. Nothing was charged.`,
-      },
-      '422': { codes: ['extraction_timeout'], description: '`extraction_timeout` (`limit`: `extraction_seconds`): reading the file took over the time limit. Nothing was charged.' },
-      '429': { codes: ['rate_limited', 'uploads_busy'], description: '`rate_limited`, or `uploads_busy`: every upload reader is busy and the queue is full; retry after Retry-After seconds. Nothing was charged.' },
-    },
   }),
   getJob: op({
     id: 'getJob', method: 'GET', path: '/jobs/{jobId}', resource: 'job', public: false,
@@ -181,16 +156,6 @@ export const operations = {
     description: 'Add a document (title and 200 to 300,000 characters of content) to the private library; it is classified, tagged, summarised and indexed by a job. Charged per document in live mode.',
     pathParams: [], input: req.ingestLibraryDocumentInput, successStatus: 202, response: 'json', output: res.jobAccepted,
     cost: { kind: 'fixed', tokens: 400_000 }, retry: 'replayable', createsJob: true,
-    errors: {
-      '400': {
-        codes: ['invalid_json', 'unknown_field', 'invalid_request', 'content_too_short', 'content_too_long'],
-        description: `Invalid request (\`invalid_json\`, \`unknown_field\`, \`invalid_request\`), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`). Nothing was charged.`,
-      },
-      '409': {
-        codes: ['duplicate_document', 'library_full'],
-        description: '`duplicate_document`: the same content (after normalising line ends, a BOM, trailing whitespace and trailing newlines) is already held; `documentId` (and `jobId` of its last job) name the holder, refresh it instead. `library_full`: the key holds its capacity (25 documents sandbox, 500 live; pending ingests count), with `documents` and `capacity`. Nothing was charged.',
-      },
-    },
   }),
   refreshLibraryDocument: op({
     id: 'refreshLibraryDocument', method: 'POST', path: '/library/documents/{id}/refresh', resource: 'library', public: false,
@@ -200,17 +165,6 @@ export const operations = {
     cost: { kind: 'fixed', tokens: 400_000 }, retry: 'charged', createsJob: true,
     ambiguityHint:
       "Check whether the refresh landed before refreshing again: getLibraryDocument({ id }) shows the document's version (it increments on each refresh) and contentHash.",
-    errors: {
-      '400': {
-        codes: ['content_too_short', 'content_too_long'],
-        description: `Content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`). Nothing was charged.`,
-      },
-      '404': { codes: ['document_not_found'], description: '`document_not_found`: no such document for this key.' },
-      '409': {
-        codes: ['document_unchanged', 'duplicate_document', 'document_busy'],
-        description: '`document_unchanged`: the content equals the current version (nothing to re-index); `duplicate_document`: another document holds this content (`documentId`); `document_busy`: an ingest or refresh of this document is still running. Nothing was charged.',
-      },
-    },
   }),
   listLibrary: op({
     id: 'listLibrary', method: 'GET', path: '/library', resource: 'library', public: false,
@@ -218,12 +172,6 @@ export const operations = {
     description: 'List library documents (id, title, filename, category, tags, version, content hash) and storage counters. Free.',
     pathParams: [], input: req.listLibraryInput, successStatus: 200, response: 'json', output: res.libraryListing,
     cost: FREE, retry: 'safe', paginated: true,
-    errors: {
-      '400': {
-        codes: ['invalid_limit', 'invalid_cursor', 'invalid_request'],
-        description: '`invalid_limit` (limit from 1 to 100, default 50), `invalid_cursor` (pass `nextCursor` unchanged), `invalid_request` (page other than 1: the listing pages by cursor).',
-      },
-    },
   }),
   getLibraryDocument: op({
     id: 'getLibraryDocument', method: 'GET', path: '/library/documents/{id}', resource: 'library', public: false,
@@ -231,7 +179,6 @@ export const operations = {
     description: "Get one library document's metadata; with include=content, also its stored text. Free.",
     pathParams: ['id'], input: req.getLibraryDocumentInput, successStatus: 200, response: 'json', output: res.libraryDocument,
     cost: FREE, retry: 'safe',
-    errors: { '404': { codes: ['document_not_found'], description: '`document_not_found`: no such document for this key.' } },
   }),
   deleteLibraryDocument: op({
     id: 'deleteLibraryDocument', method: 'DELETE', path: '/library/documents/{id}', resource: 'library', public: false,
@@ -239,7 +186,6 @@ export const operations = {
     description: 'Remove a document and its index entries from the library. Free.',
     pathParams: ['id'], input: req.deleteLibraryDocumentInput, successStatus: 200, response: 'json', output: res.libraryDeleted,
     cost: FREE, retry: 'safe',
-    errors: { '404': { codes: ['document_not_found'], description: '`document_not_found`: no such document for this key.' } },
   }),
   searchLibrary: op({
     id: 'searchLibrary', method: 'POST', path: '/library/search', resource: 'library', public: false,
@@ -248,12 +194,6 @@ export const operations = {
     pathParams: [], input: req.searchLibraryInput, successStatus: 200, response: 'json', output: res.searchResult,
     cost: { kind: 'fixed', tokens: 5_000 }, retry: 'charged',
     ambiguityHint: 'Check the ledger (getBilling().ledger) for a search charge at this time before re-running the query.',
-    errors: {
-      '400': {
-        codes: ['invalid_limit', 'invalid_query'],
-        description: '`invalid_limit`: limit must be an integer from 1 to 50 (default 10; above 50 is refused, never clamped); `invalid_query`: no searchable word, over 500 characters or over 16 terms. Nothing was charged.',
-      },
-    },
   }),
   getUsage: op({
     id: 'getUsage', method: 'GET', path: '/usage', resource: 'account', public: false,
@@ -321,38 +261,6 @@ export function isOperationId(value: string): value is OperationId {
 export function getOperation(id: OperationId): Operations[OperationId] {
   return operations[id];
 }
-
-/** What each error status means for every operation; a row's own `errors` replace it there. */
-export const SHARED_ERRORS: Readonly<Record<ErrorStatus, ErrorDoc>> = {
-  '400': {
-    codes: ['invalid_json', 'missing_query', 'missing_framework', 'unknown_document_type', 'unsupported_format', 'invalid_job_id', 'content_too_short', 'content_too_long', 'invalid_limit', 'invalid_query', 'framework_not_verified', 'unsupported_file_type'],
-    description: 'Invalid request: malformed JSON (`invalid_json`) or parameters (`missing_query`, `missing_framework`, `unknown_document_type`, `unsupported_format`, `invalid_job_id`, `content_too_short`, `content_too_long`, `invalid_limit`, `invalid_query`, `framework_not_verified`, `unsupported_file_type`, ...).',
-  },
-  '401': { codes: ['missing_api_key', 'invalid_api_key'], description: 'Missing (`missing_api_key`) or invalid (`invalid_api_key`) API key.' },
-  '402': {
-    codes: ['account_read_only', 'insufficient_balance'],
-    description: 'Live keys: the balance is zero and the account is read-only (`account_read_only`), or below the price of this call (`insufficient_balance`). Nothing was charged.',
-  },
-  '404': {
-    codes: ['not_found', 'job_not_found', 'document_not_found', 'framework_not_found'],
-    description: "Unknown path (`not_found`), job (`job_not_found`), document (`document_not_found`) or framework (`framework_not_found`); another key's ids answer exactly like unknown ones.",
-  },
-  '409': {
-    codes: ['job_already_running', 'not_ready', 'generation_failed', 'duplicate_document', 'library_full', 'document_unchanged', 'document_busy'],
-    description: 'Conflicting or unready state: `job_already_running`, `not_ready`, `generation_failed`, `duplicate_document` (with `documentId` and `jobId` of the holder), `library_full`, `document_unchanged`, `document_busy`.',
-  },
-  '413': {
-    codes: ['payload_too_large', 'upload_too_large'],
-    description: `Body too large (\`payload_too_large\`; JSON 2 MB, uploads ${LIMITS.uploadMaxBytes / 1024 / 1024} MB) or file too large (\`upload_too_large\`).`,
-  },
-  '422': { codes: ['extraction_timeout'], description: 'The upload could not be read within the time limit (`extraction_timeout`).' },
-  '429': {
-    codes: ['rate_limited', 'quota_exceeded', 'auth_blocked'],
-    description: 'Rate limit (`rate_limited`), generation quota (`quota_exceeded`) or bad-key block (`auth_blocked`: too many invalid keys from one address block it for a while). Honour Retry-After.',
-  },
-  '500': { codes: ['internal_error'], description: 'Service-side fault (`internal_error`); retry with backoff.' },
-  '503': { codes: ['service_unavailable'], description: 'Service temporarily unavailable (`service_unavailable`); retry with backoff.' },
-};
 
 /** Token prices the spec fixes, from the rows' `cost` (discovery, generation and mapping prices come from /billing). */
 export const FIXED_PRICES: Readonly<Partial<Record<OperationId, number>>> = Object.fromEntries(

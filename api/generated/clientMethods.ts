@@ -3,7 +3,7 @@
 import type { CallOptions, OperationOutput } from '../clientTypes.js';
 import type { OperationId, OperationInput } from '../operations.js';
 
-/** The error codes the service documents (SHARED_ERRORS and each row's `errors`). */
+/** The error codes the service documents (api/operationErrors.ts). */
 export type ServiceErrorCode =
   | 'account_read_only'
   | 'auth_blocked'

@@ -5,7 +5,8 @@
  * ErrorEnvelope. The status codes the sandbox chose where the spec is silent are documented here.
  */
 import { z } from 'zod/v4';
-import { operations, SHARED_ERRORS, type ErrorDoc, type ErrorStatus, type OperationSpec } from '../../api/operations.js';
+import { OPERATION_ERRORS, SHARED_ERRORS, type ErrorDoc, type ErrorStatus } from '../../api/operationErrors.js';
+import { operations, type OperationId, type OperationSpec } from '../../api/operations.js';
 import { API_PREFIX, LIMITS } from '../../api/schemas/common.js';
 import { errorEnvelope } from '../../api/schemas/responses.js';
 import { CONTENT_TYPES } from '../formats/index.js';
@@ -35,9 +36,9 @@ function withFigures(description: string, figures: string | undefined): string {
   return figures ? `${description} ${figures}` : description;
 }
 
-/** An operation's own description of a status (from its row), with the sandbox's figures. */
+/** An operation's own description of a status (OPERATION_ERRORS), with the sandbox's figures. */
 function ownErrorDescription(op: OperationSpec, status: ErrorStatus): string | undefined {
-  const own = op.errors?.[status];
+  const own = OPERATION_ERRORS[op.id as OperationId]?.[status];
   return own && withFigures(own.description, op.multipart ? SANDBOX_UPLOAD_FIGURES[status] : undefined);
 }
 
@@ -45,10 +46,10 @@ function errorStatusesFor(op: OperationSpec): ErrorStatus[] {
   const statuses: ErrorStatus[] = ['400', '500', '503'];
   if (!op.public) statuses.push('401', '429');
   if (!op.public && op.method !== 'GET' && op.id !== 'createCheckout') statuses.push('402');
-  if (op.pathParams.length > 0 || op.errors?.['404']) statuses.push('404');
+  if (op.pathParams.length > 0 || OPERATION_ERRORS[op.id as OperationId]?.['404']) statuses.push('404');
   if (op.createsJob || op.id === 'downloadDocument' || op.id === 'deleteLibraryDocument') statuses.push('409');
   if (op.method === 'POST' || op.method === 'PUT') statuses.push('413');
-  if (op.errors?.['422']) statuses.push('422');
+  if (OPERATION_ERRORS[op.id as OperationId]?.['422']) statuses.push('422');
   return statuses.sort();
 }
 
