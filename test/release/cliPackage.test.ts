@@ -9,6 +9,8 @@ import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_proce
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { olderNode } from './olderNode.js';
 import { tinyPdf } from './tinyPdf.js';
@@ -164,6 +166,19 @@ describe('installed from the tarball into a project outside the repository', () 
     expect(result.stdout).toMatch(/^Usage: compliance <command> \[options\]/);
     expect(result.stdout).toContain('  ping ');
   });
+
+  it('npx -y compliance-engine-cli mcp, as the README\'s assistant configurations run it, answers an MCP client over stdio (offline)', async () => {
+    const transport = new StdioClientTransport({ command: 'npx', args: ['-y', NAME, 'mcp'], cwd: project, env: userEnv({ npm_config_offline: 'true' }) as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'release-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect(client.getInstructions()).toContain('Connected to an embedded sandbox');
+      expect((await client.listTools()).tools).toHaveLength(23 + 4);
+      expect(await client.callTool({ name: 'ping' })).toMatchObject({ structuredContent: { result: { mode: 'sandbox' } } });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   // Skipped only when this machine has no Node older than 24 (`which -a node`, /usr/bin/node).
   it.skipIf(!OLD_NODE)('on an older Node the bin stops with one line naming Node 24 and how to get it, exit 1', () => {
