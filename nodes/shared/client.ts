@@ -16,8 +16,8 @@ import {
   TransportError,
   type Sleep,
   type Transport,
-  type TransportFailureKind,
 } from '../../api/transport.js';
+import { classifyTransportFailure } from '../../api/transportFailure.js';
 
 export const CREDENTIAL_TYPE = 'complianceApi';
 export const USER_AGENT = 'n8n-nodes-compliance (n8n)';
@@ -30,53 +30,12 @@ interface FullResponse {
   statusCode?: number;
 }
 
-/** Error codes that mean the connection never came up: nothing reached the service. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CLOSED']);
-
-/** The error codes and messages along an error's cause chain (n8n wraps axios errors). */
-function chainOf(error: unknown): { codes: string[]; messages: string[] } {
-  const codes: string[] = [];
-  const messages: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === 'string') codes.push(code);
-    if (typeof message === 'string') messages.push(message);
-    current = (current as { cause?: unknown }).cause;
-  }
-  return { codes, messages };
-}
-
 /**
  * Classifies a failure of n8n's request helper with no response. Only the message is kept: the
  * helper's error carries the request configuration, headers (and so the key) included.
  */
 export function classifyRequestFailure(error: unknown, aborted: boolean): TransportError {
-  const { codes, messages } = chainOf(error);
-  const text = messages.join(' | ');
-  let kind: TransportFailureKind;
-  let sent: boolean;
-  if (aborted || codes.includes('ERR_CANCELED')) [kind, sent] = ['aborted', true];
-  else if (codes.includes('ETIMEDOUT') || /timeout of \d+ms exceeded|timed? ?out/i.test(text)) [kind, sent] = ['timeout', true];
-  else if (codes.some((code) => NOT_SENT_CODES.has(code))) [kind, sent] = ['connect', false];
-  else if (codes.some((code) => RESET_CODES.has(code)) || codes.includes('ECONNABORTED')) [kind, sent] = ['reset', true];
-  else [kind, sent] = ['other', true];
-  const code = codes.find((candidate) => !messages.some((message) => message.includes(candidate)));
-  const message = messages[messages.length - 1] ?? messages[0] ?? 'request failed';
-  return new TransportError(kind, sent, code ? `${message} (${code})` : message);
+  return classifyTransportFailure(error, { callerAborted: aborted, timedOut: false }, { messagesOnly: true });
 }
 
 function headersOf(raw: unknown): Record<string, string> {
