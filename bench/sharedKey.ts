@@ -105,13 +105,16 @@ export async function bench(report: BenchReport): Promise<void> {
   const RUNS = 20;
   const result = await runSharedKey({ runs: RUNS, key: 'csk_live_bench_shared_key_0001' });
   const failed = result.runs.filter((run) => run.code !== 0).length;
-  const floor = fixedWindowFloorSeconds(result.requestsNeeded, result.rpm);
+  // The issue's floor: the requests the work needs at the limit's rate.
+  const floor = (result.requestsNeeded / result.rpm) * 60;
+  const fixedWindows = fixedWindowFloorSeconds(result.requestsNeeded, result.rpm);
   report.figure(`${RUNS} map runs sharing one key at ${result.rpm} rpm: wall time`, result.wallSeconds, 's');
   report.figure(`${RUNS} map runs sharing one key: requests needed`, result.requestsNeeded, 'requests');
-  report.figure(`floor at ${result.rpm} rpm for ${result.requestsNeeded} requests ((ceil(requests / rpm) - 1) windows of 60 s)`, floor, 's');
-  report.figure(`${RUNS} runs on one key: wall time / floor`, floor > 0 ? result.wallSeconds / floor : Number.NaN, 'x', '≤ 1.2');
+  report.figure(`floor at ${result.rpm} rpm for ${result.requestsNeeded} requests (requests needed / ${result.rpm} per minute)`, floor, 's');
+  report.figure(`${RUNS} runs on one key: wall time / floor`, result.wallSeconds / floor, 'x', '≤ 1.2');
+  report.figure(`${RUNS} runs on one key: wall time / fixed-window floor ((ceil(requests / rpm) - 1) windows of 60 s)`, fixedWindows > 0 ? result.wallSeconds / fixedWindows : Number.NaN, 'x');
   report.figure(`${RUNS} runs on one key: runs failed`, failed, 'runs', '0');
   report.figure(`${RUNS} runs on one key: 429 answers waited out`, result.rateLimited, 'answers');
   report.figure(`${RUNS} runs on one key: mapping charges (one per run)`, result.mappingCharges, 'charges', String(RUNS));
-  report.note(`requests needed / ${result.rpm} per minute = ${(result.requestsNeeded / result.rpm * 60).toFixed(0)} s (the continuous-rate floor; the sandbox's fixed windows let the first minute's allowance through at once)`);
+  report.note('the sandbox counts in fixed one-minute windows, so the first minute\'s allowance passes at once: the fixed-window floor is the stricter bound, the rate floor the issue\'s');
 }
