@@ -33,7 +33,7 @@ export interface N8nRun {
   ms: number;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -176,9 +176,10 @@ export class N8nHarness {
   /**
    * `n8n start` until `close()`: activates published workflows, whose polling triggers poll once at
    * activation and then on their schedule. Resolves once the editor is up (activation done).
+   * `command` runs another long-lived command instead (`n8n worker`), ready when `ready` is printed.
    */
-  async start(timeoutMs = 120_000): Promise<{ output: () => string; stop: () => Promise<void> }> {
-    const child = spawn(this.bin, ['start'], { env: this.env, cwd: this.userFolder, stdio: ['ignore', 'pipe', 'pipe'] });
+  async start(timeoutMs = 120_000, command: { args: string[]; env?: NodeJS.ProcessEnv; ready: RegExp } = { args: ['start'], ready: /Editor is now accessible/ }): Promise<{ output: () => string; stop: () => Promise<void> }> {
+    const child = spawn(this.bin, command.args, { env: { ...this.env, ...command.env }, cwd: this.userFolder, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -189,10 +190,10 @@ export class N8nHarness {
       if (child.exitCode === null) child.kill('SIGKILL');
     };
     const deadline = Date.now() + timeoutMs;
-    while (!/Editor is now accessible/.test(output)) {
+    while (!command.ready.test(output)) {
       if (child.exitCode !== null || Date.now() > deadline) {
         await stop();
-        throw new Error(`n8n start did not come up:\n${output.slice(-4000)}`);
+        throw new Error(`n8n ${command.args.join(' ')} did not come up:\n${output.slice(-4000)}`);
       }
       await new Promise((r) => setTimeout(r, 250));
     }
