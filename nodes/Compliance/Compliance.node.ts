@@ -12,12 +12,12 @@ export class Compliance extends VersionedNodeType {
       subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
       description:
         'Discover regulatory frameworks, generate policy documents, map evidence, search the document library, and manage billing and the review calendar of the compliance engine',
-      defaultVersion: 1,
+      defaultVersion: 2,
       usableAsTool: true,
     };
-    const nodeVersions: IVersionedNodeType['nodeVersions'] = {
-      1: new ComplianceV1(baseDescription),
-    };
+    // One implementation serves both versions: version 2 only changed parameter types.
+    const implementation = new ComplianceV1(baseDescription);
+    const nodeVersions: IVersionedNodeType['nodeVersions'] = { 1: implementation, 2: implementation };
     super(nodeVersions, baseDescription);
   }
 }

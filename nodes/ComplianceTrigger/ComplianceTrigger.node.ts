@@ -1,6 +1,8 @@
 import type {
   IDataObject,
+  ILoadOptionsFunctions,
   INodeExecutionData,
+  INodePropertyOptions,
   INodeType,
   INodeTypeDescription,
   IPollFunctions,
@@ -8,6 +10,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { createClient } from '../shared/client.js';
 import { toNodeError } from '../shared/errors.js';
+import { verifiedFrameworkOptions } from '../shared/frameworks.js';
 import { detect, type TriggerEvent, type TriggerParameters, type TriggerState } from './events.js';
 
 /** The cursor is kept under this key of the node's static data. */
@@ -19,7 +22,8 @@ export class ComplianceTrigger implements INodeType {
     name: 'complianceTrigger',
     icon: { light: 'file:compliance.svg', dark: 'file:compliance.dark.svg' },
     group: ['trigger'],
-    version: 1,
+    // 2: Framework Slugs became a multi-select of the verified frameworks (version 1 keeps its text).
+    version: [1, 2],
     subtitle: '={{ $parameter["event"] }}',
     description:
       'Starts a workflow when a compliance review is due, the token balance runs low, a framework publishes updates, or a library document changes',
@@ -74,7 +78,18 @@ export class ComplianceTrigger implements INodeType {
         required: true,
         placeholder: 'e.g. gdpr, iso-27001',
         description: 'Comma-separated slugs of the frameworks to watch. The first poll records their current updates; later ones fire for new updates.',
-        displayOptions: { show: { event: ['frameworkUpdated'] } },
+        displayOptions: { show: { event: ['frameworkUpdated'], '@version': [1] } },
+      },
+      {
+        displayName: 'Framework Names or IDs',
+        name: 'frameworks',
+        type: 'multiOptions',
+        typeOptions: { loadOptionsMethod: 'getVerifiedFrameworks' },
+        default: [],
+        required: true,
+        description:
+          'The frameworks to watch; the first poll records their current updates. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+        displayOptions: { show: { event: ['frameworkUpdated'], '@version': [{ _cnd: { gte: 2 } }] } },
       },
       {
         displayName: 'Category',
@@ -87,17 +102,25 @@ export class ComplianceTrigger implements INodeType {
     ],
   };
 
+  methods = {
+    loadOptions: {
+      async getVerifiedFrameworks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+        return await verifiedFrameworkOptions(this);
+      },
+    },
+  };
+
   async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
     const event = this.getNodeParameter('event') as TriggerEvent;
     const parameters: TriggerParameters = { event };
     if (event === 'balanceLow') parameters.thresholdDays = this.getNodeParameter('thresholdDays', 7) as number;
     if (event === 'frameworkUpdated') {
-      parameters.frameworks = String(this.getNodeParameter('frameworks', ''))
-        .split(',')
+      const chosen: unknown = this.getNodeParameter('frameworks', '');
+      parameters.frameworks = (Array.isArray(chosen) ? chosen.map(String) : String(chosen).split(','))
         .map((slug) => slug.trim())
         .filter(Boolean);
       if (!parameters.frameworks.length) {
-        throw new NodeOperationError(this.getNode(), 'Framework Slugs is empty', { description: 'Enter at least one slug, for example gdpr.' });
+        throw new NodeOperationError(this.getNode(), 'No framework is chosen to watch', { description: 'Choose at least one framework in Framework Names or IDs (in older versions of this node: enter a slug such as gdpr in Framework Slugs).' });
       }
     }
     if (event === 'libraryDocumentChanged') {
@@ -119,6 +142,10 @@ export class ComplianceTrigger implements INodeType {
     if (manual) {
       // "Fetch Test Event": show what would fire, or the latest event, and leave the cursor alone.
       const items = result.events.length ? result.events : result.sample ? [result.sample] : [];
+      if (!items.length && result.emptyBecause) {
+        // Without this, n8n shows "No trigger output" and the user cannot tell why.
+        throw new NodeOperationError(this.getNode(), result.emptyBecause.message, { description: result.emptyBecause.fix });
+      }
       return items.length ? [this.helpers.returnJsonArray(items as IDataObject[])] : null;
     }
     // Saved in one step after every request succeeded, so a failed poll changes nothing.

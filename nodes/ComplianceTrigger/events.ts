@@ -41,6 +41,8 @@ export interface DetectResult {
   state: TriggerState;
   /** For "Fetch Test Event": the latest event of this kind even when nothing new happened. */
   sample?: EventItem;
+  /** For "Fetch Test Event" with nothing to show: why, and how to change that. */
+  emptyBecause?: { message: string; fix: string };
 }
 
 const MAX_SEEN = 2000;
@@ -74,6 +76,14 @@ async function reviewDue(api: Api, state: TriggerState, now: number): Promise<De
     events,
     state: { ...state, review: { nextReviewAt: next } },
     ...(events.length ? {} : next ? { sample: item(next, false) } : {}),
+    ...(next
+      ? {}
+      : {
+          emptyBecause: {
+            message: `No review is scheduled: the review calendar's cadence is ${calendar.cadence ?? 'not set'}`,
+            fix: 'Set a review cadence with the Compliance node (Calendar → Set, Cadence Monthly or Quarterly); this trigger then fires when the next review date is reached.',
+          },
+        }),
   };
 }
 
@@ -206,5 +216,6 @@ export async function detect(api: Api, saved: TriggerState, parameters: TriggerP
     events: fresh,
     state: { ...result.state, seen: [...seen].slice(-MAX_SEEN) },
     ...(result.sample ? { sample: { ...result.sample, detectedAt: new Date(now).toISOString() } } : {}),
+    ...(result.emptyBecause ? { emptyBecause: result.emptyBecause } : {}),
   };
 }

@@ -14,13 +14,15 @@ import * as framework from './actions/framework/Framework.resource.js';
 import * as job from './actions/job/Job.resource.js';
 import * as library from './actions/library/Library.resource.js';
 import { router } from './actions/router.js';
-import { loadOptions } from './methods/index.js';
+import { listSearch, loadOptions } from './methods/index.js';
 
 const versionDescription: INodeTypeDescription = {
   displayName: 'Compliance',
   name: 'compliance',
   group: ['transform'],
-  version: 1,
+  // 2: the framework, library document and job fields became resource locators; version 1
+  // workflows keep their text fields (locators.ts), and both run through the same execute.
+  version: [1, 2],
   subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
   description:
     'Discover regulatory frameworks, generate policy documents, map evidence, search the document library, and manage billing and the review calendar of the compliance engine',
@@ -69,7 +71,7 @@ export class ComplianceV1 implements INodeType {
     this.description = { ...baseDescription, ...this.description };
   }
 
-  methods = { loadOptions };
+  methods = { loadOptions, listSearch };
 
   async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
     return await router.call(this);

@@ -2,7 +2,7 @@
  * The action node with a fake execute context whose requests go to a real sandbox: parameter
  * handling of every operation (what is sent, what comes out, pairedItem) and error mapping.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationIds, operations } from '../../../api/operations.js';
@@ -10,10 +10,13 @@ import { Compliance } from '../../../nodes/Compliance/Compliance.node.js';
 import { resources } from '../../../nodes/Compliance/v1/actions/resources.js';
 import { router } from '../../../nodes/Compliance/v1/actions/router.js';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
+import { ComplianceClient } from '../../../api/node/index.js';
+import { searchFrameworks, searchLibraryDocuments } from '../../../nodes/Compliance/v1/methods/listSearch.js';
 import { fakeExecute, type FakeCredentials } from './fakeContext.js';
 
 const KEY = 'csk_sandbox_unit_node_key_00001';
 const SLOW_KEY = 'csk_sandbox_unit_slow_key_00001';
+const PICKER_KEY = 'csk_sandbox_unit_picker_key_0001';
 const LONG_TEXT =
   'Access to production systems follows least privilege. Access is reviewed every quarter by the system owner, ' +
   'privileged accounts need multi-factor authentication, and leavers lose access within one working day. ';
@@ -23,7 +26,7 @@ let slowSandbox: RunningSandbox;
 let credentials: FakeCredentials;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY] });
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY, PICKER_KEY] });
   slowSandbox = await startSandbox({ port: 0, jobSeconds: 30, keys: [SLOW_KEY] });
   credentials = { apiKey: KEY, baseUrl: sandbox.origin, authHeader: 'bearer' };
 });
@@ -294,5 +297,63 @@ describe('errors', () => {
     const error = (await router.call(context).catch((caught: unknown) => caught)) as NodeOperationError;
     expect(error).toBeInstanceOf(NodeOperationError);
     expect(error.context).toMatchObject({ code: 'job_timeout', jobId: submitted.json.jobId });
+  });
+});
+
+describe('version 2 pickers', () => {
+  const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
+  const loadContext = (apiKey: string) => fakeExecute({ credentials: { ...credentials, apiKey }, parameters: {} }).context as unknown as ILoadOptionsFunctions;
+
+  it('version 2 makes framework, document and job resource locators; version 1 keeps its text fields', () => {
+    const { properties } = new Compliance().nodeVersions[2]!.description;
+    const versionsOf = (name: string, type: string) =>
+      properties.filter((property) => property.name === name && property.type === type).map((property) => JSON.stringify(property.displayOptions?.show?.['@version']));
+    for (const name of ['framework', 'documentId', 'jobId', 'slug']) {
+      expect(versionsOf(name, 'resourceLocator').length, name).toBeGreaterThan(0);
+      expect(new Set(versionsOf(name, 'resourceLocator')), name).toEqual(new Set(['[{"_cnd":{"gte":2}}]']));
+    }
+    expect(versionsOf('jobId', 'string')).toEqual(expect.arrayContaining(['[1]']));
+    const job = properties.find((property) => property.name === 'jobId' && property.type === 'resourceLocator') as INodeProperties;
+    const validation = job.modes![0]!.validation![0] as unknown as { properties: { regex: string } };
+    expect(new RegExp(validation.properties.regex).test('3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a')).toBe(true);
+    expect(new RegExp(validation.properties.regex).test('../billing')).toBe(false);
+  });
+
+  it('From List of frameworks: the verified frameworks, narrowed by the search text', async () => {
+    const { verifiedFrameworks } = await new ComplianceClient({ apiKey: KEY, baseUrl: sandbox.baseUrl }).getCapabilities();
+    const all = await searchFrameworks.call(loadContext(KEY));
+    expect(all.results.map((result) => result.value).sort()).toEqual(verifiedFrameworks.map((framework) => framework.slug).sort());
+    const first = verifiedFrameworks[0]!;
+    const narrowed = await searchFrameworks.call(loadContext(KEY), first.name.slice(0, 4).toUpperCase());
+    expect(narrowed.results.map((result) => result.value)).toContain(first.slug);
+    expect(narrowed.results.length).toBeLessThan(all.results.length);
+  });
+
+  it('From List of library documents follows the listing pages and filters by title', async () => {
+    const client = new ComplianceClient({ apiKey: PICKER_KEY, baseUrl: sandbox.baseUrl });
+    for (let n = 0; n < 22; n++) await client.ingestLibraryDocument({ title: `Policy ${n}`, content: `${LONG_TEXT} Number ${n}.` });
+    const first = await searchLibraryDocuments.call(loadContext(PICKER_KEY));
+    expect(first.results).toHaveLength(20);
+    expect(first.paginationToken).toEqual(expect.any(String));
+    const second = await searchLibraryDocuments.call(loadContext(PICKER_KEY), undefined, first.paginationToken);
+    expect(second.results).toHaveLength(2);
+    expect(second.paginationToken).toBeUndefined();
+    const titles = new Set([...first.results, ...second.results].map((result) => result.name));
+    expect(titles.size).toBe(22);
+    const filtered = await searchLibraryDocuments.call(loadContext(PICKER_KEY), 'policy 7');
+    expect(filtered.results.map((result) => result.name)).toEqual(['Policy 7']);
+  });
+
+  it('runs with locator values: a framework picked from the list, a document and a job by ID', async () => {
+    const { verifiedFrameworks } = await new ComplianceClient({ apiKey: KEY, baseUrl: sandbox.baseUrl }).getCapabilities();
+    const slug = verifiedFrameworks[0]!.slug;
+    expect((await run({ resource: 'framework', operation: 'get', slug: rl(slug) })).json).toMatchObject({ slug });
+    const mapped = await run({ resource: 'document', operation: 'map', framework: rl(slug), inputDataType: 'text', content: LONG_TEXT, options: {} });
+    expect(mapped.json).toMatchObject({ status: 'completed', jobId: expect.any(String) });
+    expect((await run({ resource: 'job', operation: 'get', jobId: rl(String(mapped.json.jobId), 'id') })).json).toMatchObject({ status: 'completed' });
+    const ingested = await run({ resource: 'library', operation: 'ingest', title: 'Picked', content: `${LONG_TEXT} Picked.`, additionalFields: {} });
+    const documentId = String(ingested.json.documentId);
+    expect((await run({ resource: 'library', operation: 'get', documentId: rl(documentId) })).json).toMatchObject({ id: documentId, title: 'Picked' });
+    expect((await run({ resource: 'library', operation: 'delete', documentId: rl(documentId, 'id') })).json).toMatchObject({ deleted: true });
   });
 });

@@ -1,5 +1,5 @@
 /** The Compliance Trigger's poll with a fake poll context against a real sandbox. */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ComplianceClient } from '../../../api/node/index.js';
 import { ComplianceTrigger, STATE_KEY } from '../../../nodes/ComplianceTrigger/ComplianceTrigger.node.js';
@@ -99,7 +99,29 @@ describe('Compliance Trigger', () => {
     expect((await detect(api, result.state, parameters, Date.parse('2030-01-03T00:00:00Z'))).events).toEqual([]);
   });
 
-  it('framework updates need at least one slug', async () => {
-    await expect(poll({ event: 'frameworkUpdated', frameworks: ' , ' }, {})).rejects.toThrow(/Framework Slugs is empty/);
+  it('framework updates need at least one framework (version 1 text, version 2 multi-select)', async () => {
+    await expect(poll({ event: 'frameworkUpdated', frameworks: ' , ' }, {})).rejects.toThrow(/No framework is chosen to watch/);
+    await expect(poll({ event: 'frameworkUpdated', frameworks: [] }, {})).rejects.toThrow(/No framework is chosen to watch/);
+  });
+
+  it('version 2 offers the verified frameworks to pick and watches the picked slugs (a list)', async () => {
+    const { context } = fakePoll({ credentials: { apiKey: KEY, baseUrl: sandbox.baseUrl }, parameters: {} });
+    const options = await new ComplianceTrigger().methods.loadOptions.getVerifiedFrameworks.call(context as unknown as ILoadOptionsFunctions);
+    const { verifiedFrameworks } = await client.getCapabilities();
+    expect(options.map((option) => option.value).sort()).toEqual(verifiedFrameworks.map((framework) => framework.slug).sort());
+    expect(options.length).toBeGreaterThan(1);
+    const picked = [String(options[0]!.value), String(options[1]!.value)];
+    const staticData: IDataObject = {};
+    await poll({ event: 'frameworkUpdated', frameworks: picked }, staticData);
+    expect(Object.keys((staticData[STATE_KEY] as TriggerState).frameworks ?? {}).sort()).toEqual([...picked].sort());
+  });
+
+  it('review due: Fetch Test Event without a review calendar says why there is no output', async () => {
+    await client.setCalendar({ cadence: 'none' });
+    const fetched = poll({ event: 'reviewDue' }, {}, 'manual');
+    await expect(fetched).rejects.toThrow(/No review is scheduled: the review calendar's cadence is none/);
+    await expect(fetched).rejects.toMatchObject({ description: expect.stringMatching(/Calendar → Set/) });
+    // Active polling just finds nothing, without an error.
+    expect(await poll({ event: 'reviewDue' }, {})).toEqual([]);
   });
 });

@@ -1,1 +1,2 @@
 export * as loadOptions from './loadOptions.js';
+export * as listSearch from './listSearch.js';

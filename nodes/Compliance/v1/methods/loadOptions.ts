@@ -2,6 +2,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { createClient } from '../../../shared/client.js';
 import { toNodeError } from '../../../shared/errors.js';
+import { verifiedFrameworkOptions } from '../../../shared/frameworks.js';
 
 async function capabilities(context: ILoadOptionsFunctions) {
   try {
@@ -26,9 +27,5 @@ export async function getFormats(this: ILoadOptionsFunctions): Promise<INodeProp
 }
 
 export async function getVerifiedFrameworks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-  const { verifiedFrameworks } = await capabilities(this);
-  return verifiedFrameworks
-    .filter((framework) => framework.verified !== false)
-    .map((framework) => ({ name: framework.name, value: framework.slug }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  return await verifiedFrameworkOptions(this);
 }

@@ -2,11 +2,12 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
 import type { DownloadFormat } from '../../../../../api/schemas/common.js';
-import { jobIdProperty } from '../job/get.operation.js';
+import { jobIdProperties } from '../job/get.operation.js';
+import { locatorValue } from '../../helpers/locators.js';
 import { text } from '../../helpers/utils.js';
 
 const properties: INodeProperties[] = [
-  jobIdProperty,
+  ...jobIdProperties,
   {
     displayName: 'Format Name or ID',
     name: 'format',
@@ -48,7 +49,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['download'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const jobId = text(this.getNodeParameter('jobId', itemIndex), 'Job ID') ?? '';
+  const jobId = locatorValue.call(this, 'jobId', itemIndex, 'Job ID') ?? '';
   const format = (text(this.getNodeParameter('format', itemIndex), 'Format') ?? 'json') as DownloadFormat;
   const options = this.getNodeParameter('options', itemIndex, {}) as { fileName?: string };
   const download = await client.downloadDocument({ jobId, format });

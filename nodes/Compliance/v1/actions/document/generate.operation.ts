@@ -2,20 +2,27 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
 import { operations } from '../../../../../api/operations.js';
+import { frameworkLocator, locatorValue, versioned } from '../../helpers/locators.js';
 import { compact, submitJob, text, waitProperties } from '../../helpers/utils.js';
 
 const displayOptions = { show: { resource: ['document'], operation: ['generate'] } };
 
 const properties: INodeProperties[] = [
-  {
-    displayName: 'Framework',
-    name: 'framework',
-    type: 'string',
-    default: '',
-    required: true,
-    placeholder: 'e.g. ISO 27001',
-    description: 'The framework or standard the document is for: a name or slug, for example a candidate from Framework → Suggest',
-  },
+  ...versioned(
+    {
+      displayName: 'Framework',
+      name: 'framework',
+      type: 'string',
+      default: '',
+      required: true,
+      placeholder: 'e.g. ISO 27001',
+      description: 'The framework or standard the document is for: a name or slug, for example a candidate from Framework → Suggest',
+    },
+    frameworkLocator({
+      byNameToo: true,
+      description: 'The framework or standard the document is for: a verified one from the list, or any name or slug (for example a candidate from Framework → Suggest)',
+    }),
+  ),
   {
     displayName: 'Document Type Name or ID',
     name: 'documentType',
@@ -70,7 +77,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
   });
   const input = {
     ...compact({
-      framework: text(this.getNodeParameter('framework', itemIndex), 'Framework'),
+      framework: locatorValue.call(this, 'framework', itemIndex, 'Framework'),
       type: text(this.getNodeParameter('documentType', itemIndex, ''), 'Document Type'),
       jurisdiction: text(fields.jurisdiction, 'Jurisdiction'),
       company: text(fields.company, 'Company'),

@@ -4,22 +4,26 @@ import type { ComplianceClient } from '../../../../../api/client.js';
 import { operations } from '../../../../../api/operations.js';
 import type { UploadFile } from '../../../../../api/schemas/requests.js';
 import { UPLOAD_EXTENSIONS, UPLOAD_KINDS, uploadKindFor } from '../../../../../api/upload.js';
+import { frameworkLocator, locatorValue, versioned } from '../../helpers/locators.js';
 import { submitJob, text, waitProperties } from '../../helpers/utils.js';
 
 const displayOptions = { show: { resource: ['document'], operation: ['map'] } };
 
 const properties: INodeProperties[] = [
-  {
-    displayName: 'Framework Name or ID',
-    name: 'framework',
-    type: 'options',
-    typeOptions: { loadOptionsMethod: 'getVerifiedFrameworks' },
-    default: '',
-    required: true,
-    hint: 'Only verified frameworks can be mapped against',
-    description:
-      'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-  },
+  ...versioned(
+    {
+      displayName: 'Framework Name or ID',
+      name: 'framework',
+      type: 'options',
+      typeOptions: { loadOptionsMethod: 'getVerifiedFrameworks' },
+      default: '',
+      required: true,
+      hint: 'Only verified frameworks can be mapped against',
+      description:
+        'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+    },
+    { ...frameworkLocator({ description: 'The verified framework to map against' }), hint: 'Only verified frameworks can be mapped against' },
+  ),
   {
     displayName: 'Input Data',
     name: 'inputDataType',
@@ -86,7 +90,7 @@ export function uploadName(fileName: string | undefined, mimeType: string | unde
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const framework = text(this.getNodeParameter('framework', itemIndex), 'Framework') ?? '';
+  const framework = locatorValue.call(this, 'framework', itemIndex, 'Framework') ?? '';
   const inputDataType = this.getNodeParameter('inputDataType', itemIndex) as string;
   const options = this.getNodeParameter('options', itemIndex, {}) as { fileName?: string; title?: string };
   const title = text(options.title, 'Title');

@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
-import { asData, jsonItems, text } from '../../helpers/utils.js';
+import { jobLocator, locatorValue, versioned } from '../../helpers/locators.js';
+import { asData, jsonItems } from '../../helpers/utils.js';
 
-export const jobIdProperty: INodeProperties = {
+const jobIdText: INodeProperties = {
   displayName: 'Job ID',
   name: 'jobId',
   type: 'string',
@@ -13,9 +14,12 @@ export const jobIdProperty: INodeProperties = {
   description: 'The ID of the job, as returned by Generate, Map, Ingest or Refresh',
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['get'] } }, [jobIdProperty]);
+/** Job ID: text in version 1, a resource locator with UUID validation from version 2. */
+export const jobIdProperties = versioned(jobIdText, jobLocator);
+
+export const description = updateDisplayOptions({ show: { resource: ['job'], operation: ['get'] } }, jobIdProperties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const jobId = text(this.getNodeParameter('jobId', itemIndex), 'Job ID') ?? '';
+  const jobId = locatorValue.call(this, 'jobId', itemIndex, 'Job ID') ?? '';
   return jsonItems(asData(await client.getJob({ jobId })), itemIndex);
 }

@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
-import { asData, jsonItems, text } from '../../helpers/utils.js';
+import { documentLocator, locatorValue, versioned } from '../../helpers/locators.js';
+import { asData, jsonItems } from '../../helpers/utils.js';
 
-export const documentIdProperty: INodeProperties = {
+const documentIdText: INodeProperties = {
   displayName: 'Document ID',
   name: 'documentId',
   type: 'string',
@@ -12,8 +13,11 @@ export const documentIdProperty: INodeProperties = {
   description: 'The ID of the library document, as returned by Ingest, Get Many or Search',
 };
 
+/** Document ID: text in version 1, a resource locator (list or ID) from version 2. */
+export const documentIdProperties = versioned(documentIdText, documentLocator);
+
 const properties: INodeProperties[] = [
-  documentIdProperty,
+  ...documentIdProperties,
   {
     displayName: 'Include Content',
     name: 'includeContent',
@@ -26,7 +30,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['library'], operation: ['get'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const id = text(this.getNodeParameter('documentId', itemIndex), 'Document ID') ?? '';
+  const id = locatorValue.call(this, 'documentId', itemIndex, 'Document ID') ?? '';
   const includeContent = this.getNodeParameter('includeContent', itemIndex, false) as boolean;
   const document = await client.getLibraryDocument({ id, ...(includeContent ? { include: 'content' as const } : {}) });
   return jsonItems(asData(document), itemIndex);

@@ -2,19 +2,20 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
 import { operations } from '../../../../../api/operations.js';
-import { submitJob, text, waitProperties } from '../../helpers/utils.js';
-import { documentIdProperty } from './get.operation.js';
+import { locatorValue } from '../../helpers/locators.js';
+import { submitJob, waitProperties } from '../../helpers/utils.js';
+import { documentIdProperties } from './get.operation.js';
 import { contentProperty } from './ingest.operation.js';
 
 const displayOptions = { show: { resource: ['library'], operation: ['refresh'] } };
 
 export const description: INodeProperties[] = [
-  ...updateDisplayOptions(displayOptions, [documentIdProperty, { ...contentProperty, description: `${contentProperty.description}; replaces the stored text` }]),
+  ...updateDisplayOptions(displayOptions, [...documentIdProperties, { ...contentProperty, description: `${contentProperty.description}; replaces the stored text` }]),
   ...(operations.refreshLibraryDocument.createsJob ? waitProperties(displayOptions) : []),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]> {
-  const id = text(this.getNodeParameter('documentId', itemIndex), 'Document ID') ?? '';
+  const id = locatorValue.call(this, 'documentId', itemIndex, 'Document ID') ?? '';
   const content = this.getNodeParameter('content', itemIndex) as string;
   return await submitJob.call(this, itemIndex, client, () => client.refreshLibraryDocument({ id, content }));
 }
