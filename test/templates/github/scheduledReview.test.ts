@@ -74,12 +74,12 @@ describe('compliance-scheduled-review.yml', () => {
     expect(first.summary).toContain('The service\'s reminders and this schedule agree.');
     const review = first.step('review', 'review');
     expect(review.inputs).toMatchObject({ regenerate: 'true', 'dry-run': 'false', 'fail-below': 'false', 'gap-issues': 'true', since: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
-    expect(review.outputs).toMatchObject({ status: 'completed', passed: 'false', gaps: '6', created: '6' });
+    expect(review.outputs).toMatchObject({ status: 'completed', passed: 'false', gaps: '5', created: '5' });
     expect(JSON.parse(review.outputs['generated-paths'] as string)).toEqual(['generated/access-control.md', 'generated/access-control.pdf', '.compliance/generated.json']);
     expect(first.step('review', 'changes').outputs.changed).toBe('true');
     const gate = first.jobs.review?.steps.at(-1);
     expect(gate?.outcome).toBe('failure');
-    expect(gate?.annotations[0]?.message).toMatch(/^Coverage \d+(\.\d+)?% with 6 open gaps is below the threshold/);
+    expect(gate?.annotations[0]?.message).toMatch(/^Coverage \d+(\.\d+)?% with 5 open gaps is below the threshold/);
     expect(first.jobs.review?.outputs).toEqual({ regenerated: 'true', passed: 'false' });
     // The pull request job still ran: the branch is pushed, and the refusal to open a pull request is explained.
     expect(first.jobs['pull-request']?.result).toBe('success');
@@ -90,14 +90,14 @@ describe('compliance-scheduled-review.yml', () => {
     expect(warnings(first, 'Regeneration pull request not opened')[0]?.message).toContain('Allow GitHub Actions to create and approve pull requests');
     expect(first.summary).toContain('https://github.example/acme/policies/compare/main...compliance/regenerate');
     expect(github.pulls.size).toBe(0);
-    expect(gapIssues('open')).toHaveLength(6);
+    expect(gapIssues('open')).toHaveLength(5);
     // The review job never held a token that could write contents; the pull request job never held the API key.
     expect(github.requests.filter((request) => request.job === 'review' && request.path.includes('/pulls'))).toEqual([]);
     expect(Object.values(first.jobs['pull-request']?.steps ?? []).some((step) => JSON.stringify(step.inputs).includes(REVIEW_KEY))).toBe(false);
 
     // 2. By hand: the documents are still drifted on main, so the pull request is opened now.
     const second = await runWorkflow({ ...common, event: DISPATCH });
-    expect(second.step('review', 'review').outputs).toMatchObject({ created: '0', gaps: '6' });
+    expect(second.step('review', 'review').outputs).toMatchObject({ created: '0', gaps: '5' });
     expect(github.pulls.size).toBe(1);
     const pull = [...github.pulls.values()][0];
     expect(pull).toMatchObject({ head: 'compliance/regenerate', base: 'main', title: 'Regenerate drifted compliance documents', state: 'open' });
@@ -108,7 +108,7 @@ describe('compliance-scheduled-review.yml', () => {
     const third = await runWorkflow({ ...common, event: DISPATCH });
     expect(third.jobs['pull-request']?.steps.at(-1)?.log).toContain(`Updated pull request #${pull?.number}.`);
     expect(github.pulls.size).toBe(1);
-    expect(gapIssues('open')).toHaveLength(6);
+    expect(gapIssues('open')).toHaveLength(5);
 
     // 4. The pull request is merged, the missing standard added, the bar set to 90: nothing drifts,
     //    the resolved gap's issue is closed, the gate passes, no pull request job runs.
@@ -122,10 +122,10 @@ describe('compliance-scheduled-review.yml', () => {
     });
     const fourth = await runWorkflow({ ...common, event: DISPATCH });
     expect(fourth.conclusion, fourth.log).toBe('success');
-    expect(fourth.step('review', 'review').outputs).toMatchObject({ passed: 'true', gaps: '5', closed: '1', drifted: '[]', 'generated-paths': '[]' });
+    expect(fourth.step('review', 'review').outputs).toMatchObject({ passed: 'true', gaps: '4', closed: '1', drifted: '[]', 'generated-paths': '[]' });
     expect(fourth.step('review', 'changes').outcome).toBe('skipped');
     expect(fourth.jobs['pull-request']?.result).toBe('skipped');
-    expect(gapIssues('open')).toHaveLength(5);
+    expect(gapIssues('open')).toHaveLength(4);
     expect(gapIssues('closed')).toHaveLength(1);
 
     for (const run of [first, second, third, fourth]) expect(leaks(run, [REVIEW_KEY], github)).toEqual([]);
@@ -148,7 +148,7 @@ describe('compliance-scheduled-review.yml', () => {
     const months = [thisMonth, ...otherMonths.slice(0, 3)];
     const due = await runWorkflow({ ...common, origin: quarterly, event: SCHEDULE, env: { QUARTER_MONTHS: months.join(' ') } });
     expect(due.conclusion, due.log).toBe('success');
-    expect(due.step('review', 'review').outputs).toMatchObject({ passed: 'true', created: '5' });
+    expect(due.step('review', 'review').outputs).toMatchObject({ passed: 'true', created: '4' });
     expect(warnings(due, 'Review calendar and schedule disagree')[0]?.message).toContain("The service's review calendar is monthly but compliance.yml review.cadence is quarterly.");
     expect(due.summary).toContain('| Cadence | quarterly | monthly |');
 
