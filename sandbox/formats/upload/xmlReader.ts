@@ -1,11 +1,13 @@
 /**
- * A small streaming reader for the XML parts of OOXML packages. No DTD processing: a document type
- * declaration is refused outright (OOXML never has one, and it is how entity-expansion attacks start),
- * and only the five predefined entities and numeric character references are decoded.
+ * A streaming reader for the XML parts of OOXML packages, on saxes (a conforming non-validating
+ * parser). No DTD processing: a document type declaration is refused outright (OOXML never has one,
+ * and it is how entity-expansion attacks start); saxes decodes only the five predefined entities and
+ * character references. The text is fed in slices so events are yielded as they are parsed.
  */
+import { SaxesParser } from 'saxes';
 
 export type XmlEvent =
-  | { type: 'open'; name: string; attributes: string; selfClosing: boolean }
+  | { type: 'open'; name: string; attributes: Readonly<Record<string, string>>; selfClosing: boolean }
   | { type: 'close'; name: string }
   | { type: 'text'; text: string };
 
@@ -13,43 +15,47 @@ export class XmlFormatError extends Error {
   override readonly name = 'XmlFormatError';
 }
 
-const PREDEFINED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-export function decodeXmlEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]+);/g, (reference, body: string) => {
-    if (body[0] !== '#') return PREDEFINED_ENTITIES[body] ?? reference;
-    const codePoint = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-    const valid = codePoint <= 0x10ffff && !(codePoint >= 0xd800 && codePoint <= 0xdfff) && codePoint !== 0;
-    return valid ? String.fromCodePoint(codePoint) : '\ufffd';
-  });
-}
-
 /** Local part of a qualified name: "w:t" → "t". Prefixes vary between producers; local names do not. */
 function localName(qualifiedName: string): string {
   return qualifiedName.slice(qualifiedName.indexOf(':') + 1);
 }
 
-const TOKEN_PATTERN =
-  /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<\?[\s\S]*?\?>|(<!DOCTYPE)|<\/([^\s>]+)\s*>|<([^\s/>!?]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)|(<)/giy;
+/** Characters parsed between yields: bounds the events held at once. */
+const SLICE = 64 * 1024;
 
 /** Events in document order; element names are local names, text is entity-decoded. */
 export function* readXml(xml: string): Generator<XmlEvent> {
-  const pattern = new RegExp(TOKEN_PATTERN.source, TOKEN_PATTERN.flags);
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(xml)) !== null) {
-    const [, cdata, doctype, closeName, openName, attributes, selfClosing, text, strayAngle] = match;
-    if (doctype) throw new XmlFormatError('XML document type declarations are not accepted');
-    if (strayAngle) throw new XmlFormatError(`Malformed XML near offset ${match.index}`);
-    if (cdata !== undefined) yield { type: 'text', text: cdata };
-    else if (closeName) yield { type: 'close', name: localName(closeName) };
-    else if (openName) yield { type: 'open', name: localName(openName), attributes: attributes ?? '', selfClosing: selfClosing === '/' };
-    else if (text !== undefined) yield { type: 'text', text: decodeXmlEntities(text) };
+  const parser = new SaxesParser();
+  const queue: XmlEvent[] = [];
+  let failure: XmlFormatError | undefined;
+  parser.on('doctype', () => {
+    failure ??= new XmlFormatError('XML document type declarations are not accepted');
+  });
+  parser.on('error', (error) => {
+    failure ??= new XmlFormatError(`Malformed XML: ${error.message}`);
+  });
+  parser.on('opentag', (tag) => {
+    queue.push({ type: 'open', name: localName(tag.name), attributes: tag.attributes as Record<string, string>, selfClosing: tag.isSelfClosing });
+  });
+  parser.on('closetag', (tag) => {
+    // A self-closing element was announced by its open event alone.
+    if (!tag.isSelfClosing) queue.push({ type: 'close', name: localName(tag.name) });
+  });
+  parser.on('text', (text) => queue.push({ type: 'text', text }));
+  parser.on('cdata', (text) => queue.push({ type: 'text', text }));
+  for (let offset = 0; ; offset += SLICE) {
+    const done = offset >= xml.length;
+    if (done) parser.close();
+    else parser.write(xml.slice(offset, offset + SLICE));
+    if (failure) throw failure;
+    yield* queue;
+    queue.length = 0;
+    if (done) return;
   }
 }
 
 /** Value of an attribute by local name ("id" finds r:id), entity-decoded. */
-export function attribute(attributes: string, name: string): string | undefined {
-  const match = new RegExp(`(?:^|\\s)(?:[\\w.-]+:)?${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(attributes);
-  return match ? decodeXmlEntities(match[1] ?? match[2] ?? '') : undefined;
+export function attribute(attributes: Readonly<Record<string, string>>, name: string): string | undefined {
+  for (const [qualifiedName, value] of Object.entries(attributes)) if (localName(qualifiedName) === name) return value;
+  return undefined;
 }
