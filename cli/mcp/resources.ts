@@ -36,9 +36,12 @@ export async function readResource(uri: string, context: McpContext): Promise<Re
     if (scheme === 'framework') {
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(await context.client.getFramework({ slug: key }), null, 2) }] };
     }
-    const report = await context.client.downloadDocument({ jobId: key, format: 'json' });
+    const download = await context.client.downloadDocument({ jobId: key, format: 'json' });
+    const report = download.kind === 'json' ? download.data : undefined;
+    if (!report) throw new McpError(-32002, `report://${key} is not a JSON report`, { uri });
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(report, null, 2) }] };
   } catch (error) {
+    if (error instanceof McpError) throw error;
     // A resource that cannot be read is the spec's "resource not found" (-32002), with the service's reason.
     const described = error as { code?: string; message?: string; requestId?: string };
     throw new McpError(-32002, redact(`${described.code ?? 'error'}: ${described.message ?? String(error)}${described.requestId ? ` (request id: ${described.requestId})` : ''}`), { uri });

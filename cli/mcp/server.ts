@@ -14,6 +14,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ComplianceClient } from '../../api/client.js';
+import type { JobStatusModel } from '../../api/clientTypes.js';
 import { tokens, usd } from '../lib/format.js';
 import { budgetRefusal, type SessionBudget } from './budget.js';
 import { resolveFrom, type McpContext } from './context.js';
@@ -75,7 +76,16 @@ export function createMcpServer(shared: SharedState): Server {
   const tools = shared.tools;
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...(await tools).values()].map((definition) => definition.tool) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(await tools, request.params.name, request.params.arguments ?? {}, context));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // While a job is waited for, each poll is a progress notification (when the client asked for them),
+    // so a client that resets its request timeout on progress does not give up on a long generation.
+    const progressToken = request.params._meta?.progressToken;
+    let polls = 0;
+    const onProgress = progressToken === undefined ? undefined : (job: JobStatusModel) => {
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++polls, message: `job ${job.status}` } });
+    };
+    return callTool(await tools, request.params.name, request.params.arguments ?? {}, context, { signal: extra.signal, ...(onProgress ? { onProgress } : {}) });
+  });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(context) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, context));

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod/v4';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Download, JobStatusModel } from '../../api/clientTypes.js';
 import { ComplianceApiError, ComplianceValidationError } from '../../api/errors.js';
 import { operationIds, operations, type OperationId, type OperationSpec } from '../../api/operations.js';
 import { generateDocumentInput } from '../../api/schemas/requests.js';
@@ -17,11 +18,17 @@ import { ReviewError } from '../../review/errors.js';
 import type { McpContext } from './context.js';
 import { errorResult, jsonText } from './results.js';
 
+/** One tools/call: the client's cancellation, and progress notifications while a job is waited for. */
+export interface ToolCall {
+  signal?: AbortSignal;
+  onProgress?: (job: JobStatusModel) => void;
+}
+
 export interface ToolDefinition {
   tool: Tool;
   /** Operations one call spends on (priced before the call). */
   charged: OperationId[];
-  run(args: Record<string, unknown>, context: McpContext): Promise<CallToolResult>;
+  run(args: Record<string, unknown>, context: McpContext, call: ToolCall): Promise<CallToolResult>;
 }
 
 type JsonSchema = Tool['inputSchema'];
@@ -96,9 +103,9 @@ function operationTool(spec: OperationSpec): ToolDefinition {
   return {
     tool: { name: id, title: spec.summary, description: spec.description, inputSchema: inputJsonSchema(spec.input, drop), annotations: annotationsFor(spec) },
     charged: isCharged(spec) ? [id] : [],
-    async run(args, context) {
-      const call = () => context.client.call(id, args as never);
-      const answer = isCharged(spec) ? await spend(context, id, [id], call) : await call();
+    async run(args, context, { signal }) {
+      const send = () => context.client.call(id, args as never, { signal });
+      const answer = isCharged(spec) ? await spend(context, id, [id], send) : await send();
       const result = downloadResult(id, args, answer) ?? { content: [jsonText(answer)], structuredContent: { result: answer as unknown } };
       return isCharged(spec) ? withSpend(context, result) : result;
     },
@@ -108,11 +115,12 @@ function operationTool(spec: OperationSpec): ToolDefinition {
 /** downloadDocument's text and file answers as embedded resources; JSON answers stay JSON. */
 function downloadResult(id: OperationId, args: Record<string, unknown>, answer: unknown): CallToolResult | undefined {
   if (id !== 'downloadDocument' || typeof answer !== 'object' || answer === null || !('kind' in answer)) return undefined;
-  const download = answer as { kind: string; text?: string; data?: Uint8Array; contentType: string; filename: string };
+  const download = answer as Download;
+  if (download.kind === 'json') return { content: [jsonText(download.data)], structuredContent: { result: download.data as unknown } };
   const uri = `document://${String(args.jobId)}/${download.filename}`;
   const resource = download.kind === 'text'
-    ? { uri, mimeType: download.contentType, text: download.text ?? '' }
-    : { uri, mimeType: download.contentType, blob: Buffer.from(download.data ?? new Uint8Array()).toString('base64') };
+    ? { uri, mimeType: download.contentType, text: download.text }
+    : { uri, mimeType: download.contentType, blob: Buffer.from(download.data).toString('base64') };
   return { content: [{ type: 'resource', resource }] };
 }
 
@@ -146,14 +154,14 @@ function intentTools(): ToolDefinition[] {
         annotations: { title: 'Plan and price a review (dry run)', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       charged: [],
-      async run(args, context) {
+      async run(args, context, { signal }) {
         const input = parse(reviewPlanInput, args);
         const root = context.resolveDirectory(input.directory);
         const configPath = input.config ?? CONFIG_FILE_NAME;
         const config = await readConfigFile(root, configPath);
         const files = await loadDocuments({ root, configPath, config });
         const budget = context.budget.report();
-        const result = await runReview(context.client, { config, files, today: today(), dryRun: true, maxTokens: budget.remainingTokens ?? undefined });
+        const result = await runReview(context.client, { config, files, today: today(), dryRun: true, maxTokens: budget.remainingTokens ?? undefined, signal });
         const plan = {
           status: result.status,
           mode: result.mode,
@@ -176,10 +184,10 @@ function intentTools(): ToolDefinition[] {
         annotations: { title: 'Map pasted policy text', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
       charged: ['mapDocument'],
-      async run(args, context) {
+      async run(args, context, call) {
         const input = parse(mapTextInput, args);
         const { job, report } = await spend(context, 'map_text', ['mapDocument'], () =>
-          context.client.mapAndDownload({ framework: input.framework, content: input.text, ...(input.title ? { title: input.title } : {}) }));
+          context.client.mapAndDownload({ framework: input.framework, content: input.text, ...(input.title ? { title: input.title } : {}) }, call));
         context.reports.set(job.jobId, { title: `${report.framework.name} mapping${input.title ? `: ${input.title}` : ''}` });
         const summary = {
           reportUri: `report://${job.jobId}`,
@@ -203,8 +211,8 @@ function intentTools(): ToolDefinition[] {
         annotations: { title: 'Search the policy library', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
       charged: ['searchLibrary'],
-      async run(args, context) {
-        const answer = await spend(context, 'search_library', ['searchLibrary'], () => context.client.searchLibrary(args as never));
+      async run(args, context, { signal }) {
+        const answer = await spend(context, 'search_library', ['searchLibrary'], () => context.client.searchLibrary(args as never, { signal }));
         const hits = answer.results.map((hit) => ({ uri: `library://${hit.documentId}`, title: hit.title, score: hit.score, snippets: hit.snippets }));
         return withSpend(context, {
           content: [
@@ -224,9 +232,9 @@ function intentTools(): ToolDefinition[] {
         annotations: { title: 'Generate a policy document', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
       charged: ['generateDocument'],
-      async run(args, context) {
+      async run(args, context, call) {
         const { job, download } = await spend(context, 'generate_document', ['generateDocument'], () =>
-          context.client.generateAndDownload(args as never, { format: 'md' }));
+          context.client.generateAndDownload(args as never, { format: 'md', ...call }));
         const text = download.kind === 'text' ? download.text : JSON.stringify(download.kind === 'json' ? download.data : null, null, 2);
         return withSpend(context, {
           content: [{ type: 'resource', resource: { uri: `document://${job.jobId}/${download.kind === 'json' ? 'document.json' : download.filename}`, mimeType: 'text/markdown', text } }],
@@ -248,12 +256,12 @@ export async function buildTools(context: McpContext): Promise<Map<string, ToolD
   return tools;
 }
 
-export async function callTool(tools: Map<string, ToolDefinition>, name: string, args: Record<string, unknown>, context: McpContext): Promise<CallToolResult> {
+export async function callTool(tools: Map<string, ToolDefinition>, name: string, args: Record<string, unknown>, context: McpContext, call: ToolCall = {}): Promise<CallToolResult> {
   const definition = tools.get(name);
   // An unknown tool is a protocol error (the spec's -32602), not a tool result.
   if (!definition) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}: list the tools with tools/list`);
   try {
-    return await definition.run(args, context);
+    return await definition.run(args, context, call);
   } catch (error) {
     return errorResult(error, definition.charged.length > 0 ? context.budget.reportLine() : undefined);
   }

@@ -91,7 +91,7 @@ describe('compliance mcp --http with a budget and a client that supports elicita
   const answers: Array<'accept' | 'decline'> = [];
   const asked: string[] = [];
   beforeAll(async () => {
-    server = await httpServer(built.cli, ['--max-tokens', '100000', '--confirm-above', '1000'], connectionEnv(box));
+    server = await httpServer(built.cli, ['--max-tokens', '1000000', '--confirm-above', '1000'], connectionEnv(box));
     client = new Client({ name: 'compliance-tests', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       asked.push(request.params.message);
@@ -109,7 +109,7 @@ describe('compliance mcp --http with a budget and a client that supports elicita
     const before = await ledger();
     answers.push('decline');
     const declined = (await client.callTool({ name: 'searchLibrary', arguments: { query: 'access reviews' } })) as CallToolResult;
-    expect(asked.at(-1)).toMatch(/^searchLibrary costs 5,000 tokens \(about US\$0\.02\)\. Session spend: 0 tokens charged; budget 100,000 tokens/);
+    expect(asked.at(-1)).toMatch(/^searchLibrary costs 5,000 tokens \(about US\$0\.02\)\. Session spend: 0 tokens charged; budget 1,000,000 tokens/);
     expect(declined.isError).toBe(true);
     expect(textOf(declined)).toContain('the user did not confirm searchLibrary: nothing was spent');
     expect(await ledger()).toEqual(before);
@@ -117,7 +117,31 @@ describe('compliance mcp --http with a budget and a client that supports elicita
     answers.push('accept');
     const accepted = (await client.callTool({ name: 'searchLibrary', arguments: { query: 'access reviews' } })) as CallToolResult;
     expect(accepted.isError).toBeFalsy();
-    expect(textOf(accepted)).toContain('Session spend: 5,000 tokens charged; budget 100,000 tokens, 95,000 tokens left.');
+    expect(textOf(accepted)).toContain('Session spend: 5,000 tokens charged; budget 1,000,000 tokens, 995,000 tokens left.');
     expect((await ledger()).balanceTokens).toBe(before.balanceTokens - 5_000);
+  });
+
+  it('map_text waits for the mapping job with progress notifications, and the report becomes a resource', async () => {
+    answers.push('accept');
+    const progress: Array<{ progress: number; message?: string }> = [];
+    const text = 'Access to ePHI is granted by role and reviewed quarterly. Every user has a unique user identification. Sessions lock after 15 minutes.';
+    const result = (await client.callTool({ name: 'map_text', arguments: { text, framework: 'hipaa-security' } }, undefined, { onprogress: (event) => void progress.push(event) })) as CallToolResult;
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(asked.at(-1)).toMatch(/^map_text costs 250,000 tokens/);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress[0]!.message).toMatch(/^job (queued|running|completed)$/);
+    const { reportUri, coverage } = result.structuredContent as { reportUri: string; coverage: number };
+    expect(coverage).toBeGreaterThan(0);
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain(reportUri);
+    const report = await client.readResource({ uri: reportUri });
+    expect(JSON.parse((report.contents[0] as { text: string }).text)).toMatchObject({ coverage });
+    expect(textOf(result)).toContain('Session spend: 255,000 tokens charged; budget 1,000,000 tokens, 745,000 tokens left.');
+
+    // downloadDocument: JSON as JSON, Markdown as an embedded resource.
+    const jobId = reportUri.replace('report://', '');
+    const json = (await client.callTool({ name: 'downloadDocument', arguments: { jobId, format: 'json' } })) as CallToolResult;
+    expect(JSON.parse(textOf(json))).toMatchObject({ coverage });
+    const md = (await client.callTool({ name: 'downloadDocument', arguments: { jobId, format: 'md' } })) as CallToolResult;
+    expect(md.content[0]).toMatchObject({ type: 'resource', resource: { uri: expect.stringMatching(new RegExp(`^document://${jobId}/.+\\.md$`)), mimeType: expect.stringContaining('text/markdown'), text: expect.stringContaining('HIPAA') } });
   });
 });
