@@ -42,7 +42,7 @@ import {
 } from './report.js';
 import { loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, choiceInput, InputError, numberInput, textInput } from './runtime/inputs.js';
-import type { ActionDefinition } from './runtime/run.js';
+import { isPullRequestEvent, type ActionDefinition } from './runtime/run.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary } from './runtime/summary.js';
 
@@ -73,12 +73,6 @@ export function selectFrameworks(config: Config): FrameworkConfig[] {
 export function reportDirectory(root: string): string {
   const dir = textInput('report-dir') ?? DEFAULT_REPORT_DIR;
   return isAbsolute(dir) ? dir : resolve(root, dir);
-}
-
-/** A pull request run: the library is not written, the merge is priced instead. */
-export function isPullRequestRun(): boolean {
-  const event = process.env.GITHUB_EVENT_NAME;
-  return event === 'pull_request' || event === 'pull_request_target';
 }
 
 /**
@@ -147,7 +141,7 @@ export const mapAction: ActionDefinition = {
   async run({ apiKey, githubToken }) {
     const repo = await loadRepoConfig();
     const frameworks = selectFrameworks(repo.config);
-    const pullRequest = isPullRequestRun();
+    const pullRequest = isPullRequestEvent();
     const gate = pullRequest ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
     const failBelow = booleanInput('fail-below', true);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });

@@ -40,7 +40,7 @@ import {
 } from './report.js';
 import { loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, InputError, numberInput, textInput } from './runtime/inputs.js';
-import type { ActionDefinition } from './runtime/run.js';
+import { refuseLibraryWriteInPullRequest, type ActionDefinition } from './runtime/run.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary } from './runtime/summary.js';
 
@@ -74,6 +74,7 @@ export const reviewAction: ActionDefinition = {
     const failBelow = booleanInput('fail-below', true);
     const dryRun = booleanInput('dry-run', false);
     const sync = booleanInput('sync', true) ? 'run' : 'skip';
+    if (sync === 'run' && !dryRun) refuseLibraryWriteInPullRequest('review with sync: true', 'Give sync: false in a pull request, or use map, which prices the merge without writing.');
     const deleteRemoved = booleanInput('delete-removed', false);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const wantIssues = booleanInput('gap-issues', true);

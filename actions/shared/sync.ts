@@ -22,7 +22,7 @@ import {
 import { currentRepository, repositoryName, workspaceRoot } from './github/context.js';
 import { configExists, loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, InputError, listInput, numberInput, textInput } from './runtime/inputs.js';
-import type { ActionDefinition } from './runtime/run.js';
+import { refuseLibraryWriteInPullRequest, type ActionDefinition } from './runtime/run.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary } from './runtime/summary.js';
 
@@ -65,6 +65,7 @@ export const syncAction: ActionDefinition = {
     const { groups, repository: configured } = await documentGroups(root);
     const deleteRemoved = booleanInput('delete-removed', false);
     const dryRun = booleanInput('dry-run', false);
+    if (!dryRun) refuseLibraryWriteInPullRequest('sync', 'Run sync on pushes to the default branch (templates/github/compliance-library-sync.yml); in a pull request use map, which prices the merge without writing, or dry-run: true.');
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const repository = configured ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'sync');

@@ -4,14 +4,15 @@ import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ComplianceClient } from '../../api/node/index.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
-import { API_KEY, HIPAA_CONFIG, leakedSecrets, LIVE_API_KEY, makeWorkspace, runAction } from './harness.js';
+import { API_KEY, HIPAA_CONFIG, leakedSecrets, LIVE_API_KEY, makeWorkspace, pullRequestEvent, runAction } from './harness.js';
 
 // One key (one library) per test: each starts from an empty library.
 const PATHS_KEY = 'csk_sandbox_actions_sync_paths_0001';
 const BUDGET_KEY = 'csk_sandbox_actions_sync_budget_0001';
+const PR_KEY = 'csk_sandbox_actions_sync_pull_0001';
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY, PATHS_KEY, BUDGET_KEY, `${LIVE_API_KEY}:live:1000000`] });
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY, PATHS_KEY, BUDGET_KEY, PR_KEY, `${LIVE_API_KEY}:live:1000000`] });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -64,6 +65,19 @@ describe('actions/sync', () => {
     const none = await sync(workspace, { paths: 'docs/*.md' }, PATHS_KEY);
     expect(none.code).toBe(1);
     expect(none.annotations.at(-1)?.message).toContain('these globs match no file');
+  });
+
+  it('never writes the library from a pull request (it mirrors the default branch); a dry run there is fine', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(80));
+    const inputs = { 'api-key': PR_KEY, 'base-url': sandbox.baseUrl };
+    const refused = await runAction('sync', { workspace, inputs, event: pullRequestEvent(3) });
+    expect(refused.code).toBe(1);
+    expect(refused.annotations.at(-1)?.message).toContain('sync writes the library, which mirrors the default branch: it never runs on a pull request');
+    const dry = await runAction('sync', { workspace, inputs: { ...inputs, 'dry-run': 'true' }, event: pullRequestEvent(3) });
+    expect(dry.code, dry.stdout).toBe(0);
+    expect(dry.outputs).toMatchObject({ planned: '13', ingested: '0' });
+    const library = await new ComplianceClient({ apiKey: PR_KEY, baseUrl: sandbox.baseUrl }).listLibrary({});
+    expect(library.documents).toEqual([]);
   });
 
   it('refuses over the cap or the balance before spending anything', async () => {

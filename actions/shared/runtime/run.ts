@@ -54,8 +54,15 @@ function annotateConfigIssues(error: ConfigError): void {
   }
 }
 
-function isPullRequestEvent(): boolean {
+/** A pull request run: the library (which mirrors the default branch) is never written from one. */
+export function isPullRequestEvent(): boolean {
   return process.env.GITHUB_EVENT_NAME === 'pull_request' || process.env.GITHUB_EVENT_NAME === 'pull_request_target';
+}
+
+/** Refuses a library write in a pull request run: two open pull requests would overwrite each other's text. */
+export function refuseLibraryWriteInPullRequest(action: string, hint: string): void {
+  if (!isPullRequestEvent()) return;
+  throw new ReviewError('invalid_config', `${action} writes the library, which mirrors the default branch: it never runs on a pull request (unmerged text would reach the library, and two open pull requests would overwrite each other's versions)`, hint);
 }
 
 /**
