@@ -143,17 +143,22 @@ function parse<T>(schema: z.ZodType<T>, args: unknown): T {
   throw new ComplianceValidationError({ code: 'invalid_input', field, message: `${field}: ${issue?.message ?? 'invalid'}`, hint: 'Fix the argument as the tool\'s input schema says.' });
 }
 
+/** A review-loop intent: read-only when it spends nothing; safe to retry only if every operation it spends on is. */
+function intent(name: string, title: string, description: string, schema: z.ZodType, charged: OperationId[]): Pick<ToolDefinition, 'tool' | 'charged'> {
+  const readOnly = charged.length === 0;
+  return {
+    tool: {
+      name, title, description, inputSchema: inputJsonSchema(schema),
+      annotations: { title, readOnlyHint: readOnly, destructiveHint: false, idempotentHint: charged.every((id) => operations[id].retry !== 'charged'), openWorldHint: false },
+    },
+    charged,
+  };
+}
+
 function intentTools(): ToolDefinition[] {
   return [
     {
-      tool: {
-        name: 'review_plan',
-        title: 'Plan and price a review (dry run)',
-        description: 'Price what a review of a repository directory would do (its compliance.yml): the library sync (new and changed documents), the framework mappings and the gate, without spending anything or writing anywhere. Free: read-only calls only.',
-        inputSchema: inputJsonSchema(reviewPlanInput),
-        annotations: { title: 'Plan and price a review (dry run)', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      },
-      charged: [],
+      ...intent('review_plan', 'Plan and price a review (dry run)', 'Price what a review of a repository directory would do (its compliance.yml): the library sync (new and changed documents), the framework mappings and the gate, without spending anything or writing anywhere. Free: read-only calls only.', reviewPlanInput, []),
       async run(args, context, { signal }) {
         const input = parse(reviewPlanInput, args);
         const root = context.resolveDirectory(input.directory);
@@ -176,14 +181,7 @@ function intentTools(): ToolDefinition[] {
       },
     },
     {
-      tool: {
-        name: 'map_text',
-        title: 'Map pasted policy text against a framework',
-        description: 'Map policy text (pasted by the user) against a verified framework and wait for the report: coverage, per-control evidence and the gap list. The report is then readable as a report:// resource.',
-        inputSchema: inputJsonSchema(mapTextInput),
-        annotations: { title: 'Map pasted policy text', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      },
-      charged: ['mapDocument'],
+      ...intent('map_text', 'Map pasted policy text against a framework', 'Map policy text (pasted by the user) against a verified framework and wait for the report: coverage, per-control evidence and the gap list. The report is then readable as a report:// resource.', mapTextInput, ['mapDocument']),
       async run(args, context, call) {
         const input = parse(mapTextInput, args);
         const { job, report } = await spend(context, 'map_text', ['mapDocument'], () =>
@@ -203,14 +201,7 @@ function intentTools(): ToolDefinition[] {
       },
     },
     {
-      tool: {
-        name: 'search_library',
-        title: 'Search the policy library',
-        description: 'Search the private library for passages (e.g. "which policies cover access reviews?"): ranked documents with highlighted snippets and a library:// link to read each.',
-        inputSchema: inputJsonSchema(searchInput),
-        annotations: { title: 'Search the policy library', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      },
-      charged: ['searchLibrary'],
+      ...intent('search_library', 'Search the policy library', 'Search the private library for passages (e.g. "which policies cover access reviews?"): ranked documents with highlighted snippets and a library:// link to read each.', searchInput, ['searchLibrary']),
       async run(args, context, { signal }) {
         const answer = await spend(context, 'search_library', ['searchLibrary'], () => context.client.searchLibrary(args as never, { signal }));
         const hits = answer.results.map((hit) => ({ uri: `library://${hit.documentId}`, title: hit.title, score: hit.score, snippets: hit.snippets }));
@@ -224,14 +215,7 @@ function intentTools(): ToolDefinition[] {
       },
     },
     {
-      tool: {
-        name: 'generate_document',
-        title: 'Generate a policy document and wait for it',
-        description: 'Generate a policy or framework-reference document (optionally personalised for an organisation), wait for it, and return it as an embedded Markdown resource.',
-        inputSchema: inputJsonSchema(generateDocumentInput),
-        annotations: { title: 'Generate a policy document', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      },
-      charged: ['generateDocument'],
+      ...intent('generate_document', 'Generate a policy document and wait for it', 'Generate a policy or framework-reference document (optionally personalised for an organisation), wait for it, and return it as an embedded Markdown resource.', generateDocumentInput, ['generateDocument']),
       async run(args, context, call) {
         const { job, download } = await spend(context, 'generate_document', ['generateDocument'], () =>
           context.client.generateAndDownload(args as never, { format: 'md', ...call }));
