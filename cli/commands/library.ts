@@ -85,7 +85,7 @@ export const libraryCommand: Command = {
             return EXIT.ok;
           }
           const result = await session.client.searchLibrary({ query, ...(category ? { category } : {}), ...(tags ? { tags } : {}), ...(limit ? { limit } : {}) });
-          const unmark = (text: string) => (out.color ? text.replace(/<mark>/g, '\u001b[1m').replace(/<\/mark>/g, '\u001b[22m') : text.replace(/<\/?mark>/g, '*'));
+          const unmark = (text: string) => text.replace(/<mark>(.*?)<\/mark>/g, (_, hit: string) => (out.color ? out.style(hit, 'bold') : `*${hit}*`));
           out.result(
             () => (result.results.length ? result.results.map((hit, i) => `${i + 1}. ${hit.title} (${hit.filename ?? hit.documentId}, score ${hit.score.toFixed(2)})\n${hit.snippets.map((s) => `   ${unmark(s)}`).join('\n')}`).join('\n') : 'No match.'),
             () => result,

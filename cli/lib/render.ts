@@ -13,7 +13,9 @@ export function renderSync(out: Output, plan: SyncPlan, run: SyncRunResult | und
   const head = `Library sync${run?.dryRun ? ' (dry run: nothing sent)' : ''}: ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged` +
     `${c.renamed ? `, ${c.renamed} renamed` : ''}${c.duplicate ? `, ${c.duplicate} duplicate` : ''}${c.invalid ? `, ${c.invalid} invalid` : ''}${c.removed ? `, ${c.removed} removed` : ''}`;
   const results = run?.results ?? [];
-  const shown = options.all ? results : results.filter((result) => result.kind !== 'unchanged');
+  // A dry run's charged rows (new, changed) are itemised by dryRunLines: listed here only once run.
+  const shown = (options.all ? results : results.filter((result) => result.kind !== 'unchanged'))
+    .filter((result) => !(run?.dryRun && (result.kind === 'new' || result.kind === 'changed')));
   const lines = [out.style(head, 'bold')];
   if (shown.length > 0) {
     lines.push(table(['File', 'Plan', 'Outcome', 'Tokens', 'Note'], shown.map((r) => [

@@ -167,7 +167,7 @@ export function dryRunLines(out: Output, result: Pick<ReviewResult, 'estimate' |
   const lines = [out.style('Dry run: nothing was sent. Live-mode charges:', 'bold')];
   lines.push(rows.length ? table(['Charge', 'What', 'Tokens'], rows) : '  none');
   lines.push(`Total: ${tokens(result.estimate.totalTokens)}${result.estimate.unpriced.length ? ` plus unlisted prices of ${result.estimate.unpriced.join(', ')}` : ''}` +
-    `${budget.balanceTokens !== undefined ? `; balance ${tokens(budget.balanceTokens)}` : ''}.`);
+    `${budget.mode !== 'live' ? ' (sandbox key: never charged)' : budget.balanceTokens !== undefined ? `; balance ${tokens(budget.balanceTokens)}` : ''}.`);
   if (!budget.allowed) {
     lines.push(out.style('A real run would be refused before spending anything:', 'yellow', 'bold'));
     for (const reason of budget.reasons) lines.push(`  ${reason}`);

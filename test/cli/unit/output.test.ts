@@ -2,7 +2,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Output, table, terminalWidth, wrapText, type OutputStreams } from '../../../cli/lib/output.js';
-import { renderCoverage, renderGaps } from '../../../cli/lib/render.js';
+import { renderCoverage, renderGaps, renderSync } from '../../../cli/lib/render.js';
 import { dryRunLines } from '../../../cli/lib/review.js';
 import type { GateResult } from '../../../review/gate.js';
 
@@ -98,6 +98,22 @@ describe('dry run', () => {
     expect(lines).toContain('Total: 1,800,000 tokens; balance 1,000,000 tokens.');
     expect(lines).toContain('800,000 short');
     expect(lines).toContain('compliance checkout pack10');
+  });
+});
+
+describe('dry run in sandbox mode', () => {
+  it('says nothing is charged instead of showing the sandbox balance, and the sync table leaves the charges to it', () => {
+    const lines = dryRunLines(plain, {
+      sync: undefined,
+      estimate: { lines: [{ operationId: 'mapDocument', count: 1, tokensEach: 250_000 }], totalTokens: 250_000, unpriced: [] },
+      budget: { allowed: true, mode: 'sandbox', plannedTokens: 250_000, chargedTokens: 0, balanceTokens: 0, maxTokens: undefined, shortfall: undefined, suggestedPack: undefined, reasons: [] },
+    } as never, ['nist-csf-2']).join('\n');
+    expect(lines).toContain('Total: 250,000 tokens (sandbox key: never charged).');
+    const result = (kind: string, path: string) => ({ kind, path, outcome: 'planned', tokensSpent: 0, message: `${kind} row` });
+    const text = renderSync(plain, { counts: { new: 1, changed: 0, unchanged: 0, renamed: 1, duplicate: 0, invalid: 0, removed: 0 } } as never,
+      { dryRun: true, mode: 'sandbox', tokensSpent: 0, results: [result('new', 'policies/a.md'), result('renamed', 'policies/b.md')] } as never);
+    expect(text).not.toContain('policies/a.md');
+    expect(text).toContain('policies/b.md');
   });
 });
 
