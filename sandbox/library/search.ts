@@ -16,7 +16,8 @@
  * crosses into JavaScript: bm25 once per passage matching an informative unit (a materialised CTE),
  * folded per document before the join to the documents table, per-unit coverage from rowid-only
  * matches, the ranking itself, and, for the `limit` winners only, their best 1–3 passages. Only
- * those passages get a snippet, each looked up by an integer rowid (see passageRowid).
+ * those passages get a snippet, each looked up by an integer rowid (see passageRowid). With several
+ * units, all scored, bm25 runs only on documents whose coverage can still reach the page.
  */
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from './constants.js';
@@ -77,26 +78,16 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
   const indexed = (index.prepare(`select coalesce(sum(passages), 0) as n from ${DOCUMENTS_TABLE} where key_id = ?`).get(index.keyId) as { n: number }).n;
   const countUnit = index.prepare(`select count(*) as n from ${t} where ${t} match ?`);
   const scoredUnits = query.unitExpressions.filter((unit) => (countUnit.get(unit) as { n: number }).n < indexed / 2);
-  const params: SQLInputValue[] = [];
-  // bm25() may only be evaluated in the statement that owns the FTS cursor, so everything happens
-  // in one statement: a materialised CTE scores each passage matching an informative unit once; it
-  // is folded per document before the join to the documents table; documents are ranked in SQL,
-  // and only the `limit` winners go back to the scored passages for their best 1–3 (snippets).
-  let perDocument: string;
-  const scored = scoredUnits.length
-    ? `scored as materialized (
-         select rowid as passage, rowid / ${PASSAGES_PER_DOCUMENT} as seq, -bm25(${t}, ${BM25_WEIGHTS}) as score from ${t} where ${t} match ?
-       )`
-    : 'scored as (select null as passage, null as seq, null as score where 0)';
-  if (scoredUnits.length) params.push(scoredUnits.join(' OR '));
-  if (scoredUnits.length === units) {
-    perDocument = `${scored}, per_document as (select seq, max(score) as best, count(*) as passages from scored group by seq)`;
-  } else {
-    perDocument = `${scored},
-       best as (select seq, max(score) as best from scored group by seq),
-       counts as (select rowid / ${PASSAGES_PER_DOCUMENT} as seq, count(*) as passages from ${t} where ${t} match ? group by 1),
-       per_document as (select c.seq, coalesce(b.best, 0) as best, c.passages from counts c left join best b on b.seq = c.seq)`;
-    params.push(query.anyUnit);
+  const filters: string[] = [];
+  const filterParams: SQLInputValue[] = [];
+  if (input.category !== undefined && input.category.trim()) {
+    filters.push('and lower(d.category) = lower(?)');
+    filterParams.push(input.category.trim());
+  }
+  for (const tag of input.tags ?? []) {
+    if (!tag.trim()) continue;
+    filters.push('and exists (select 1 from json_each(d.tags) where lower(json_each.value) = lower(?))');
+    filterParams.push(tag.trim());
   }
   // Coverage: per unit, the documents with a passage containing it (rowids only: no ranking work).
   const coverage =
@@ -105,23 +96,64 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
       : `select seq, count(*) as units from (${query.unitExpressions
           .map(() => `select distinct rowid / ${PASSAGES_PER_DOCUMENT} as seq from ${t} where ${t} match ?`)
           .join(' union all ')}) group by seq`;
-  if (units > 1) params.push(...query.unitExpressions);
-  params.push(index.keyId);
-  const filters: string[] = [];
-  if (input.category !== undefined && input.category.trim()) {
-    filters.push('and lower(d.category) = lower(?)');
-    params.push(input.category.trim());
-  }
-  for (const tag of input.tags ?? []) {
-    if (!tag.trim()) continue;
-    filters.push('and exists (select 1 from json_each(d.tags) where lower(json_each.value) = lower(?))');
-    params.push(tag.trim());
-  }
-  params.push(limit);
-  // score = (units matched − 1 + r / (r + RELEVANCE_HALF_POINT)) / units, r = best + bonus · ln(passages).
-  const rows = index
-    .prepare(
-      `with ${perDocument},
+  const scoreOf = `-bm25(${t}, ${BM25_WEIGHTS})`;
+  // bm25() may only be evaluated in the statement that owns the FTS cursor, so everything happens
+  // in one statement: a materialised CTE scores each passage matching an informative unit once; it
+  // is folded per document before the join to the documents table; documents are ranked in SQL,
+  // and only the `limit` winners go back to the scored passages for their best 1–3 (snippets).
+  const params: SQLInputValue[] = [];
+  let matches: string;
+  if (units > 1 && scoredUnits.length === units) {
+    // A document with more of the query's units always ranks first, so only documents at or above
+    // the coverage of the `limit`-th can win, and bm25 runs on their passages only (coverage needs
+    // rowids alone): a query with a rare unit no longer scores most of the library. Documents below
+    // that coverage are counted in `total` with relevance 0; they cannot reach the page.
+    matches = `coverage as materialized (${coverage}),
+       candidates as materialized (
+         select c.seq, c.units from coverage c join ${DOCUMENTS_TABLE} d on d.seq = c.seq
+         where d.key_id = ? and d.status = 'ready' ${filters.join(' ')}
+       ),
+       contenders as materialized (
+         select seq from candidates
+         where units >= coalesce((select units from candidates order by units desc limit 1 offset ? - 1), 0)
+       ),
+       scored as materialized (
+         select rowid as passage, rowid / ${PASSAGES_PER_DOCUMENT} as seq, ${scoreOf} as score from ${t}
+         where ${t} match ? and rowid / ${PASSAGES_PER_DOCUMENT} in (select seq from contenders)
+       ),
+       per_document as (select seq, max(score) as best, count(*) as passages from scored group by seq),
+       -- Folded with union all, not a join: SQLite scanned one side once per row of the other.
+       folded as (
+         select seq, max(best) as best, max(passages) as passages, max(units) as units from (
+           select seq, best, passages, 0 as units from per_document
+           union all select seq, 0, 1, units from candidates
+         ) group by seq
+       ),
+       matches as materialized (
+         select d.seq, d.id, d.title, d.filename, d.category, d.tags,
+           (f.units - 1 + f.relevance / (f.relevance + ${RELEVANCE_HALF_POINT})) / ${units}.0 as score
+         from (select seq, units, best + ${EXTRA_PASSAGE_BONUS} * ln(passages) as relevance from folded) f
+         join ${DOCUMENTS_TABLE} d on d.seq = f.seq
+       )`;
+    params.push(...query.unitExpressions, index.keyId, ...filterParams, limit, scoredUnits.join(' OR '));
+  } else {
+    let perDocument: string;
+    const scored = scoredUnits.length
+      ? `scored as materialized (
+           select rowid as passage, rowid / ${PASSAGES_PER_DOCUMENT} as seq, ${scoreOf} as score from ${t} where ${t} match ?
+         )`
+      : 'scored as (select null as passage, null as seq, null as score where 0)';
+    if (scoredUnits.length) params.push(scoredUnits.join(' OR '));
+    if (scoredUnits.length === units) {
+      perDocument = `${scored}, per_document as (select seq, max(score) as best, count(*) as passages from scored group by seq)`;
+    } else {
+      perDocument = `${scored},
+         best as (select seq, max(score) as best from scored group by seq),
+         counts as (select rowid / ${PASSAGES_PER_DOCUMENT} as seq, count(*) as passages from ${t} where ${t} match ? group by 1),
+         per_document as (select c.seq, coalesce(b.best, 0) as best, c.passages from counts c left join best b on b.seq = c.seq)`;
+      params.push(query.anyUnit);
+    }
+    matches = `${perDocument},
        coverage as (${coverage}),
        matches as materialized (
          select d.seq, d.id, d.title, d.filename, d.category, d.tags,
@@ -130,7 +162,15 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
          join ${DOCUMENTS_TABLE} d on d.seq = r.seq
          left join coverage c on c.seq = r.seq
          where d.key_id = ? and d.status = 'ready' ${filters.join(' ')}
-       ),
+       )`;
+    if (units > 1) params.push(...query.unitExpressions);
+    params.push(index.keyId, ...filterParams);
+  }
+  params.push(limit);
+  // score = (units matched − 1 + r / (r + RELEVANCE_HALF_POINT)) / units, r = best + bonus · ln(passages).
+  const rows = index
+    .prepare(
+      `with ${matches},
        winners as materialized (select * from matches order by score desc, seq limit ?),
        places as materialized (
          select s.seq, s.passage, s.score, row_number() over (partition by s.seq order by s.score desc, s.passage) as place
