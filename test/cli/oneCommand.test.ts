@@ -137,6 +137,23 @@ describe('one command per intent (live mode)', () => {
     }
   });
 
+  it('messages: did you mean, one prefix per error, a key pasted with Bearer', async () => {
+    const typo = await cli(['pign']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('error: unknown command "pign". Did you mean compliance ping?\n  Run `compliance --help` for the list of commands.\n');
+    expect((await cli(['reveiw'])).stderr).toContain('Did you mean compliance review?');
+    const option = await cli(['sync', '--dry-rn']);
+    expect(option.stderr).toContain('error: unknown option --dry-rn. Did you mean --dry-run?');
+    const down = await cli(['ping'], { env: { COMPLIANCE_BASE_URL: 'http://127.0.0.1:9/api/public/v1', COMPLIANCE_API_KEY: 'csk_live_unreachable_0001' } });
+    expect(down.code).toBe(3);
+    expect(down.stderr).toMatch(/^error: ping: could not connect/m);
+    expect(down.stderr).not.toMatch(/ping: ping:/);
+    const bearer = await cli(['ping'], { box, key: `Bearer ${'csk_live_clie2e_secret_0001'}` });
+    expect(bearer.code).toBe(2);
+    expect(bearer.stderr).toContain('COMPLIANCE_API_KEY starts with "Bearer": give the key alone');
+    expect(bearer.stderr).not.toContain('csk_live_clie2e_secret_0001');
+  });
+
   it('help of a command without a gate does not list exit code 1', async () => {
     expect((await cli(['library', '--help'])).stdout).not.toContain('gate failed');
     expect((await cli(['review', '--help'])).stdout).toContain('1  gate failed');
