@@ -80,7 +80,7 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): No
       description: describe(error),
       ...(itemIndex !== undefined ? { itemIndex } : {}),
     });
-    Object.assign(operationError.context, pick(errorFields(error), ['code', 'hint', 'requestId', 'status', 'jobId', 'field']));
+    Object.assign(operationError.context, pick(errorFields(error), ['code', 'hint', 'requestId', 'status', 'jobId', 'field', 'operationId']));
     return operationError;
   }
   return new NodeOperationError(node, error instanceof Error ? error : String(error), itemIndex !== undefined ? { itemIndex } : {});

@@ -4,7 +4,8 @@
  * live key holding a balance, and asserts:
  * - the n8n error type: NodeOperationError for a local refusal (then nothing was sent at all),
  *   NodeApiError for the service's answer (with its HTTP status and code);
- * - the message names the field (the parameter's display name or the API field) and the
+ * - the message names the field as the UI shows it ("Job ID in Get Job …"; the credential's
+ *   fields by their own name) and the
  *   description or hint says how to fix it;
  * - with "Continue On Fail" the node does not throw: every input item gets its error as output,
  *   paired with that item;
@@ -80,39 +81,39 @@ export const N8N_ROWS: Row[] = [
   { name: 'unknown API key (401)', parameters: { resource: 'billing', operation: 'get' }, credentials: { apiKey: UNKNOWN_KEY }, error: 'api', status: 401, code: 'invalid_api_key', names: /API key/i, fix: /key/i },
   // Billing.
   { name: 'checkout of an unknown pack', parameters: { resource: 'billing', operation: 'createCheckout', pack: 'pack7' }, error: 'operation', code: 'invalid_pack', names: /pack/, fix: /pack10/ },
-  { name: 'auto-top-up threshold below 100,000', parameters: autoTopUp({ thresholdTokens: 99_999 }), error: 'operation', code: 'invalid_threshold', names: /thresholdTokens/, fix: /100,000/ },
-  { name: 'auto-top-up threshold not a whole number', parameters: autoTopUp({ thresholdTokens: 150_000.5 }), error: 'operation', code: 'invalid_threshold', names: /thresholdTokens/, fix: /whole number/ },
-  { name: 'auto-top-up threshold as text', parameters: autoTopUp({ thresholdTokens: 'lots' }), error: 'operation', code: 'invalid_threshold', names: /thresholdTokens/, fix: /whole number/ },
+  { name: 'auto-top-up threshold below 100,000', parameters: autoTopUp({ thresholdTokens: 99_999 }), error: 'operation', code: 'invalid_threshold', names: /Threshold \(Tokens\) in Set Auto-Top-Up/, fix: /100,000/ },
+  { name: 'auto-top-up threshold not a whole number', parameters: autoTopUp({ thresholdTokens: 150_000.5 }), error: 'operation', code: 'invalid_threshold', names: /Threshold \(Tokens\) in Set Auto-Top-Up/, fix: /whole number/ },
+  { name: 'auto-top-up threshold as text', parameters: autoTopUp({ thresholdTokens: 'lots' }), error: 'operation', code: 'invalid_threshold', names: /Threshold \(Tokens\) in Set Auto-Top-Up/, fix: /whole number/ },
   { name: 'auto-top-up with an unknown pack', parameters: autoTopUp({ pack: 'pack7' }), error: 'operation', code: 'invalid_pack', names: /pack/, fix: /pack10/ },
   // Calendar.
-  { name: 'weekly cadence', parameters: calendar({ cadence: 'weekly' }), error: 'operation', code: 'invalid_cadence', names: /cadence/, fix: /monthly/ },
-  { name: 'first review date in prose', parameters: calendar({ firstReviewAt: 'next monday' }), error: 'operation', code: 'invalid_timestamp', names: /firstReviewAt/, fix: /ISO 8601/ },
-  { name: 'first review date that does not exist', parameters: calendar({ firstReviewAt: '2031-02-30T09:00:00Z' }), error: 'operation', code: 'invalid_timestamp', names: /firstReviewAt/, fix: /ISO 8601/ },
-  { name: 'first review date that does not exist, zone-less (n8n dateTime)', parameters: calendar({ firstReviewAt: '2031-04-31T09:00:00' }), error: 'operation', code: 'invalid_timestamp', names: /firstReviewAt/, fix: /ISO 8601/ },
+  { name: 'weekly cadence', parameters: calendar({ cadence: 'weekly' }), error: 'operation', code: 'invalid_cadence', names: /Cadence in Set Calendar/, fix: /monthly/ },
+  { name: 'first review date in prose', parameters: calendar({ firstReviewAt: 'next monday' }), error: 'operation', code: 'invalid_timestamp', names: /First Review At in Set Calendar/, fix: /ISO 8601/ },
+  { name: 'first review date that does not exist', parameters: calendar({ firstReviewAt: '2031-02-30T09:00:00Z' }), error: 'operation', code: 'invalid_timestamp', names: /First Review At in Set Calendar/, fix: /ISO 8601/ },
+  { name: 'first review date that does not exist, zone-less (n8n dateTime)', parameters: calendar({ firstReviewAt: '2031-04-31T09:00:00' }), error: 'operation', code: 'invalid_timestamp', names: /First Review At in Set Calendar/, fix: /ISO 8601/ },
   { name: 'first review date as an object', parameters: calendar({ firstReviewAt: { date: '2031-03-01' } }), error: 'operation', code: 'invalid_request', names: /First Review At/, fix: /First Review At/ },
   // Library.
-  { name: 'ingest content of 199 characters', parameters: ingest({ content: text(199) }), error: 'operation', code: 'content_too_short', names: /content has 199 characters/, fix: /at least 200/ },
-  { name: 'ingest content of 300,001 characters', parameters: ingest({ content: text(300_001) }), error: 'operation', code: 'content_too_long', names: /content has 300,001 characters/, fix: /300,000/ },
-  { name: 'ingest of 5 MB of content', parameters: ingest({ content: text(5_000_000) }), error: 'operation', code: 'content_too_long', names: /content has 5,000,000 characters/, fix: /split the document/ },
-  { name: 'ingest content as a JSON object', parameters: ingest({ content: { text: POLICY } }), error: 'operation', names: /content/, fix: /./ },
-  { name: 'ingest tags given as a number', parameters: ingest({ additionalFields: { tags: 7 } }), error: 'operation', code: 'invalid_request', names: /Tags must be comma-separated text.*not a number/, fix: /Set Tags to/ },
+  { name: 'ingest content of 199 characters', parameters: ingest({ content: text(199) }), error: 'operation', code: 'content_too_short', names: /Content in Ingest Library Document has 199 characters/, fix: /at least 200/ },
+  { name: 'ingest content of 300,001 characters', parameters: ingest({ content: text(300_001) }), error: 'operation', code: 'content_too_long', names: /Content in Ingest Library Document has 300,001 characters/, fix: /300,000/ },
+  { name: 'ingest of 5 MB of content', parameters: ingest({ content: text(5_000_000) }), error: 'operation', code: 'content_too_long', names: /Content in Ingest Library Document has 5,000,000 characters/, fix: /split the document/ },
+  { name: 'ingest content as a JSON object', parameters: ingest({ content: { text: POLICY } }), error: 'operation', names: /Content in Ingest Library Document/, fix: /./ },
+  { name: 'ingest tags given as a number', parameters: ingest({ additionalFields: { tags: 7 } }), error: 'operation', code: 'invalid_request', names: /Tags in Ingest Library Document must be comma-separated text.*not a number/, fix: /Set Tags to/ },
   { name: 'ingest tags as a huge list of numbers', parameters: ingest({ additionalFields: { tags: Array.from({ length: 100_000 }, (_, i) => i) } }), error: 'operation', code: 'invalid_request', names: /Tags .*not a list/, fix: /Set Tags to/ },
-  { name: 'ingest title as a deeply nested object', parameters: ingest({ title: nested(500) }), error: 'operation', code: 'invalid_request', names: /Title must be text, not an object/, fix: /Set Title to/ },
-  { name: 'refresh content too short', parameters: library('refresh', { documentId: 'doc_0123456789abcdef', content: 'short' }), error: 'operation', code: 'content_too_short', names: /content/, fix: /at least 200/ },
+  { name: 'ingest title as a deeply nested object', parameters: ingest({ title: nested(500) }), error: 'operation', code: 'invalid_request', names: /Title in Ingest Library Document must be text, not an object/, fix: /Set Title to/ },
+  { name: 'refresh content too short', parameters: library('refresh', { documentId: 'doc_0123456789abcdef', content: 'short' }), error: 'operation', code: 'content_too_short', names: /Content in Refresh Library Document/, fix: /at least 200/ },
   { name: 'refresh of an unknown document (404)', parameters: library('refresh', { documentId: 'doc_0123456789abcdef', content: POLICY }), error: 'api', status: 404, names: /doc_0123456789abcdef|document/i, fix: /./ },
   { name: 'delete with a path-escaping document id', parameters: library('delete', { documentId: '../../billing' }), error: 'operation', code: 'invalid_id', names: /\bid\b/, fix: /id returned by ingest/ },
-  { name: 'search with an empty query', parameters: library('search', { query: '   ', returnAll: false, limit: 5 }), error: 'operation', code: 'missing_query', names: /query/, fix: /./ },
-  { name: 'search limit as text', parameters: library('search', { query: 'least privilege', returnAll: false, limit: 'ten' }), error: 'operation', names: /limit/, fix: /./ },
+  { name: 'search with an empty query', parameters: library('search', { query: '   ', returnAll: false, limit: 5 }), error: 'operation', code: 'missing_query', names: /Query in Search Library/, fix: /./ },
+  { name: 'search limit as text', parameters: library('search', { query: 'least privilege', returnAll: false, limit: 'ten' }), error: 'operation', names: /Limit in Search Library/, fix: /./ },
   { name: 'search tag filter as an object', parameters: library('search', { query: 'least privilege', returnAll: false, limit: 5, filters: { tags: { a: 1 } } }), error: 'operation', code: 'invalid_request', names: /Tags .*not an object/, fix: /Set Tags to/ },
   // Jobs and downloads.
-  { name: 'job id that is not a UUID', parameters: { resource: 'job', operation: 'get', jobId: 'abc' }, error: 'operation', code: 'invalid_job_id', names: /jobId/, fix: /UUID/ },
-  { name: 'job wait with a path-traversal job id', parameters: { resource: 'job', operation: 'wait', jobId: '../billing', waitTimeout: 5, onTimeout: 'fail' }, error: 'operation', code: 'invalid_job_id', names: /jobId/, fix: /UUID/ },
+  { name: 'job id that is not a UUID', parameters: { resource: 'job', operation: 'get', jobId: 'abc' }, error: 'operation', code: 'invalid_job_id', names: /Job ID in Get Job/, fix: /UUID/ },
+  { name: 'job wait with a path-traversal job id', parameters: { resource: 'job', operation: 'wait', jobId: '../billing', waitTimeout: 5, onTimeout: 'fail' }, error: 'operation', code: 'invalid_job_id', names: /Job ID in Wait for a job/, fix: /UUID/ },
   { name: 'unknown job id (404)', parameters: { resource: 'job', operation: 'get', jobId: UUID }, error: 'api', status: 404, code: 'job_not_found', names: /job/i, fix: /./ },
-  { name: 'download in an unsupported format', parameters: { resource: 'document', operation: 'download', jobId: UUID, format: 'exe' }, error: 'operation', code: 'unsupported_format', names: /format/, fix: /json, md, pdf, docx/ },
+  { name: 'download in an unsupported format', parameters: { resource: 'document', operation: 'download', jobId: UUID, format: 'exe' }, error: 'operation', code: 'unsupported_format', names: /Format in Download Document/, fix: /json, md, pdf, docx/ },
   { name: 'download of an unknown job (404)', parameters: { resource: 'document', operation: 'download', jobId: UUID, format: 'pdf' }, error: 'api', status: 404, names: /job|document/i, fix: /./ },
   // Generation and mapping.
-  { name: 'generate with the framework as an object', parameters: { resource: 'document', operation: 'generate', framework: { slug: 'gdpr' } }, error: 'operation', code: 'invalid_request', names: /Framework must be text/, fix: /Set Framework to/ },
-  { name: 'generate with a deeply nested JSON context', parameters: { resource: 'document', operation: 'generate', framework: 'gdpr', additionalFields: { context: nested(1_000) } }, error: 'operation', code: 'invalid_request', names: /Context must be text/, fix: /Set Context to/ },
+  { name: 'generate with the framework as an object', parameters: { resource: 'document', operation: 'generate', framework: { slug: 'gdpr' } }, error: 'operation', code: 'invalid_request', names: /Framework in Generate Document must be text/, fix: /Set Framework to/ },
+  { name: 'generate with a deeply nested JSON context', parameters: { resource: 'document', operation: 'generate', framework: 'gdpr', additionalFields: { context: nested(1_000) } }, error: 'operation', code: 'invalid_request', names: /Context in Generate Document must be text/, fix: /Set Context to/ },
   { name: 'map against a framework that is not verified', parameters: map({ framework: 'dora', inputDataType: 'text', content: POLICY }), error: 'api', status: 400, code: 'framework_not_verified', names: /verified framework/, fix: /verified framework/ },
   { name: 'map against an unknown framework', parameters: map({ framework: 'no-such-framework-xyz', inputDataType: 'text', content: POLICY }), error: 'api', status: 404, code: 'framework_not_found', names: /framework/i, fix: /Closest|suggest/ },
   { name: 'map upload over 10 MB', parameters: map({}), item: binaryItem('data', Buffer.alloc(10 * 1024 * 1024 + 1, 0x41), 'big.pdf', 'application/pdf'), error: 'operation', code: 'upload_too_large', names: /file "big\.pdf".*10 MB/, fix: /Split the document/ },

@@ -248,8 +248,26 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(NodeApiError);
     expect(error.httpCode).toBe('404');
     expect(error.context).toMatchObject({ code: 'job_not_found', requestId: expect.any(String), hint: expect.any(String) });
-    expect(error.message).toMatch(/^getJob: /);
+    expect(error.message).toMatch(/^Get Job: /);
     expect(error.description).toContain(`Request ID: ${String(error.context.requestId)}`);
+  });
+
+  it('a refused field is named as the UI shows it: the field label in the operation, then code, hint and request id', async () => {
+    const refused = async (parameters: IDataObject) => {
+      const { context, requests } = fakeExecute({ credentials, parameters });
+      const error = (await router.call(context).catch((caught: unknown) => caught)) as NodeOperationError;
+      expect(error).toBeInstanceOf(NodeOperationError);
+      expect(requests).toHaveLength(0);
+      return error;
+    };
+    const job = await refused({ resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: 'abc' } });
+    expect(job.message).toBe('Job ID in Get Job must be a UUID such as 3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a');
+    expect(job.description).toMatch(/Code: invalid_job_id/);
+    expect((await refused({ resource: 'job', operation: 'wait', jobId: '../x', waitTimeout: 5, onTimeout: 'fail' })).message).toMatch(/^Job ID in Wait for a job must be a UUID/);
+    expect((await refused({ resource: 'library', operation: 'get', documentId: 'a/b' })).message).toMatch(/^Document ID in Get Library Document must be/);
+    const short = await refused({ resource: 'library', operation: 'ingest', title: 'T', content: 'too short', additionalFields: {} });
+    expect(short.message).toMatch(/^Content in Ingest Library Document has 9 characters/);
+    expect((await refused({ resource: 'framework', operation: 'get', slug: { __rl: true, mode: 'list', value: { wrong: 1 } } })).message).toMatch(/^Framework in Get Framework must be text, not an object/);
   });
 
   it('a bad key gives 401 and the key appears nowhere in the error', async () => {
@@ -268,7 +286,7 @@ describe('errors', () => {
       continueOnFail: true,
     });
     expect(output).toHaveLength(2);
-    expect(output[0]).toMatchObject({ json: { code: 'framework_not_found', status: 404, error: expect.stringContaining('getFramework') }, pairedItem: { item: 0 } });
+    expect(output[0]).toMatchObject({ json: { code: 'framework_not_found', status: 404, error: 'Get Framework: No framework matches "no-such-framework".' }, pairedItem: { item: 0 } });
     // Regular output: no node error on the item, or n8n would reduce it to its message.
     expect(output[0]!.error).toBeUndefined();
     expect(output[1]).toMatchObject({ json: { slug: 'gdpr' }, pairedItem: { item: 1 } });

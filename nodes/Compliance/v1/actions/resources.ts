@@ -18,3 +18,14 @@ export const resources: Record<Resource, { operations: ResourceOperations; descr
   job,
   library,
 };
+
+/** The names the Resource dropdown shows. */
+export const resourceNames: Record<Resource, string> = {
+  account: 'Account',
+  billing: 'Billing',
+  calendar: 'Calendar',
+  document: 'Document',
+  framework: 'Framework',
+  job: 'Job',
+  library: 'Library',
+};

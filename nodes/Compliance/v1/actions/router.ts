@@ -10,7 +10,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../api/client.js';
 import { createClient } from '../../../shared/client.js';
 import { errorOutput, toNodeError } from '../../../shared/errors.js';
-import { resources } from './resources.js';
+import { inUserWords, operationLabel } from '../helpers/userWords.js';
+import { resources, resourceNames } from './resources.js';
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
   const items = this.getInputData();
@@ -28,6 +29,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
     if (!this.continueOnFail()) throw unsupported;
     return [items.map((_, itemIndex) => errorItem(this, unsupported, itemIndex))];
   }
+  const label = operationLabel(entry, resource, operation, resourceNames[resource as keyof typeof resources]);
+  const shownFields = entry.module.description;
   const returnData: INodeExecutionData[] = [];
   let client: ComplianceClient | undefined;
   for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -35,7 +38,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
       client ??= await createClient(this);
       const results = await entry.module.execute.call(this, itemIndex, client);
       returnData.push(...results.map((result) => ({ ...result, pairedItem: result.pairedItem ?? { item: itemIndex } })));
-    } catch (error) {
+    } catch (caught) {
+      const error = inUserWords(caught, label, shownFields);
       if (this.continueOnFail()) {
         returnData.push(errorItem(this, error, itemIndex));
         continue;
