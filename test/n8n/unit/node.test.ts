@@ -233,6 +233,31 @@ describe('library', () => {
   });
 });
 
+describe('search snippets', () => {
+  it('are plain text with highlight offsets by default, markdown emphasis or the HTML as sent on request', async () => {
+    await run({ resource: 'library', operation: 'ingest', title: 'Snippets', content: `${LONG_TEXT} R&D systems <admin> keep zebrafish records.`, additionalFields: {} });
+    const search = (options: IDataObject) => run({ resource: 'library', operation: 'search', query: 'privilege', returnAll: false, limit: 5, filters: {}, options });
+    const html = (await search({ snippetFormat: 'html' })).output.flatMap((item) => item.json.snippets as string[]);
+    expect(html.join(' ')).toMatch(/<mark>privilege<\/mark>/i);
+    const plain = await search({});
+    for (const item of plain.output) {
+      const snippets = item.json.snippets as string[];
+      const highlights = item.json.snippetHighlights as Array<Array<{ start: number; end: number }>>;
+      expect(snippets.join(' ')).not.toMatch(/<\/?mark>|&amp;|&lt;/);
+      expect(highlights).toHaveLength(snippets.length);
+      for (const [index, snippet] of snippets.entries()) {
+        expect(highlights[index]!.length).toBeGreaterThan(0);
+        for (const { start, end } of highlights[index]!) expect(snippet.slice(start, end).toLowerCase()).toMatch(/^privilege/);
+      }
+    }
+    const escaped = await run({ resource: 'library', operation: 'search', query: 'zebrafish', returnAll: false, limit: 1, filters: {} });
+    expect((escaped.json.snippets as string[]).join(' ')).toContain('R&D systems <admin> keep zebrafish');
+    const markdown = (await search({ snippetFormat: 'markdown' })).output.flatMap((item) => item.json.snippets as string[]);
+    expect(markdown.join(' ')).toMatch(/\*\*privilege\*\*/i);
+    expect(markdown.join(' ')).not.toContain('<mark>');
+  });
+});
+
 describe('errors', () => {
   it('a local refusal is a NodeOperationError with the code and hint; nothing is sent', async () => {
     const { context, requests } = fakeExecute({ credentials, parameters: { resource: 'framework', operation: 'suggest', query: '  ' } });

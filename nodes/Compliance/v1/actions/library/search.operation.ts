@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
+import { formatSnippets, type SnippetFormat } from '../../helpers/snippets.js';
 import { asData, compact, jsonItems, returnAllProperties, tagsOf, text } from '../../helpers/utils.js';
 
 const displayOptions = { show: { resource: ['library'], operation: ['search'] } };
@@ -29,6 +30,27 @@ const filterProperties: INodeProperties[] = [
       { displayName: 'Tags', name: 'tags', type: 'string', default: '', description: 'Comma-separated tags' },
     ],
   },
+  {
+    displayName: 'Options',
+    name: 'options',
+    type: 'collection',
+    placeholder: 'Add Option',
+    default: {},
+    options: [
+      {
+        displayName: 'Snippet Format',
+        name: 'snippetFormat',
+        type: 'options',
+        options: [
+          { name: 'Plain Text With Highlight Offsets', value: 'plain', description: 'Text, and the start and end of each highlighted term in snippetHighlights' },
+          { name: 'Markdown Emphasis', value: 'markdown', description: 'Text with the highlighted terms in **bold**' },
+          { name: 'HTML', value: 'html', description: 'As the service sends it: escaped HTML with <mark> elements' },
+        ],
+        default: 'plain',
+        description: 'How the highlighted terms of the snippets are marked',
+      },
+    ],
+  },
 ];
 
 export const description: INodeProperties[] = [
@@ -54,5 +76,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
     ...(limit !== undefined ? { limit } : {}),
   });
   const hits = returnAll || limit === undefined ? result.results : result.results.slice(0, limit);
-  return jsonItems(hits.map((hit, index) => ({ ...asData(hit), rank: index + 1, query })), itemIndex);
+  const options = this.getNodeParameter('options', itemIndex, {}) as { snippetFormat?: SnippetFormat };
+  const format = options.snippetFormat ?? 'plain';
+  return jsonItems(
+    hits.map((hit, index) => ({ ...asData(hit), ...asData(formatSnippets(hit.snippets, format)), rank: index + 1, query })),
+    itemIndex,
+  );
 }
