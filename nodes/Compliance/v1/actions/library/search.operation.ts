@@ -44,7 +44,7 @@ const filterProperties: INodeProperties[] = [
         options: [
           { name: 'Plain Text With Highlight Offsets', value: 'plain', description: 'Text, and the start and end of each highlighted term in snippetHighlights' },
           { name: 'Markdown Emphasis', value: 'markdown', description: 'Text with the highlighted terms in **bold**' },
-          { name: 'HTML', value: 'html', description: 'As the service sends it: escaped HTML with <mark> elements' },
+          { name: 'HTML', value: 'html', description: 'As the service sends it: escaped HTML with &lt;mark&gt; elements' },
         ],
         default: 'plain',
         description: 'How the highlighted terms of the snippets are marked',
