@@ -38,9 +38,10 @@ export class ComplianceApi implements ICredentialType {
       type: 'string',
       default: '',
       required: true,
-      placeholder: 'http://127.0.0.1:4010/api/public/v1',
+      placeholder: 'e.g. https://compliance.example.com',
+      hint: 'The address issued with your API key. To try the node without one, run a local sandbox (npx compliance-engine-cli sandbox) and enter the URL it prints.',
       description:
-        'The address of the service: https://&lt;host&gt; or https://&lt;host&gt;/api/public/v1. Plain http only for a local sandbox (compliance sandbox).',
+        'The address of the service: https://&lt;host&gt; or https://&lt;host&gt;/api/public/v1. Plain http only for a local sandbox on this machine.',
     },
     {
       displayName: 'Send Key In',

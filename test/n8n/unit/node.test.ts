@@ -64,8 +64,11 @@ describe('node description', () => {
     const selectors = description.properties.filter((property) => property.name === 'operation');
     const options = selectors.flatMap((selector) => selector.options as Array<{ value: string; description: string; action: string }>);
     const search = options.find((option) => option.action === operations.searchLibrary.summary)!;
-    expect(search.description).toContain(operations.searchLibrary.description);
-    expect(search.description).toContain('5,000 tokens');
+    expect(search.description).toBe('Full-text search over the library, ranked. 5,000 tokens on live keys.');
+    expect(options.find((option) => option.value === 'generate')!.description).toMatch(/Charged on live keys\.$/);
+    // Short enough for the dropdown, which cuts long descriptions ("Charged pe…").
+    for (const option of options) expect(option.description.length, option.description).toBeLessThanOrEqual(70);
+    expect(options.find((option) => option.value === 'getOpenApi')).toMatchObject({ action: 'Get OpenAPI description' });
     for (const [resource, { operations: entries }] of Object.entries(resources)) {
       for (const [value, entry] of Object.entries(entries)) {
         const waits = description.properties.some(

@@ -18,17 +18,32 @@ import { operations, type OperationId } from '../../../../api/operations.js';
 import { toNodeError } from '../../../shared/errors.js';
 import type { ResourceOperations } from './interfaces.js';
 
-/** "Charged … in live mode" from the table's cost, so agents and people see what spends tokens. */
+/** What a call costs, from the table's cost, short enough for the operation dropdown. */
 export function costNote(operationId: OperationId): string {
   const { cost } = operations[operationId];
   if (cost.kind === 'free') return '';
-  if (cost.kind === 'fixed') return ` Live keys are charged ${cost.tokens.toLocaleString('en-US')} tokens per call; sandbox keys are free.`;
-  return ' Live keys are charged the price listed by Account → Get Capabilities; sandbox keys are free.';
+  if (cost.kind === 'fixed') return ` ${cost.tokens.toLocaleString('en-US')} tokens on live keys.`;
+  return ' Charged on live keys.';
 }
 
-function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
+/** Where the table's first sentence is too long for the dropdown (it shows about 70 characters). */
+const SHORT: Partial<Record<OperationId, string>> = {
+  getCapabilities: 'Document types, formats, verified frameworks, prices and limits.',
+  getUsage: "Request and generation counters against this key's limits.",
+  getBilling: 'Token balance, prices, packs, ledger, meter and auto-top-up.',
+  setAutoTopUp: 'Enable auto-top-up (threshold and pack) or disable it.',
+  downloadDocument: "A finished job's result as JSON, Markdown, PDF or DOCX.",
+  generateDocument: 'Queue a policy or framework-reference document.',
+  mapDocument: 'Map your document against a verified framework.',
+  searchLibrary: 'Full-text search over the library, ranked.',
+};
+
+/** The table's first sentence without its parentheses, or the shorter text above. */
+export function shortDescription(operationId: OperationId): string {
+  const first = operations[operationId].description.split(/(?<=[a-z)])\. /)[0]!.replace(/\s*\([^)]*\)/g, '').replace(/[.:;,]$/, '');
+  return SHORT[operationId] ?? `${first.split(/: |; /)[0]!}.`;
 }
+
 
 const VERBS = /^(get|list|check|download|search|suggest|generate|map|ingest|refresh|delete|set|buy|create|wait)\b/i;
 
@@ -36,7 +51,8 @@ const VERBS = /^(get|list|check|download|search|suggest|generate|map|ingest|refr
 export function actionOf(operationId: OperationId): string {
   const { summary } = operations[operationId];
   if (VERBS.test(summary)) return summary;
-  const first = /^[A-Z][a-z]/.test(summary) ? summary[0]!.toLowerCase() + summary.slice(1) : summary;
+  // Lower-case a plain first word only: "OpenAPI description" keeps its capitals.
+  const first = /^[A-Z][a-z]*\b(?![A-Z])/.test(summary) && !/^[A-Z][a-z]*[A-Z]/.test(summary) ? summary[0]!.toLowerCase() + summary.slice(1) : summary;
   return `Get ${first}`;
 }
 
@@ -46,7 +62,7 @@ export function operationSelector(resource: string, entries: ResourceOperations,
     .map(([value, entry]) => ({
       name: entry.name,
       value,
-      description: entry.override?.description ?? sentence(operations[entry.operationId].description) + costNote(entry.operationId),
+      description: entry.override?.description ?? shortDescription(entry.operationId) + costNote(entry.operationId),
       action: entry.override?.action ?? actionOf(entry.operationId),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));

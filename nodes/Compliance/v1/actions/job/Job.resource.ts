@@ -12,7 +12,7 @@ export const operations: ResourceOperations = {
     module: wait,
     override: {
       description:
-        'Poll a generation, mapping or library job until it is completed or failed (first poll at once, then with growing intervals) within a time limit. Free.',
+        'Poll a job until it is completed or failed, within a time limit.',
       action: 'Wait for a job',
     },
   },
