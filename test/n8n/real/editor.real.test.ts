@@ -1,7 +1,8 @@
 /**
  * The Compliance node in the real n8n editor (2.40.7), driven in headless Chromium (Debian
  * `chromium`, through playwright-core) the way a user works: sign in, open a workflow, open the node,
- * choose what to read, "Execute step", read the output panel. The owner, the credential (against the
+ * pick a framework and a library document from the lists (resource locators, searched), "Execute
+ * step", read the output panel. The owner, the credential (against the
  * sandbox on loopback) and the workflow are set up over n8n's REST API first, as in
  * credentialTest.real.test.ts. Screenshots go to test-results/screenshots/ (test artifacts); with
  * COMPLIANCE_UPDATE_DOCS_SCREENSHOTS=1 the ones nodes/README.md shows are copied to nodes/docs/.
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
+import { BACKUP } from '../../templates/n8n/review-loop.fixtures.js';
 import { buildPackage, installN8n, N8nHarness, REPO } from './harness.js';
 import { LIBRARY_TEXT } from './workflows.js';
 
@@ -31,7 +33,7 @@ const OWNER = { email: 'owner@example.test', firstName: 'Owner', lastName: 'Test
 const TITLE = 'Quarterly access review procedure';
 const SHOTS = join(REPO, 'test-results/screenshots');
 /** Screenshots nodes/README.md shows ("In the editor"), copied there on request. */
-const DOCS_SHOTS = ['node-framework.png', 'node-library-document.png', 'output-library-document.png'];
+const DOCS_SHOTS = ['picker-slug.png', 'picker-documentId.png', 'output-library-document.png'];
 
 describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor (headless Chromium)', () => {
   let sandbox: RunningSandbox;
@@ -80,6 +82,29 @@ describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor
     return (await json.innerText()).replace(/\s+/g, ' ');
   }
 
+  /**
+   * A resource locator's "From List": opens the list (filled by the node's listSearch method from
+   * the service), types `search` into its search box, waits until every entry offered matches
+   * `entry`, and clicks the first.
+   */
+  async function pickFromList(ndv: Locator, parameter: string, search: string, entry: string | RegExp): Promise<string[]> {
+    await ndv.locator(`[data-test-id="resource-locator-${parameter}"] [data-test-id="rlc-input-container"]`).first().click();
+    // The list opens in a popover outside the panel (n8n's modal layer).
+    const items = page.locator('[data-test-id="rlc-item"]').filter({ visible: true });
+    await items.first().waitFor({ timeout: 60_000 });
+    const searchBox = page.locator('[data-test-id="rlc-search"]').filter({ visible: true }).first();
+    await (await searchBox.evaluate((element) => element.tagName === 'INPUT') ? searchBox : searchBox.locator('input').first()).fill(search);
+    // The search is sent to the service after a pause: wait until the list has narrowed to it.
+    const matches = (text: string) => (typeof entry === 'string' ? text.includes(entry) : entry.test(text));
+    await expect.poll(async () => { const texts = await items.allInnerTexts(); return texts.length > 0 && texts.every(matches); }, { timeout: 30_000 }).toBe(true);
+    const offered = await items.allInnerTexts();
+    const item = items.filter({ hasText: entry }).first();
+    await shot(`picker-${parameter}.png`);
+    await item.click();
+    await items.first().waitFor({ state: 'hidden', timeout: 10_000 });
+    return offered;
+  }
+
   async function closeNode(ndv: Locator): Promise<void> {
     await page.keyboard.press('Escape');
     await ndv.waitFor({ state: 'hidden', timeout: 10_000 });
@@ -91,13 +116,18 @@ describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor
     const bin = installN8n();
     buildPackage();
     sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY] });
-    const ingest = await fetch(`${sandbox.baseUrl}/library/documents`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: TITLE, content: LIBRARY_TEXT, filename: 'policies/access-review.md' }),
-    });
-    expect(ingest.status).toBe(202);
-    documentId = ((await ingest.json()) as { documentId: string }).documentId;
+    // Two documents, so the list's search has something to leave out.
+    const ingest = (title: string, content: string, filename: string) =>
+      fetch(`${sandbox.baseUrl}/library/documents`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title, content, filename }),
+      });
+    const first = await ingest(TITLE, LIBRARY_TEXT, 'policies/access-review.md');
+    expect(first.status, await first.clone().text()).toBe(202);
+    documentId = ((await first.json()) as { documentId: string }).documentId;
+    const second = await ingest('Backup standard', BACKUP, 'policies/backup.md');
+    expect(second.status, await second.clone().text()).toBe(202);
 
     n8n = await N8nHarness.create(bin);
     let started = Date.now();
@@ -108,15 +138,17 @@ describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor
     const credential = await call('POST', '/rest/credentials', { name: 'Compliance sandbox', type: 'complianceApi', data: { apiKey: KEY, baseUrl: sandbox.baseUrl, authHeader: 'bearer' } });
     expect(credential.status, JSON.stringify(credential.json)).toBe(200);
     const credentials = { complianceApi: { id: String(credential.json.data!.id), name: 'Compliance sandbox' } };
-    const node = (name: string, position: [number, number], parameters: Record<string, unknown>) => ({ id: randomUUID(), name, type: 'n8n-nodes-compliance.compliance', typeVersion: 1, position, parameters, credentials });
+    // Version 2 of the node: framework and document are resource locators ("From List", "By ID").
+    const node = (name: string, position: [number, number], parameters: Record<string, unknown>) => ({ id: randomUUID(), name, type: 'n8n-nodes-compliance.compliance', typeVersion: 2, position, parameters, credentials });
+    const fromList = { __rl: true, mode: 'list', value: '' };
     const created = await call('POST', '/rest/workflows', {
       name: 'Compliance in the editor',
       active: false,
       settings: { executionOrder: 'v1' },
       nodes: [
         { id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-        node('Framework', [300, -120], { resource: 'framework', operation: 'get' }),
-        node('Library Document', [300, 120], { resource: 'library', operation: 'get', includeContent: true }),
+        node('Framework', [300, -120], { resource: 'framework', operation: 'get', slug: fromList }),
+        node('Library Document', [300, 120], { resource: 'library', operation: 'get', documentId: fromList, includeContent: true }),
       ],
       connections: { Start: { main: [[{ node: 'Framework', type: 'main', index: 0 }, { node: 'Library Document', type: 'main', index: 0 }]] } },
     });
@@ -159,9 +191,10 @@ describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor
     expect(await nodes.filter({ hasText: 'Library Document' }).count()).toBe(1);
   }, 120_000);
 
-  it('Framework → Get: choose the framework, execute the step, read the framework in the output panel', async () => {
+  it('Framework → Get: pick the framework from the list (searched), execute the step, read the framework in the output panel', async () => {
     const ndv = await openNode('Framework');
-    await ndv.locator('[data-test-id="parameter-input-slug"] input').first().fill('iso-27001');
+    const offered = await pickFromList(ndv, 'slug', '27001', /ISO\/IEC 27001/);
+    expect(offered.length).toBeGreaterThan(0);
     await shot('node-framework.png', ndv);
     const output = await executeStep(ndv);
     await shot('output-framework.png', ndv);
@@ -170,9 +203,9 @@ describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor
     await closeNode(ndv);
   }, 180_000);
 
-  it('Library → Get: choose the library document, execute the step, read its title and text in the output panel', async () => {
+  it('Library → Get: pick the library document from the list (searched), execute the step, read its title and text in the output panel', async () => {
     const ndv = await openNode('Library Document');
-    await ndv.locator('[data-test-id="parameter-input-documentId"] input').first().fill(documentId);
+    await pickFromList(ndv, 'documentId', 'access review', TITLE);
     await shot('node-library-document.png', ndv);
     const output = await executeStep(ndv);
     await shot('output-library-document.png', ndv);
