@@ -207,36 +207,50 @@ function run(report: BenchReport, corpus: Corpus, documents: number, chars: numb
   report.figure(`library ${label}: ingest until searchable`, Math.round(loadMs), 'ms', targets.load ? `≤ ${targets.load} ms` : undefined);
 
   const queries = corpus.queries(100, documents);
-  // Straight after the burst, every ingest is still its own index segment; the server merges a
-  // key's index once its library has been idle for a second (sandbox/server/indexMaintenance.ts).
-  measureSearch(report, library, queries, `${label}: search right after the burst`, undefined, peak);
+  // Straight after the burst the index holds the segments of the writes since the last merge (the
+  // library merges every INDEX_MERGE_EVERY_WRITES writes); the server merges the rest once the
+  // key's library has been idle for a second (sandbox/server/indexMaintenance.ts).
+  measureSearch(report, library, queries, `${label}: search right after the burst`, targets.p95, peak);
   const merging = performance.now();
   library.mergeIndex('bench');
   report.figure(`library ${label}: idle index merge`, Math.round(performance.now() - merging), 'ms');
   measureSearch(report, library, queries, `${label}: search`, targets.p95, peak);
 }
 
+/** Passes over the query set; each figure is the median of the passes' percentiles (a shared machine's noise). */
+const SEARCH_PASSES = 5;
+
 function measureSearch(report: BenchReport, library: Library, queries: readonly string[], label: string, p95Target: number | undefined, peak: () => void): void {
-  const latencies: number[] = [];
-  const cpuTimes: number[] = [];
+  const passes: Array<{ p50: number; p95: number; cpu95: number }> = [];
   let hits = 0;
   let total = 0;
-  for (const query of queries) {
-    const cpu = process.cpuUsage();
-    const t = performance.now();
-    const outcome = library.search('bench', { query });
-    latencies.push(performance.now() - t);
-    const used = process.cpuUsage(cpu);
-    cpuTimes.push((used.user + used.system) / 1000);
-    hits += outcome.results.length;
-    total += outcome.total;
-    peak();
+  for (let pass = 0; pass < SEARCH_PASSES; pass++) {
+    const latencies: number[] = [];
+    const cpuTimes: number[] = [];
+    for (const query of queries) {
+      const cpu = process.cpuUsage();
+      const t = performance.now();
+      const outcome = library.search('bench', { query });
+      latencies.push(performance.now() - t);
+      const used = process.cpuUsage(cpu);
+      cpuTimes.push((used.user + used.system) / 1000);
+      if (pass === 0) {
+        hits += outcome.results.length;
+        total += outcome.total;
+      }
+      peak();
+    }
+    passes.push({ p50: percentile(latencies, 50), p95: percentile(latencies, 95), cpu95: percentile(cpuTimes, 95) });
   }
-  report.figure(`library ${label} p50`, round(percentile(latencies, 50)), 'ms');
-  report.figure(`library ${label} p95`, round(percentile(latencies, 95)), 'ms', p95Target ? `≤ ${p95Target} ms` : undefined);
+  const median = (pick: (pass: (typeof passes)[number]) => number): number => round(percentile(passes.map(pick), 50));
+  const target = p95Target ? `≤ ${p95Target} ms` : undefined;
+  report.figure(`library ${label} p50`, median((p) => p.p50), 'ms');
+  report.figure(`library ${label} p95`, median((p) => p.p95), 'ms', target);
   // CPU time of the process per query: on a shared machine wall-clock waits for the CPU as well.
-  report.figure(`library ${label} p95 CPU time`, round(percentile(cpuTimes, 95)), 'ms');
-  report.note(`library ${label}: ${queries.length} queries, ${hits} results returned, ${Math.round(total / queries.length)} matching documents per query on average`);
+  report.figure(`library ${label} p95 CPU time`, median((p) => p.cpu95), 'ms', target);
+  report.note(
+    `library ${label}: ${queries.length} queries × ${SEARCH_PASSES} passes (medians of the passes' percentiles; per pass p95 ${passes.map((p) => round(p.p95)).join(', ')} ms, CPU ${passes.map((p) => round(p.cpu95)).join(', ')} ms), ${hits} results returned, ${Math.round(total / queries.length)} matching documents per query on average`,
+  );
 }
 
 function round(ms: number): number {

@@ -16,5 +16,6 @@ export {
   LIST_MAX_LIMIT,
   SANDBOX_CLASSIFICATION_WATERMARK,
   SANDBOX_SUMMARY_PREFIX,
+  INDEX_MERGE_EVERY_WRITES,
 } from './constants.js';
 export type * from './types.js';

@@ -11,7 +11,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { LIMITS } from '../../api/schemas/common.js';
 import type { TermProfile } from './analysis.js';
 import { classifyDocument, type ClassifiedNeighbour } from './classify.js';
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, SANDBOX_CLASSIFICATION_WATERMARK, SANDBOX_SUMMARY_PREFIX } from './constants.js';
+import { INDEX_MERGE_EVERY_WRITES, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, SANDBOX_CLASSIFICATION_WATERMARK, SANDBOX_SUMMARY_PREFIX } from './constants.js';
 import { contentHash } from './contentHash.js';
 import { LibraryError } from './errors.js';
 import { splitPassages } from './passages.js';
@@ -76,6 +76,8 @@ export class Library {
   private savepointDepth = 0;
   /** Parsed term profiles of classified documents, by document seq (see neighbours()). */
   private readonly profiles = new Map<number, { stamp: string; neighbour: ClassifiedNeighbour }>();
+  /** Index writes per key since its last merge (see INDEX_MERGE_EVERY_WRITES). */
+  private readonly writesSinceMerge = new Map<string, number>();
 
   /** Creates the library's tables in `db` when they do not exist yet. */
   constructor(
@@ -224,6 +226,7 @@ export class Library {
         JSON.stringify(classification), JSON.stringify(result.profile), options.now, passages.length, row.seq,
       );
     });
+    this.indexWritten(keyId);
     const view = this.get(keyId, documentId);
     if (!view) throw notFound(documentId);
     return view;
@@ -296,6 +299,7 @@ export class Library {
       if (row.passages > 0 && this.tableExists(table)) this.deletePassages(table, row.seq);
       this.run(`delete from ${DOCUMENTS_TABLE} where seq = ?`, row.seq);
     });
+    if (row.passages > 0) this.indexWritten(keyId);
     return true;
   }
 
@@ -311,11 +315,20 @@ export class Library {
   /**
    * Merges the key's index into one segment. Every ingest adds a segment that each query must
    * visit; on a merged index of 500 × 20k characters search p95 halves (bench/library.ts). Meant for
-   * idle time after a burst of writes (the server schedules it): it rewrites the whole index.
+   * idle time after a burst of writes (the server schedules it) and run every INDEX_MERGE_EVERY_WRITES
+   * writes during one: it rewrites the whole index.
    */
   mergeIndex(keyId: string): void {
     const table = passageTable(keyId);
+    this.writesSinceMerge.delete(keyId);
     if (this.tableExists(table)) this.db.exec(`insert into ${table}(${table}) values('optimize')`);
+  }
+
+  /** Counts an index write; every INDEX_MERGE_EVERY_WRITES of them the key's index is merged at once. */
+  private indexWritten(keyId: string): void {
+    const writes = (this.writesSinceMerge.get(keyId) ?? 0) + 1;
+    if (writes < INDEX_MERGE_EVERY_WRITES) this.writesSinceMerge.set(keyId, writes);
+    else this.mergeIndex(keyId);
   }
 
   /** Ranked full-text search over the key's ready documents (throws LibraryError invalid_query or invalid_limit). */

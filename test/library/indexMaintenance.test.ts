@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IndexMaintenance } from '../../sandbox/server/indexMaintenance.js';
 import { loadPolicies } from '../fixtures/policies/corpus.js';
-import { ingestReady, newLibrary } from './helpers.js';
+import { INDEX_MERGE_EVERY_WRITES } from '../../sandbox/library/index.js';
+import { ingestReady, newLibrary, policyText } from './helpers.js';
 
 const QUERIES = ['multi-factor authentication', 'incident escalation', '"data retention"', 'vendor risk assessment', 'backup'];
 
@@ -14,6 +15,20 @@ describe('Library.mergeIndex', () => {
     library.mergeIndex('key');
     expect(QUERIES.map((query) => library.search('key', { query }))).toEqual(before);
     expect(before.every((outcome) => outcome.results.length > 0)).toBe(true);
+  });
+
+  it(`merges a key during a burst every ${INDEX_MERGE_EVERY_WRITES} index writes (ingests and deletes), other keys apart`, () => {
+    const { library } = newLibrary();
+    const merge = vi.spyOn(library, 'mergeIndex');
+    const ids: string[] = [];
+    for (let i = 1; i < INDEX_MERGE_EVERY_WRITES; i++) ids.push(ingestReady(library, 'a', { title: `A ${i}`, content: policyText(`alpha ${i}`) }).id);
+    ingestReady(library, 'b', { title: 'B', content: policyText('beta') });
+    expect(merge).not.toHaveBeenCalled();
+    library.delete('a', ids[0]!);
+    expect(merge.mock.calls).toEqual([['a']]);
+    for (const id of ids.slice(1)) library.delete('a', id);
+    expect(merge.mock.calls).toEqual([['a']]);
+    expect(library.search('b', { query: 'beta' }).total).toBe(1);
   });
 
   it('is a no-op for a key with no library yet', () => {
