@@ -14,6 +14,7 @@ import * as framework from './actions/framework/Framework.resource.js';
 import * as job from './actions/job/Job.resource.js';
 import * as library from './actions/library/Library.resource.js';
 import { router } from './actions/router.js';
+import { usableAsTool } from './helpers/tool.js';
 import { listSearch, loadOptions } from './methods/index.js';
 
 const versionDescription: INodeTypeDescription = {
@@ -64,7 +65,7 @@ export class ComplianceV1 implements INodeType {
     // Relative to the registered entry file (dist/nodes/Compliance/), where the icons are built.
     icon: { light: 'file:compliance.svg', dark: 'file:compliance.dark.svg' },
     subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-    usableAsTool: true,
+    usableAsTool: usableAsTool(versionDescription.properties),
   };
 
   constructor(baseDescription: INodeTypeBaseDescription) {

@@ -4,6 +4,8 @@
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationIds, operations } from '../../../api/operations.js';
 import { Compliance } from '../../../nodes/Compliance/Compliance.node.js';
@@ -12,6 +14,8 @@ import { router } from '../../../nodes/Compliance/v1/actions/router.js';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
 import { ComplianceClient } from '../../../api/node/index.js';
 import { searchFrameworks, searchLibraryDocuments } from '../../../nodes/Compliance/v1/methods/listSearch.js';
+import { TOOL_DESCRIPTION } from '../../../nodes/Compliance/v1/helpers/tool.js';
+import { installN8n } from '../real/harness.js';
 import { fakeExecute, type FakeCredentials } from './fakeContext.js';
 
 const KEY = 'csk_sandbox_unit_node_key_00001';
@@ -60,7 +64,7 @@ describe('node description', () => {
   it('derives option descriptions, actions and cost notes from the table and offers Wait for Completion where jobs are created', () => {
     const node = new Compliance();
     const description = node.nodeVersions[1]!.description;
-    expect(description.usableAsTool).toBe(true);
+    expect(description.usableAsTool).toMatchObject({ replacements: { description: TOOL_DESCRIPTION } });
     const selectors = description.properties.filter((property) => property.name === 'operation');
     const options = selectors.flatMap((selector) => selector.options as Array<{ value: string; description: string; action: string }>);
     const search = options.find((option) => option.action === operations.searchLibrary.summary)!;
@@ -401,5 +405,31 @@ describe('version 2 pickers', () => {
     const documentId = String(ingested.json.documentId);
     expect((await run({ resource: 'library', operation: 'get', documentId: rl(documentId) })).json).toMatchObject({ id: documentId, title: 'Picked' });
     expect((await run({ resource: 'library', operation: 'delete', documentId: rl(documentId, 'id') })).json).toMatchObject({ deleted: true });
+  });
+});
+
+describe('as an AI-agent tool', () => {
+  it("n8n's own tool generation gives Compliance Tool a model-facing description and model-filled fields by default", { timeout: 120_000 }, () => {
+    // The pinned real n8n's createAiTools (what n8n runs when it loads community nodes).
+    const n8nBin = installN8n();
+    const n8nRequire = createRequire(join(dirname(n8nBin), '..', 'n8n', 'package.json'));
+    const { createAiTools } = n8nRequire('./dist/tool-generation/ai-tools.js') as {
+      createAiTools(types: { nodes: unknown[] }, known: { nodes: Record<string, unknown>; credentials: Record<string, unknown> }): void;
+    };
+    const version = new Compliance().nodeVersions[2]!.description;
+    const types = { nodes: [JSON.parse(JSON.stringify({ ...version, name: 'n8n-nodes-compliance.compliance' }))] };
+    createAiTools(types, { nodes: { 'n8n-nodes-compliance.compliance': {} }, credentials: {} });
+    const tool = types.nodes[1] as { name: string; description: string; properties: INodeProperties[] };
+    expect(tool.name).toBe('n8n-nodes-compliance.complianceTool');
+    expect(tool.properties.find((property) => property.name === 'toolDescription')!.default).toBe(TOOL_DESCRIPTION);
+    const defaults = (name: string) => tool.properties.filter((property) => property.name === name && property.type !== 'options').map((property) => JSON.stringify(property.default));
+    for (const name of ['query', 'content', 'title', 'jobId', 'documentId', 'framework', 'slug']) {
+      expect(defaults(name).length, name).toBeGreaterThan(0);
+      for (const value of defaults(name)) expect(value, name).toMatch(/n8n-auto-generated-fromAI-override\*\/ \$fromAI\('[A-Za-z_]+', `[^`]+`, 'string'\)/);
+    }
+    // Choices an agent should not make stay as the user set them.
+    expect(tool.properties.find((property) => property.name === 'resource')!.default).toBe('framework');
+    // The plain node is unchanged.
+    expect(version.properties.find((property) => property.name === 'query')!.default).toBe('');
   });
 });
