@@ -77,7 +77,7 @@ describe.skipIf(skip)('the nodes in a real n8n', () => {
     // Continue On Fail: the error comes back as an item with the service's code and request id.
     const [bad] = outputOf(run, 'Ping Bad Key');
     expect(bad!.json).toMatchObject({ code: 'invalid_api_key', status: 401, requestId: expect.any(String) });
-    expect(String(bad!.json.error)).toMatch(/ping/);
+    expect(String(bad!.json.error)).toMatch(/^Check Key: /);
   }, 120_000);
 
   it('generates, waits and downloads a PDF as binary data', async () => {
@@ -111,6 +111,17 @@ describe.skipIf(skip)('the nodes in a real n8n', () => {
     expect(Array.isArray(document.gaps)).toBe(true);
   }, 180_000);
 
+  it('version 2 runs with resource locators and names a bad Job ID as the UI does', async () => {
+    const run = await execute(WORKFLOW_IDS.locators);
+    expect(run.execution.status).toBe('success');
+    expect(outputOf(run, 'Framework From List')[0]!.json).toMatchObject({ slug: 'iso-27001' });
+    const [generated] = outputOf(run, 'Generate From List');
+    expect(generated!.json).toMatchObject({ status: 'completed', jobId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(outputOf(run, 'Job By ID')[0]!.json).toMatchObject({ jobId: generated!.json.jobId, status: 'completed' });
+    const [bad] = outputOf(run, 'Bad Job ID');
+    expect(bad!.json).toMatchObject({ code: 'invalid_job_id', error: expect.stringMatching(/^Job ID in Get Job must be a UUID such as /) });
+  }, 180_000);
+
   it('ingests a library document and finds it by search', async () => {
     const run = await execute(WORKFLOW_IDS.library);
     expect(run.execution.status).toBe('success');
@@ -119,7 +130,8 @@ describe.skipIf(skip)('the nodes in a real n8n', () => {
     const hits = outputOf(run, 'Search');
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.map((hit) => hit.json.documentId)).toContain(ingested!.json.documentId);
-    expect(hits[0]!.json).toMatchObject({ rank: 1, snippets: expect.any(Array) });
+    expect(hits[0]!.json).toMatchObject({ rank: 1, snippets: expect.any(Array), snippetHighlights: expect.any(Array) });
+    expect(JSON.stringify(hits.map((hit) => hit.json.snippets))).not.toContain('<mark>');
     expect(hits.every((hit) => JSON.stringify(hit.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
   }, 180_000);
 

@@ -63,6 +63,7 @@ export const WORKFLOW_IDS = {
   map: 'wfComplianceMap01',
   library: 'wfComplianceLib01',
   triggerBalance: 'wfComplianceTrgB1',
+  locators: 'wfComplianceLoc01',
 } as const;
 
 export function workflows() {
@@ -169,7 +170,29 @@ export function workflows() {
     chain('Start', 'Ingest', 'Search'),
   );
 
-  return [ping, generate, map, library];
+  // Version 2: the identifiers as resource locators, as the editor saves them.
+  const v2 = { typeVersion: 2 };
+  const locators = workflow(
+    WORKFLOW_IDS.locators,
+    'Compliance v2: resource locators',
+    [
+      start(),
+      node('Framework From List', COMPLIANCE, { resource: 'framework', operation: 'get', slug: { __rl: true, mode: 'list', value: 'iso-27001', cachedResultName: 'ISO/IEC 27001' } }, { credentials: BEARER, ...v2 }),
+      node(
+        'Generate From List',
+        COMPLIANCE,
+        { resource: 'document', operation: 'generate', framework: { __rl: true, mode: 'list', value: '={{ $json.slug }}' }, documentType: 'framework_reference', waitTimeout: 120 },
+        { credentials: BEARER, ...v2 },
+      ),
+      node('Job By ID', COMPLIANCE, { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: '={{ $json.jobId }}' } }, { credentials: BEARER, ...v2 }),
+      // A fixed bad ID would not even start (n8n checks the locator's UUID pattern before running,
+      // as the editor does as you type); one an expression gives reaches the node's own check.
+      node('Bad Job ID', COMPLIANCE, { resource: 'job', operation: 'get', jobId: { __rl: true, mode: 'id', value: '={{ "not-a-job" }}' } }, { credentials: BEARER, onError: 'continueRegularOutput', ...v2 }),
+    ],
+    chain('Start', 'Framework From List', 'Generate From List', 'Job By ID', 'Bad Job ID'),
+  );
+
+  return [ping, generate, map, library, locators];
 }
 
 /** Balance Low → HTTP Request posting each event to `captureUrl`; activated with `n8n publish:workflow`. */
