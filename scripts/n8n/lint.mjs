@@ -8,14 +8,31 @@
 // from @n8n/node-cli (strict mode refuses any other). No rule is turned off or ignored.
 // Exit code: n8n-node lint's (0 only without findings: warnings fail too).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { artifactPackageJson } from '../artifacts.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
 const ARTIFACT = 'n8n-nodes-compliance';
 const nodeCli = join(repo, 'node_modules/@n8n/node-cli');
+
+function reviewFilesShipped() {
+  const found = new Set();
+  const walk = (file) => {
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^import (?!type )[^;]*? from '([^']+)'/gms)) {
+      if (!specifier.startsWith('.')) continue;
+      const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
+      const inReview = target.startsWith(join(repo, 'review') + sep);
+      if (inReview && !found.has(target)) {
+        found.add(target);
+        walk(target);
+      }
+    }
+  };
+  for (const entry of readdirSync(join(repo, 'nodes'), { recursive: true })) if (String(entry).endsWith('.ts')) walk(join(repo, 'nodes', String(entry)));
+  return [...found].map((path) => relative(join(repo, 'review'), path));
+}
 
 const stage = mkdtempSync(join(tmpdir(), 'n8n-lint-'));
 try {
@@ -23,6 +40,12 @@ try {
     cpSync(join(repo, entry), join(stage, entry), { recursive: true });
   }
   rmSync(join(stage, 'api/node'), { recursive: true, force: true });
+  // The files of review/ the nodes inline (their Review resource), found by following the value
+  // imports from nodes/: what ships, not the rest of review/ (the CLI's YAML config, GitHub port).
+  for (const file of reviewFilesShipped()) {
+    mkdirSync(dirname(join(stage, 'review', file)), { recursive: true });
+    cpSync(join(repo, 'review', file), join(stage, 'review', file));
+  }
   const manifest = artifactPackageJson(repo, ARTIFACT);
   if (manifest.n8n?.strict !== true) throw new Error(`lint:n8n: packages/${ARTIFACT}/package.json must set "n8n": { "strict": true }`);
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

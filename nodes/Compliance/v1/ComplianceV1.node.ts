@@ -13,6 +13,7 @@ import * as document from './actions/document/Document.resource.js';
 import * as framework from './actions/framework/Framework.resource.js';
 import * as job from './actions/job/Job.resource.js';
 import * as library from './actions/library/Library.resource.js';
+import * as review from './actions/review/Review.resource.js';
 import { router } from './actions/router.js';
 import { usableAsTool } from './helpers/tool.js';
 import { listSearch, loadOptions } from './methods/index.js';
@@ -46,6 +47,7 @@ const versionDescription: INodeTypeDescription = {
         { name: 'Framework', value: 'framework', description: 'Discover regulatory frameworks and read their details and updates' },
         { name: 'Job', value: 'job', description: 'Status of generation, mapping and library jobs' },
         { name: 'Library', value: 'library', description: 'Your private, searchable store of compliance documents' },
+        { name: 'Review', value: 'review', description: 'The review loop: keep the library in step with a set of documents' },
       ],
       default: 'framework',
     },
@@ -56,6 +58,7 @@ const versionDescription: INodeTypeDescription = {
     ...framework.description,
     ...job.description,
     ...library.description,
+    ...review.description,
   ],
 };
 

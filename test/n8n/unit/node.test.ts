@@ -21,6 +21,7 @@ import { fakeExecute, type FakeCredentials } from './fakeContext.js';
 const KEY = 'csk_sandbox_unit_node_key_00001';
 const SLOW_KEY = 'csk_sandbox_unit_slow_key_00001';
 const PICKER_KEY = 'csk_sandbox_unit_picker_key_0001';
+const SYNC_KEY = 'csk_sandbox_unit_sync_key_000001';
 const LONG_TEXT =
   'Access to production systems follows least privilege. Access is reviewed every quarter by the system owner, ' +
   'privileged accounts need multi-factor authentication, and leavers lose access within one working day. ';
@@ -30,7 +31,7 @@ let slowSandbox: RunningSandbox;
 let credentials: FakeCredentials;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY, PICKER_KEY] });
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY, PICKER_KEY, SYNC_KEY] });
   slowSandbox = await startSandbox({ port: 0, jobSeconds: 30, keys: [SLOW_KEY] });
   credentials = { apiKey: KEY, baseUrl: sandbox.origin, authHeader: 'bearer' };
 });
@@ -57,8 +58,8 @@ describe('node description', () => {
     for (const id of operationIds) {
       expect(exposed.filter((entry) => entry.id === id && entry.resource === operations[id].resource).length, id).toBeGreaterThanOrEqual(1);
     }
-    // Job → Wait is the only extra entry (it polls getJob).
-    expect(exposed).toHaveLength(operationIds.length + 1);
+    // Job → Wait polls getJob; Review → Sync Documents is the review loop's (its row: ingest, what it spends).
+    expect(exposed).toHaveLength(operationIds.length + 2);
   });
 
   it('derives option descriptions, actions and cost notes from the table and offers Wait for Completion where jobs are created', () => {
@@ -74,6 +75,7 @@ describe('node description', () => {
     for (const option of options) expect(option.description.length, option.description).toBeLessThanOrEqual(70);
     expect(options.find((option) => option.value === 'getOpenApi')).toMatchObject({ action: 'Get OpenAPI description' });
     for (const [resource, { operations: entries }] of Object.entries(resources)) {
+      if (resource === 'review') continue;
       for (const [value, entry] of Object.entries(entries)) {
         const waits = description.properties.some(
           (property) => property.name === 'waitForCompletion' && property.displayOptions?.show?.resource?.includes(resource) && property.displayOptions?.show?.operation?.includes(value),
@@ -431,5 +433,52 @@ describe('as an AI-agent tool', () => {
     expect(tool.properties.find((property) => property.name === 'resource')!.default).toBe('framework');
     // The plain node is unchanged.
     expect(version.properties.find((property) => property.name === 'query')!.default).toBe('');
+  });
+});
+
+describe('Review → Sync Documents', () => {
+  const policy = (name: string, extra = '') => `${LONG_TEXT} The ${name} policy applies to every team.${extra}`;
+  async function sync(documents: Array<{ path: string; content: string }>, settings: IDataObject = {}) {
+    const base = { resource: 'review', operation: 'syncDocuments', documentSet: 'Acme/Policies', inputDataType: 'text', dryRun: false, options: {}, ...settings };
+    return await run(
+      documents.map((document) => ({ ...base, path: document.path, content: document.content })) as unknown as IDataObject,
+      { items: documents.map((document) => ({ json: document })), credentials: { ...credentials, apiKey: SYNC_KEY } },
+    );
+  }
+  const outcomes = (output: INodeExecutionData[]) => Object.fromEntries(output.map((item) => [item.json.path, item.json.outcome]));
+
+  it('plans and prices first, ingests new, refreshes changed, leaves unchanged alone and deletes only when asked', async () => {
+    const set = [
+      { path: 'policies/access.md', content: policy('access') },
+      { path: 'policies/backup.md', content: policy('backup') },
+    ];
+    const dry = await sync(set, { dryRun: true });
+    expect(outcomes(dry.output)).toEqual({ 'policies/access.md': 'planned', 'policies/backup.md': 'planned' });
+    expect(dry.json).toMatchObject({ kind: 'new', plannedTokens: 400_000, planTotalTokens: 800_000, dryRun: true, tokensSpent: 0 });
+    expect(dry.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+    // A cap below the plan refuses the whole sync before anything is sent.
+    const { context, requests } = fakeExecute({
+      credentials: { ...credentials, apiKey: SYNC_KEY },
+      parameters: set.map((document) => ({ resource: 'review', operation: 'syncDocuments', documentSet: 'acme/policies', inputDataType: 'text', dryRun: false, options: { maxTokens: 400_000 }, ...document })),
+      items: set.map((document) => ({ json: document })),
+    });
+    await expect(router.call(context)).rejects.toThrow(/Sync Documents refused before spending anything/);
+    expect(requests.filter((request) => request.method !== 'GET')).toEqual([]);
+
+    const first = await sync(set);
+    expect(outcomes(first.output)).toEqual({ 'policies/access.md': 'ingested', 'policies/backup.md': 'ingested' });
+    expect(first.output.map((item) => item.pairedItem)).toEqual(expect.arrayContaining([{ item: 0 }, { item: 1 }]));
+    const again = await sync(set);
+    expect(outcomes(again.output)).toEqual({ 'policies/access.md': 'kept', 'policies/backup.md': 'kept' });
+    expect(again.output.every((item) => item.json.kind === 'unchanged')).toBe(true);
+
+    const changed = [{ path: 'policies/access.md', content: policy('access', ' Reviewed yearly.') }];
+    const kept = await sync(changed);
+    expect(kept.output.find((item) => item.json.path === 'policies/access.md')!.json).toMatchObject({ kind: 'changed', outcome: 'refreshed' });
+    expect(kept.output.find((item) => item.json.kind === 'removed')!.json).toMatchObject({ outcome: 'kept', message: expect.stringMatching(/Delete Documents That Left the Set/) });
+    const removed = await sync(changed, { options: { deleteRemoved: true } });
+    expect(removed.output.find((item) => item.json.kind === 'removed')!.json).toMatchObject({ outcome: 'deleted' });
+    const library = await new ComplianceClient({ apiKey: SYNC_KEY, baseUrl: sandbox.baseUrl }).listAllLibraryDocuments();
+    expect(library.map((document) => document.filename)).toEqual(['policies/access.md']);
   });
 });

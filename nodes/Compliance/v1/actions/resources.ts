@@ -8,8 +8,9 @@ import * as document from './document/Document.resource.js';
 import * as framework from './framework/Framework.resource.js';
 import * as job from './job/Job.resource.js';
 import * as library from './library/Library.resource.js';
+import * as review from './review/Review.resource.js';
 
-export const resources: Record<Resource, { operations: ResourceOperations; description: typeof account.description }> = {
+export const resources: Record<Resource | 'review', { operations: ResourceOperations; description: typeof account.description }> = {
   account,
   billing,
   calendar,
@@ -17,10 +18,11 @@ export const resources: Record<Resource, { operations: ResourceOperations; descr
   framework,
   job,
   library,
+  review,
 };
 
 /** The names the Resource dropdown shows. */
-export const resourceNames: Record<Resource, string> = {
+export const resourceNames: Record<Resource | 'review', string> = {
   account: 'Account',
   billing: 'Billing',
   calendar: 'Calendar',
@@ -28,4 +30,5 @@ export const resourceNames: Record<Resource, string> = {
   framework: 'Framework',
   job: 'Job',
   library: 'Library',
+  review: 'Review',
 };

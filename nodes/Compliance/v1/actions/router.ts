@@ -31,12 +31,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
   }
   const label = operationLabel(entry, resource, operation, resourceNames[resource as keyof typeof resources]);
   const shownFields = entry.module.description;
+  if (entry.module.executeOnce) {
+    try {
+      return [await entry.module.executeOnce.call(this, items, await createClient(this))];
+    } catch (caught) {
+      const error = inUserWords(caught, label, shownFields);
+      if (this.continueOnFail()) return [[errorItem(this, error, 0)]];
+      throw toNodeError(this.getNode(), error);
+    }
+  }
   const returnData: INodeExecutionData[] = [];
   let client: ComplianceClient | undefined;
   for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
     try {
       client ??= await createClient(this);
-      const results = await entry.module.execute.call(this, itemIndex, client);
+      const results = await entry.module.execute!.call(this, itemIndex, client);
       returnData.push(...results.map((result) => ({ ...result, pairedItem: result.pairedItem ?? { item: itemIndex } })));
     } catch (caught) {
       const error = inUserWords(caught, label, shownFields);

@@ -2,11 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { ComplianceClient } from '../../../../api/client.js';
 import type { OperationId } from '../../../../api/operations.js';
 
-/** One operation of the node: its parameters and its `execute` for one input item. */
-export interface OperationModule {
-  description: INodeProperties[];
-  execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]>;
-}
+/**
+ * One operation of the node: its parameters and either `execute` for one input item or
+ * `executeOnce` for all input items together (Review → Sync Documents: the items are one set).
+ */
+export type OperationModule = { description: INodeProperties[] } & (
+  | { execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]>; executeOnce?: undefined }
+  | { executeOnce(this: IExecuteFunctions, items: INodeExecutionData[], client: ComplianceClient): Promise<INodeExecutionData[]>; execute?: undefined }
+);
 
 /**
  * An operation as the resource lists it. `operationId` names the row of the operation table the

@@ -1,0 +1,187 @@
+/**
+ * Review → Sync Documents: every input item is one document of a set (a path and its text or a
+ * file); the library is brought in step with the set by the review loop's own functions (the CLI
+ * and the sync action run the same): new documents ingested, changed ones refreshed, unchanged ones
+ * left alone at no cost, documents that left the set deleted only when asked. The plan is priced
+ * and checked against the token budget and the balance before anything is spent.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { ComplianceClient } from '../../../../../api/client.js';
+import { checkBudget, estimateCost } from '../../../../../review/budget.js';
+import type { RepoFile } from '../../../../../review/documents.js';
+import { listAllLibraryDocuments, resolveSyncPlan } from '../../../../../review/library.js';
+import { runSync } from '../../../../../review/syncRun.js';
+import { tagsOf, text } from '../../helpers/utils.js';
+
+const displayOptions = { show: { resource: ['review'], operation: ['syncDocuments'] } };
+
+const properties: INodeProperties[] = [
+  {
+    displayName: 'Document Set',
+    name: 'documentSet',
+    type: 'string',
+    default: '',
+    required: true,
+    placeholder: 'e.g. acme/policies',
+    description:
+      'A name for this set of documents (for example the repository they live in). Its documents are tagged repo:&lt;name&gt;, and a sync only ever changes documents of its own set.',
+  },
+  {
+    displayName: 'Path',
+    name: 'path',
+    type: 'string',
+    default: '={{ $json.path }}',
+    required: true,
+    description: "Each item's path in the set, e.g. policies/access.md; it becomes the library document's file name",
+  },
+  {
+    displayName: 'Input Data',
+    name: 'inputDataType',
+    type: 'options',
+    options: [
+      { name: 'Text', value: 'text', description: 'The document text from a field' },
+      { name: 'Binary File', value: 'binary', description: 'A text file (Markdown, plain text) in a binary field' },
+    ],
+    default: 'text',
+  },
+  {
+    displayName: 'Content',
+    name: 'content',
+    type: 'string',
+    default: '={{ $json.content }}',
+    description: "Each item's document text",
+    displayOptions: { show: { inputDataType: ['text'] } },
+  },
+  {
+    displayName: 'Input Binary Field',
+    name: 'binaryPropertyName',
+    type: 'string',
+    default: 'data',
+    required: true,
+    hint: 'The name of the input binary field holding the text file',
+    displayOptions: { show: { inputDataType: ['binary'] } },
+  },
+  {
+    displayName: 'Dry Run',
+    name: 'dryRun',
+    type: 'boolean',
+    default: false,
+    description: 'Whether to only plan and price the sync, changing nothing',
+  },
+  {
+    displayName: 'Options',
+    name: 'options',
+    type: 'collection',
+    placeholder: 'Add Option',
+    default: {},
+    options: [
+      { displayName: 'Category', name: 'category', type: 'string', default: '', description: 'Category for newly ingested documents' },
+      {
+        displayName: 'Delete Documents That Left the Set',
+        name: 'deleteRemoved',
+        type: 'boolean',
+        default: false,
+        description: 'Whether to delete library documents of this set whose path is no longer among the items (free). Off: they are kept and listed.',
+      },
+      {
+        displayName: 'Max Tokens',
+        name: 'maxTokens',
+        type: 'number',
+        typeOptions: { minValue: 0 },
+        default: 0,
+        description: 'Refuse the whole sync, before spending anything, when its plan costs more than this at live prices. 0: no cap (the balance still applies).',
+      },
+      { displayName: 'Tags', name: 'tags', type: 'string', default: '', description: 'Comma-separated tags for newly ingested documents' },
+    ],
+  },
+];
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+interface Options {
+  category?: string;
+  deleteRemoved?: boolean;
+  maxTokens?: number;
+  tags?: string;
+}
+
+async function fileOf(context: IExecuteFunctions, itemIndex: number): Promise<RepoFile> {
+  const path = text(context.getNodeParameter('path', itemIndex), 'Path');
+  if (!path) {
+    throw new NodeOperationError(context.getNode(), `Path in Sync Documents is empty for item ${itemIndex}`, {
+      itemIndex,
+      description: 'Give every item a path, for example {{ $json.path }} from Read Files or a Git node.',
+    });
+  }
+  if (context.getNodeParameter('inputDataType', itemIndex, 'text') === 'binary') {
+    const property = context.getNodeParameter('binaryPropertyName', itemIndex) as string;
+    context.helpers.assertBinaryData(itemIndex, property);
+    return { path, content: (await context.helpers.getBinaryDataBuffer(itemIndex, property)).toString('utf8') };
+  }
+  return { path, content: text(context.getNodeParameter('content', itemIndex, ''), 'Content') ?? '' };
+}
+
+export async function executeOnce(this: IExecuteFunctions, items: INodeExecutionData[], client: ComplianceClient): Promise<INodeExecutionData[]> {
+  const documentSet = text(this.getNodeParameter('documentSet', 0), 'Document Set');
+  if (!documentSet) {
+    throw new NodeOperationError(this.getNode(), 'Document Set in Sync Documents is empty', { description: 'Name the set, for example acme/policies.' });
+  }
+  const dryRun = this.getNodeParameter('dryRun', 0, false) as boolean;
+  const options = this.getNodeParameter('options', 0, {}) as Options;
+  const files: RepoFile[] = [];
+  const itemOfPath = new Map<string, number>();
+  for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+    const file = await fileOf(this, itemIndex);
+    files.push(file);
+    itemOfPath.set(file.path.replace(/^\.\//, ''), itemIndex);
+  }
+  const category = text(options.category, 'Category');
+  const group = { paths: ['**'], tags: tagsOf(options.tags)?.split(',').map((tag) => tag.trim()).filter(Boolean) ?? [], ...(category ? { category } : {}) };
+
+  const { mode } = await client.ping();
+  const billing = await client.getBilling();
+  const library = await listAllLibraryDocuments(client);
+  const plan = await resolveSyncPlan(client, {
+    files,
+    library,
+    repoTag: `repo:${documentSet.toLowerCase()}`,
+    groups: [group],
+    deleteRemoved: options.deleteRemoved === true,
+  });
+  const estimate = estimateCost([
+    { operationId: 'ingestLibraryDocument', count: plan.counts.new, tokensEach: plan.items.find((item) => item.kind === 'new')?.tokens },
+    { operationId: 'refreshLibraryDocument', count: plan.counts.changed, tokensEach: plan.items.find((item) => item.kind === 'changed')?.tokens },
+  ]);
+  const maxTokens = options.maxTokens ? options.maxTokens : undefined;
+  const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, ...(maxTokens !== undefined ? { maxTokens } : {}) });
+  if (!budget.allowed) {
+    throw new NodeOperationError(this.getNode(), `Sync Documents refused before spending anything: ${budget.reasons.join('; ')}`, {
+      description: `The plan costs ${plan.totalTokens.toLocaleString('en-US')} tokens at live prices (${plan.counts.new} new, ${plan.counts.changed} changed). Raise Max Tokens, top up the balance, or sync fewer documents.`,
+    });
+  }
+  const run = await runSync(client, plan, { mode, dryRun, ...(this.getExecutionCancelSignal?.() ? { signal: this.getExecutionCancelSignal()! } : {}) });
+  const planned = new Map(plan.items.map((item) => [item.path || item.kind, item.tokens]));
+  return run.results.map((result) => {
+    const json: IDataObject = {
+      path: result.path,
+      kind: result.kind,
+      outcome: result.outcome,
+      documentId: result.documentId ?? null,
+      // review/ words this one for the CLI (--delete-removed); here it is an option.
+      message:
+        result.kind === 'removed' && result.outcome === 'kept'
+          ? 'no longer in the set; kept (Options → Delete Documents That Left the Set deletes it)'
+          : result.message,
+      plannedTokens: planned.get(result.path) ?? 0,
+      tokensSpent: result.tokensSpent,
+      dryRun: run.dryRun,
+      mode: run.mode,
+      planTotalTokens: plan.totalTokens,
+      ...(result.version !== undefined ? { version: result.version } : {}),
+      ...(result.error ? { error: result.error.message, code: result.error.code } : {}),
+      ...(run.stoppedBecause ? { stoppedBecause: run.stoppedBecause } : {}),
+    };
+    return { json, pairedItem: { item: itemOfPath.get(result.path) ?? 0 } };
+  });
+}
