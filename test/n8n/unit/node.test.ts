@@ -58,8 +58,9 @@ describe('node description', () => {
     for (const id of operationIds) {
       expect(exposed.filter((entry) => entry.id === id && entry.resource === operations[id].resource).length, id).toBeGreaterThanOrEqual(1);
     }
-    // Job → Wait polls getJob; Review → Sync Documents is the review loop's (its row: ingest, what it spends).
-    expect(exposed).toHaveLength(operationIds.length + 2);
+    // Job → Wait polls getJob; Review's operations are the review loop's, over several rows.
+    expect(exposed.filter((entry) => entry.resource !== 'review')).toHaveLength(operationIds.length + 1);
+    expect(Object.keys(resources.review.operations).sort()).toEqual(['mapPolicySet', 'planGapIssues', 'syncDocuments']);
   });
 
   it('derives option descriptions, actions and cost notes from the table and offers Wait for Completion where jobs are created', () => {
@@ -359,7 +360,7 @@ describe('version 2 pickers', () => {
   it('version 2 makes framework, document and job resource locators; version 1 keeps its text fields', () => {
     const { properties } = new Compliance().nodeVersions[2]!.description;
     const versionsOf = (name: string, type: string) =>
-      properties.filter((property) => property.name === name && property.type === type).map((property) => JSON.stringify(property.displayOptions?.show?.['@version']));
+      properties.filter((property) => property.name === name && property.type === type && !property.displayOptions?.show?.resource?.includes('review')).map((property) => JSON.stringify(property.displayOptions?.show?.['@version']));
     for (const name of ['framework', 'documentId', 'jobId', 'slug']) {
       expect(versionsOf(name, 'resourceLocator').length, name).toBeGreaterThan(0);
       expect(new Set(versionsOf(name, 'resourceLocator')), name).toEqual(new Set(['[{"_cnd":{"gte":2}}]']));
@@ -480,5 +481,51 @@ describe('Review → Sync Documents', () => {
     expect(removed.output.find((item) => item.json.kind === 'removed')!.json).toMatchObject({ outcome: 'deleted' });
     const library = await new ComplianceClient({ apiKey: SYNC_KEY, baseUrl: sandbox.baseUrl }).listAllLibraryDocuments();
     expect(library.map((document) => document.filename)).toEqual(['policies/access.md']);
+  });
+});
+
+describe('Review → Map Policy Set', () => {
+  it("maps the items' documents as one set and gives the gate's verdict with its gaps, or one item per gap", async () => {
+    const documents = [
+      { path: 'policies/access.md', content: LONG_TEXT },
+      { path: 'policies/backup.md', content: 'Backups are taken nightly, encrypted, copied off site and restore-tested every quarter. '.repeat(3) },
+    ];
+    const base = { resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'list', value: 'iso-27001' }, inputDataType: 'text', mappingMode: 'combined', threshold: 80 };
+    const parameters = (extra: IDataObject) => documents.map((document) => ({ ...base, ...extra, path: document.path, content: document.content }));
+    const items = documents.map((document) => ({ json: document }));
+    const whole = await run(parameters({ splitGaps: false }) as unknown as IDataObject, { items });
+    expect(whole.output).toHaveLength(1);
+    const verdict = whole.json;
+    expect(verdict).toMatchObject({ passed: false, threshold: 80, framework: { slug: 'iso-27001' }, jobIds: [expect.any(String)] });
+    expect(verdict.coverage).toBeGreaterThan(0);
+    expect((verdict.reasons as string[]).join(' ')).toMatch(/coverage/i);
+    const gaps = verdict.gaps as Array<{ key: string; controlId: string }>;
+    expect(gaps.length).toBeGreaterThan(0);
+    // One mapping job for the set: a single upload holding both documents.
+    expect(whole.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    const split = await run(parameters({ splitGaps: true }) as unknown as IDataObject, { items });
+    expect(split.output.map((item) => item.json.key)).toEqual(gaps.map((gap) => gap.key));
+    expect(split.json).toMatchObject({ controlId: gaps[0]!.controlId, gate: { passed: false, coverage: verdict.coverage } });
+    expect(split.output[0]!.pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+  });
+
+  it('Plan Gap Issues turns the verdict into create, update and close actions against the existing issues', async () => {
+    const mapped = await run({ resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'policies/access.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false });
+    const gaps = mapped.json.gaps as Array<{ key: string }>;
+    const plan = (existingIssues: string | IDataObject[], options: IDataObject = {}) =>
+      run({ resource: 'review', operation: 'planGapIssues', existingIssues, options }, { items: [{ json: mapped.json }] });
+    const first = await plan('[]', { maxNewPerRun: 3, labels: 'compliance-gap, iso', titlePrefix: '[ISO]' });
+    expect(first.output).toHaveLength(Math.min(3, gaps.length));
+    expect(first.json).toMatchObject({ action: 'create', labels: ['compliance-gap', 'iso'], title: expect.stringMatching(/^\[ISO\] /) });
+    expect(String(first.json.body)).toMatch(/<!-- compliance-gap:\S+ -->\s*$/);
+    // The created issue, now closed by hand, comes back as a reopen; a resolved gap's open issue is closed.
+    const created = { number: 7, title: String(first.json.title), body: String(first.json.body), state: 'closed', labels: [] };
+    const resolved = { number: 8, title: 'old gap', body: `old\n<!-- compliance-gap:${gaps[0]!.key.replace(/[^/]+$/, 'NO.SUCH.CONTROL')} -->`, state: 'open', labels: [] };
+    const next = await plan([created, resolved], { maxNewPerRun: 0 });
+    expect(next.output.map((item) => [item.json.action, item.json.number])).toEqual([['update', 7], ['close', 8]]);
+    expect(next.output[0]!.json).toMatchObject({ reopen: true });
+    // Not a verdict: refused, naming the operation.
+    const { context } = fakeExecute({ credentials, parameters: { resource: 'review', operation: 'planGapIssues', existingIssues: '[]', options: {} }, items: [{ json: { hello: 1 } }] });
+    await expect(router.call(context)).rejects.toThrow(/Item 0 in Plan Gap Issues is not a Map Policy Set verdict/);
   });
 });

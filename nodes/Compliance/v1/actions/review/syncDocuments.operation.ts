@@ -9,10 +9,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
 import { checkBudget, estimateCost } from '../../../../../review/budget.js';
-import type { RepoFile } from '../../../../../review/documents.js';
 import { listAllLibraryDocuments, resolveSyncPlan } from '../../../../../review/library.js';
 import { runSync } from '../../../../../review/syncRun.js';
 import { tagsOf, text } from '../../helpers/utils.js';
+import { documentInputProperties, documentsOf } from './documentInput.js';
 
 const displayOptions = { show: { resource: ['review'], operation: ['syncDocuments'] } };
 
@@ -27,41 +27,7 @@ const properties: INodeProperties[] = [
     description:
       'A name for this set of documents (for example the repository they live in). Its documents are tagged repo:&lt;name&gt;, and a sync only ever changes documents of its own set.',
   },
-  {
-    displayName: 'Path',
-    name: 'path',
-    type: 'string',
-    default: '={{ $json.path }}',
-    required: true,
-    description: "Each item's path in the set, e.g. policies/access.md; it becomes the library document's file name",
-  },
-  {
-    displayName: 'Input Data',
-    name: 'inputDataType',
-    type: 'options',
-    options: [
-      { name: 'Text', value: 'text', description: 'The document text from a field' },
-      { name: 'Binary File', value: 'binary', description: 'A text file (Markdown, plain text) in a binary field' },
-    ],
-    default: 'text',
-  },
-  {
-    displayName: 'Content',
-    name: 'content',
-    type: 'string',
-    default: '={{ $json.content }}',
-    description: "Each item's document text",
-    displayOptions: { show: { inputDataType: ['text'] } },
-  },
-  {
-    displayName: 'Input Binary Field',
-    name: 'binaryPropertyName',
-    type: 'string',
-    default: 'data',
-    required: true,
-    hint: 'The name of the input binary field holding the text file',
-    displayOptions: { show: { inputDataType: ['binary'] } },
-  },
+  ...documentInputProperties,
   {
     displayName: 'Dry Run',
     name: 'dryRun',
@@ -106,22 +72,6 @@ interface Options {
   tags?: string;
 }
 
-async function fileOf(context: IExecuteFunctions, itemIndex: number): Promise<RepoFile> {
-  const path = text(context.getNodeParameter('path', itemIndex), 'Path');
-  if (!path) {
-    throw new NodeOperationError(context.getNode(), `Path in Sync Documents is empty for item ${itemIndex}`, {
-      itemIndex,
-      description: 'Give every item a path, for example {{ $json.path }} from Read Files or a Git node.',
-    });
-  }
-  if (context.getNodeParameter('inputDataType', itemIndex, 'text') === 'binary') {
-    const property = context.getNodeParameter('binaryPropertyName', itemIndex) as string;
-    context.helpers.assertBinaryData(itemIndex, property);
-    return { path, content: (await context.helpers.getBinaryDataBuffer(itemIndex, property)).toString('utf8') };
-  }
-  return { path, content: text(context.getNodeParameter('content', itemIndex, ''), 'Content') ?? '' };
-}
-
 export async function executeOnce(this: IExecuteFunctions, items: INodeExecutionData[], client: ComplianceClient): Promise<INodeExecutionData[]> {
   const documentSet = text(this.getNodeParameter('documentSet', 0), 'Document Set');
   if (!documentSet) {
@@ -129,13 +79,7 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
   }
   const dryRun = this.getNodeParameter('dryRun', 0, false) as boolean;
   const options = this.getNodeParameter('options', 0, {}) as Options;
-  const files: RepoFile[] = [];
-  const itemOfPath = new Map<string, number>();
-  for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-    const file = await fileOf(this, itemIndex);
-    files.push(file);
-    itemOfPath.set(file.path.replace(/^\.\//, ''), itemIndex);
-  }
+  const { files, itemOfPath } = await documentsOf(this, items, 'Sync Documents');
   const category = text(options.category, 'Category');
   const group = { paths: ['**'], tags: tagsOf(options.tags)?.split(',').map((tag) => tag.trim()).filter(Boolean) ?? [], ...(category ? { category } : {}) };
 

@@ -1,0 +1,80 @@
+/**
+ * Review → Plan Gap Issues: the gaps of Map Policy Set's verdicts (the input items) against the
+ * issues a tracker already holds, by review/'s planGapIssues (the CLI's and the gap-issues action's):
+ * one item per action (create, update, close) for any issue tracker node to carry out. Each issue
+ * body ends with a marker naming its gap, which is how later runs find it again.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { GateResult } from '../../../../../review/gate.js';
+import { planGapIssues, type ExistingIssue } from '../../../../../review/gapIssues.js';
+import { tagsOf, text } from '../../helpers/utils.js';
+
+const properties: INodeProperties[] = [
+  {
+    displayName: 'Existing Issues',
+    name: 'existingIssues',
+    type: 'json',
+    default: '[]',
+    hint: "For example {{ $('Get Issues').all().map(item => item.json) }}",
+    description:
+      "The tracker's issues with number, title, body, state (open or closed) and labels. Only issues whose body carries a gap marker are considered.",
+  },
+  {
+    displayName: 'Options',
+    name: 'options',
+    type: 'collection',
+    placeholder: 'Add Option',
+    default: {},
+    options: [
+      { displayName: 'Assignees', name: 'assignees', type: 'string', default: '', description: 'Comma-separated logins for new issues' },
+      { displayName: 'Close Resolved', name: 'closeResolved', type: 'boolean', default: true, description: 'Whether to close open issues whose gap the latest mapping no longer reports' },
+      { displayName: 'Labels', name: 'labels', type: 'string', default: 'compliance-gap', description: 'Comma-separated labels for new issues' },
+      { displayName: 'Max New Issues', name: 'maxNewPerRun', type: 'number', typeOptions: { minValue: 0 }, default: 10, description: 'Max number of issues to create in one run; the rest wait for the next' },
+      { displayName: 'Title Prefix', name: 'titlePrefix', type: 'string', default: '[compliance]' },
+    ],
+  },
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['review'], operation: ['planGapIssues'] } }, properties);
+
+function list(value: unknown, label: string): string[] {
+  return (tagsOf(value, label) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+}
+
+export async function executeOnce(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+  const results = items.map((item) => item.json as unknown as GateResult);
+  const unusable = results.findIndex((result) => !Array.isArray(result.gaps) || typeof result.framework?.key !== 'string');
+  if (unusable >= 0) {
+    throw new NodeOperationError(this.getNode(), `Item ${unusable} in Plan Gap Issues is not a Map Policy Set verdict`, {
+      itemIndex: unusable,
+      description: 'Connect Review → Map Policy Set (Split Gaps Into Items off): each input item must carry its framework and gaps.',
+    });
+  }
+  let existing: unknown = this.getNodeParameter('existingIssues', 0, '[]');
+  if (typeof existing === 'string') {
+    try {
+      existing = JSON.parse(existing || '[]');
+    } catch {
+      throw new NodeOperationError(this.getNode(), 'Existing Issues in Plan Gap Issues is not JSON', { description: 'Give a list of issues, for example [] or an expression returning one.' });
+    }
+  }
+  if (!Array.isArray(existing)) {
+    throw new NodeOperationError(this.getNode(), 'Existing Issues in Plan Gap Issues must be a list', { description: "For example {{ $('Get Issues').all().map(item => item.json) }}." });
+  }
+  const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+  const plan = planGapIssues(results, existing as ExistingIssue[], {
+    labels: options.labels === undefined ? ['compliance-gap'] : list(options.labels, 'Labels'),
+    assignees: list(options.assignees, 'Assignees').map((login) => login.replace(/^@/, '')),
+    titlePrefix: text(options.titlePrefix, 'Title Prefix') ?? '[compliance]',
+    closeResolved: options.closeResolved !== false,
+    maxNewPerRun: typeof options.maxNewPerRun === 'number' ? options.maxNewPerRun : 10,
+  });
+  const paired = items.map((_, item) => ({ item }));
+  const actions: IDataObject[] = [
+    ...plan.create.map((draft) => ({ action: 'create', ...draft })),
+    ...plan.update.map((draft) => ({ action: 'update', ...draft })),
+    ...plan.close.map((close) => ({ action: 'close', ...close })),
+  ];
+  return actions.map((json) => ({ json, pairedItem: paired }));
+}
