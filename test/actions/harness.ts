@@ -137,6 +137,15 @@ frameworks:
     threshold: ${threshold}
 ${extra}`;
 
+/** A compliance.yml `generate:` section with one Markdown document, for HIPAA_CONFIG's `extra`. */
+export const GENERATE_ACCESS_CONTROL = `generate:
+  - type: access_control_policy
+    framework: hipaa-security
+    organisation: { name: Acme Health, country: US }
+    output: generated/access-control
+    formats: [md]
+`;
+
 const POLICIES = join(REPO_ROOT, 'test', 'fixtures', 'policies');
 
 export const POLICY_FILES = readdirSync(POLICIES).filter((file) => file.endsWith('.md')).sort();

@@ -18,15 +18,8 @@ import { dirname, join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { actionNames } from '../../scripts/build-actions.mjs';
 import { FakeGitHub } from '../actions/fakeGitHub.js';
-import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPO_ROOT, REPOSITORY, runAction, type RunOptions } from '../actions/harness.js';
+import { API_KEY, GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPO_ROOT, REPOSITORY, runAction, type RunOptions } from '../actions/harness.js';
 
-const GENERATE = `generate:
-  - type: access_control_policy
-    framework: hipaa-security
-    organisation: { name: Acme Health, country: US }
-    output: generated/access-control
-    formats: [md]
-`;
 
 let copy: string;
 let sandbox: RunningSandbox;
@@ -74,7 +67,7 @@ describe('the committed bundles, from a copy of the tracked files, as the runner
   });
 
   it('sync, map with a sticky comment, gap-issues, generate, review', { timeout: 180_000 }, async () => {
-    const workspace = makeWorkspace(HIPAA_CONFIG(80, GENERATE));
+    const workspace = makeWorkspace(HIPAA_CONFIG(80, GENERATE_ACCESS_CONTROL));
     const sync = await fromCopy('sync', { workspace, inputs: service() });
     expect(sync.code, sync.stdout + sync.stderr).toBe(0);
     expect(Number(sync.outputs.ingested)).toBeGreaterThan(0);

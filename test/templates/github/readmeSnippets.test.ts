@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
 import { FakeGitHub } from '../../actions/fakeGitHub.js';
-import { GITHUB_TOKEN, pullRequestEvent, REPO_ROOT, REPOSITORY } from '../../actions/harness.js';
+import { GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, pullRequestEvent, REPO_ROOT, REPOSITORY } from '../../actions/harness.js';
 import { actionlint, formatFinding } from '../actionlint.js';
 import { expressionsIn } from '../expressions.js';
 import { GitHubGateway } from '../githubGateway.js';
@@ -20,13 +20,6 @@ import { CacheStore, makeOrigin, OUR_ACTION, pushBranch, resolvePermissions, run
 
 const LIVE_KEY = 'csk_live_readme_snippets_0001';
 const READMES = ['actions/README.md', 'README.md'];
-const GENERATE = `generate:
-  - type: access_control_policy
-    framework: hipaa-security
-    organisation: { name: Acme Health, country: US }
-    output: generated/access-control
-    formats: [md]
-`;
 
 interface Snippet {
   where: string;
@@ -103,7 +96,7 @@ describe('README workflow snippets', () => {
     // The example repository the READMEs speak of (examples/), with a document to generate.
     const repo = mkdtempSync(join(tmpdir(), 'readme-repo-'));
     cpSync(join(REPO_ROOT, 'examples'), repo, { recursive: true });
-    appendFileSync(join(repo, 'compliance.yml'), `\n${GENERATE}`);
+    appendFileSync(join(repo, 'compliance.yml'), `\n${GENERATE_ACCESS_CONTROL}`);
     const origin = makeOrigin(repo);
     const on = triggers(snippet.workflow);
     let ref = 'main';
