@@ -81,7 +81,10 @@ const SCENARIOS: Scenario[] = [
     ingest: (r) => {
       if (isIngest(r) && r.nOfKind % 3 === 0 && r.attempt <= 2) return fault(r.attempt === 1 ? '503' : '500');
       if (isIngest(r) && r.nOfKind % 5 === 1 && r.attempt === 1) return { kind: 'proxy-html502' };
-      if (isGet(r) && r.nOfKind % 4 === 0 && r.attempt <= 2) return r.attempt === 1 ? fault('500') : fault('html502');
+      // The retry of a GET that got a 500 gets an HTML 502 (keyed on the previous attempt, not on
+      // nOfKind, which the retry no longer shares: that made the 502 depend on request timing).
+      if (isGet(r) && r.previousAction === 'fault:500') return fault('html502');
+      if (isGet(r) && r.nOfKind % 4 === 0 && r.attempt === 1) return fault('500');
       return forward;
     },
     refresh: (r) => (isRefresh(r) && r.nOfKind % 3 === 1 ? fault('503') : isRefresh(r) && r.nOfKind % 3 === 2 ? { kind: 'proxy-html502' } : forward),

@@ -131,6 +131,8 @@ export interface ProxiedRequest {
   nOfKind: number;
   /** 1-based attempt number of this exact request (method, path, body). */
   attempt: number;
+  /** What the proxy did to the previous attempt of this exact request ('forward', 'fault:500', …). */
+  previousAction?: string;
 }
 
 export interface FaultLogEntry {
@@ -152,6 +154,7 @@ export class FaultProxy {
   #n = 0;
   #kinds = new Map<string, number>();
   #attempts = new Map<string, number>();
+  #lastActions = new Map<string, string>();
   url = '';
 
   constructor(
@@ -199,8 +202,9 @@ export class FaultProxy {
     this.#attempts.set(identity, attempt);
     const nOfKind = (this.#kinds.get(kind) ?? 0) + 1;
     this.#kinds.set(kind, nOfKind);
-    const action = this.schedule({ method, path, n: ++this.#n, nOfKind, attempt });
+    const action = this.schedule({ method, path, n: ++this.#n, nOfKind, attempt, previousAction: this.#lastActions.get(identity) });
     const label = action.kind === 'forward' ? (action.fault ? `fault:${action.fault}` : 'forward') : action.kind;
+    this.#lastActions.set(identity, label);
     if (action.kind === 'proxy-reset') {
       this.log.push({ method, path, action: label, status: 'reset' });
       req.socket.destroy();
