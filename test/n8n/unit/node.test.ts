@@ -524,6 +524,21 @@ describe('Review → Map Policy Set', () => {
     const next = await plan([created, resolved], { maxNewPerRun: 0 });
     expect(next.output.map((item) => [item.json.action, item.json.number])).toEqual([['update', 7], ['close', 8]]);
     expect(next.output[0]!.json).toMatchObject({ reopen: true });
+    // An issue of the review-loop template before the Review resource (marker <framework>:<control>)
+    // is the same gap's issue: updated in place to today's marker, not opened twice.
+    const [framework, control] = gaps[0]!.key.split('/').map(decodeURIComponent) as [string, string];
+    const legacy = { number: 9, title: 'old template', body: `Old text.\n\n<!-- compliance-gap:${framework}:${control} -->`, state: 'open', labels: [] };
+    const adopted = await plan([legacy], { maxNewPerRun: 0 });
+    expect(adopted.output.map((item) => [item.json.action, item.json.number, item.json.key])).toEqual([['update', 9, gaps[0]!.key]]);
+    expect(String(adopted.output[0]!.json.body)).toMatch(new RegExp(`<!-- compliance-gap:${gaps[0]!.key.replace(/[.]/g, '\\.')} -->$`));
+    // On request, the gaps needing nothing and those over Max New Issues come out too (for a summary).
+    const unchanged = { number: 10, title: String(first.json.title), body: String(first.json.body), state: 'open', labels: [] };
+    const all = await plan([unchanged], { maxNewPerRun: 1, labels: 'compliance-gap, iso', titlePrefix: '[ISO]', includeUnchangedAndDeferred: true });
+    const actions = all.output.map((item) => item.json.action);
+    expect(all.output.find((item) => item.json.action === 'unchanged')!.json).toEqual({ action: 'unchanged', number: 10, key: first.json.key });
+    expect(actions.filter((action) => action === 'create')).toHaveLength(Math.min(1, gaps.length - 1));
+    expect(actions.filter((action) => action === 'deferred')).toHaveLength(Math.max(0, gaps.length - 2));
+    expect((await plan([unchanged], { maxNewPerRun: 1, labels: 'compliance-gap, iso', titlePrefix: '[ISO]' })).output.map((item) => item.json.action)).not.toContain('unchanged');
     // Not a verdict: refused, naming the operation.
     const { context } = fakeExecute({ credentials, parameters: { resource: 'review', operation: 'planGapIssues', existingIssues: '[]', options: {} }, items: [{ json: { hello: 1 } }] });
     await expect(router.call(context)).rejects.toThrow(/Item 0 in Plan Gap Issues is not a Map Policy Set verdict/);

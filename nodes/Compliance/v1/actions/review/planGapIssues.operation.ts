@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { GateResult } from '../../../../../review/gate.js';
 import { planGapIssues, type ExistingIssue } from '../../../../../review/gapIssues.js';
+import { gapKey } from '../../../../../review/keys.js';
 import { tagsOf, text } from '../../helpers/utils.js';
 
 const properties: INodeProperties[] = [
@@ -29,6 +30,14 @@ const properties: INodeProperties[] = [
     options: [
       { displayName: 'Assignees', name: 'assignees', type: 'string', default: '', description: 'Comma-separated logins for new issues' },
       { displayName: 'Close Resolved', name: 'closeResolved', type: 'boolean', default: true, description: 'Whether to close open issues whose gap the latest mapping no longer reports' },
+      {
+        displayName: 'Include Unchanged and Deferred',
+        name: 'includeUnchangedAndDeferred',
+        type: 'boolean',
+        default: false,
+        description:
+          'Whether to also output gaps that need nothing (action unchanged, with the issue number) and gaps over Max New Issues (action deferred), e.g. for a summary. A Switch on action passes them by.',
+      },
       { displayName: 'Labels', name: 'labels', type: 'string', default: 'compliance-gap', description: 'Comma-separated labels for new issues' },
       { displayName: 'Max New Issues', name: 'maxNewPerRun', type: 'number', typeOptions: { minValue: 0 }, default: 10, description: 'Max number of issues to create in one run; the rest wait for the next' },
       { displayName: 'Title Prefix', name: 'titlePrefix', type: 'string', default: '[compliance]' },
@@ -37,6 +46,17 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['review'], operation: ['planGapIssues'] } }, properties);
+
+// The review-loop template before the Review resource ended its issues with
+// <!-- compliance-gap:<framework>:<control> -->; read as today's key (<framework>/<control>) so
+// those issues are updated in place (their marker rewritten) or closed, never opened twice.
+const LEGACY_MARKER = /<!-- compliance-gap:([^\s/:]+):(\S+) -->(\s*)$/;
+
+function withCurrentMarker(issue: ExistingIssue): ExistingIssue {
+  if (typeof issue?.body !== 'string' || !LEGACY_MARKER.test(issue.body)) return issue;
+  const body = issue.body.replace(LEGACY_MARKER, (_, framework: string, control: string, tail: string) => `<!-- compliance-gap:${gapKey(framework, control)} -->${tail}`);
+  return { ...issue, body };
+}
 
 function list(value: unknown, label: string): string[] {
   return (tagsOf(value, label) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
@@ -63,7 +83,7 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
     throw new NodeOperationError(this.getNode(), 'Existing Issues in Plan Gap Issues must be a list', { description: "For example {{ $('Get Issues').all().map(item => item.json) }}." });
   }
   const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-  const plan = planGapIssues(results, existing as ExistingIssue[], {
+  const plan = planGapIssues(results, (existing as ExistingIssue[]).map(withCurrentMarker), {
     labels: options.labels === undefined ? ['compliance-gap'] : list(options.labels, 'Labels'),
     assignees: list(options.assignees, 'Assignees').map((login) => login.replace(/^@/, '')),
     titlePrefix: text(options.titlePrefix, 'Title Prefix') ?? '[compliance]',
@@ -75,6 +95,9 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
     ...plan.create.map((draft) => ({ action: 'create', ...draft })),
     ...plan.update.map((draft) => ({ action: 'update', ...draft })),
     ...plan.close.map((close) => ({ action: 'close', ...close })),
+    ...(options.includeUnchangedAndDeferred === true
+      ? [...plan.unchanged.map((entry) => ({ action: 'unchanged', ...entry })), ...plan.deferred.map((draft) => ({ action: 'deferred', ...draft }))]
+      : []),
   ];
   return actions.map((json) => ({ json, pairedItem: paired }));
 }
