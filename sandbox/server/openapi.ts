@@ -15,9 +15,98 @@ import { BAD_KEY_DEFAULTS } from './options.js';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
 
+/** A zod check as the JSON Schema conversion sees it. */
+interface CheckDef {
+  check?: string;
+  tx?: (value: string) => string;
+  pattern?: RegExp;
+  error?: (issue: object) => unknown;
+}
+
+const checksOf = (schema: z.core.$ZodType): CheckDef[] =>
+  ((schema._zod.def as { checks?: Array<{ _zod: { def: CheckDef } }> }).checks ?? []).map((check) => check._zod.def);
+
+/** JSON Schema patterns have no flags: a case-insensitive regex is spelled out with both cases. */
+export function caseless(source: string): string {
+  const both = (c: string) => (c.toLowerCase() === c.toUpperCase() ? c : `${c.toLowerCase()}${c.toUpperCase()}`);
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      out += source.slice(i, i + 2);
+      i++;
+    } else if (inClass && c === ']') {
+      inClass = false;
+      out += c;
+    } else if (inClass && source[i + 1] === '-' && source[i + 2] && source[i + 2] !== ']') {
+      const to = source[i + 2]!;
+      const other = /[a-z]/i.test(c) && /[a-z]/i.test(to) ? `${c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()}-${to === to.toLowerCase() ? to.toUpperCase() : to.toLowerCase()}` : '';
+      out += `${c}-${to}${other}`;
+      i += 2;
+    } else if (inClass) {
+      out += both(c);
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else {
+      out += /[a-z]/i.test(c) ? `[${both(c)}]` : c;
+    }
+  }
+  return out;
+}
+
+/**
+ * What zod checks beyond JSON Schema's reach, said in JSON Schema so the sandbox's own validator
+ * (requestValidation.ts) refuses what the client refuses: a trimmed string (nonEmptyString) must not
+ * be blank, a case-insensitive pattern takes both cases, and a pattern's own message describes it.
+ */
+function override({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: Record<string, unknown> }): void {
+  if (zodSchema._zod.def.type !== 'string') return;
+  for (const check of checksOf(zodSchema)) {
+    if (check.check === 'overwrite' && check.tx?.(' a ') === 'a' && jsonSchema.pattern === undefined) jsonSchema.pattern = '\\S';
+    if (check.pattern && jsonSchema.pattern === check.pattern.source) {
+      if (check.pattern.flags.includes('i')) jsonSchema.pattern = caseless(check.pattern.source);
+      const message = check.error?.({});
+      if (typeof message === 'string' && jsonSchema.description === undefined) jsonSchema.description = `${message[0]!.toUpperCase()}${message.slice(1)}.`;
+    }
+  }
+}
+
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _drop, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _drop, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', override }) as JsonSchema;
   return json;
+}
+
+/** A calendar date that exists (leap years included) and a time of day within range, as Date.parse and the client's check accept. */
+const REAL_DATE_TIME =
+  '^(?:\\d{4}-(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|\\d{4}-(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|\\d{4}-02-(?:0[1-9]|1\\d|2[0-8])|(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)' +
+  'T(?:(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?|24:00(?::00(?:\\.0{1,9})?)?)(?:Z|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)$';
+
+const atLeastOne = (names: string[]) => ({ anyOf: names.map((name) => ({ required: [name] })) });
+
+/**
+ * The request schemas' refinements (zod `superRefine`/`refine` in api/schemas/requests.ts), written
+ * as JSON Schema for the JSON body. They restate rules kept in code, so
+ * test/sandbox/requestAgreement.test.ts runs the client's validation and the sandbox's over examples
+ * of every operation: a rule changed on one side only fails there.
+ */
+const BODY_RULES: Partial<Record<OperationId, { schema?: JsonSchema; properties?: Record<string, JsonSchema> }>> = {
+  suggestFrameworks: { schema: atLeastOne(['query', 'jurisdiction', 'domain', 'regulator', 'description']) },
+  generateDocument: { schema: atLeastOne(['framework', 'standard', 'name']) },
+  // A JSON body cannot carry a file: it needs text content (multipart carries the file).
+  mapDocument: { schema: { required: ['framework', 'content'] }, properties: { content: { pattern: '\\S', description: 'The document text; give content or a file (multipart), not both.' } } },
+  setAutoTopUp: { schema: { if: { properties: { enabled: { const: true } }, required: ['enabled'] }, then: { required: ['thresholdTokens', 'pack'] } } },
+  setCalendar: { properties: { firstReviewAt: { allOf: [{ pattern: REAL_DATE_TIME, description: 'Must be an ISO 8601 timestamp with a zone, on a day that exists (check the day of the month), such as 2026-12-01T09:00:00Z.' }] } } },
+};
+
+function withRules(op: OperationSpec, json: JsonSchema): JsonSchema {
+  const rules = BODY_RULES[op.id as OperationId];
+  if (!rules) return json;
+  const properties = { ...json.properties };
+  for (const [name, rule] of Object.entries(rules.properties ?? {})) properties[name] = { ...(properties[name] as JsonSchema), ...rule };
+  const required = [...new Set([...(json.required ?? []), ...(rules.schema?.required ?? [])])];
+  return { ...json, ...rules.schema, properties, ...(required.length ? { required } : {}) };
 }
 
 /**
@@ -73,16 +162,17 @@ function requestBodyFor(op: OperationSpec, input: JsonSchema) {
   const required = (input.required ?? []).filter((name) => !op.pathParams.includes(name));
   const json: JsonSchema = { ...input, properties, ...(required.length ? { required } : {}) };
   if (!required.length) delete json.required;
-  const content: Record<string, unknown> = { 'application/json': { schema: json } };
+  const content: Record<string, unknown> = { 'application/json': { schema: withRules(op, json) } };
   if (op.multipart) {
     content['multipart/form-data'] = {
       schema: {
         type: 'object',
         required: ['framework', 'file'],
         properties: {
-          framework: { type: 'string', description: 'A verified framework (name or slug).' },
-          title: { type: 'string' },
+          framework: { ...(properties.framework as JsonSchema), description: 'A verified framework (name or slug).' },
+          title: properties.title,
           file: { type: 'string', contentMediaType: 'application/octet-stream', description: `DOCX, PDF, XLSX, PPTX or text; at most ${LIMITS.uploadMaxBytes / 1024 / 1024} MB.` },
+          content: { not: {}, description: 'Not with a file: send text as JSON content instead.' },
         },
       },
     };
@@ -143,7 +233,7 @@ export function buildOpenApi(): Record<string, unknown> {
       title: 'Compliance Framework Discovery, Document Generation and Library API (local sandbox)',
       version: '1.0.0',
       description:
-        'Framework discovery, asynchronous document generation and evidence mapping, a private document library with full-text search, prepaid token billing and a review calendar. Served by the local sandbox (`compliance sandbox`).',
+        'Framework discovery, asynchronous document generation and evidence mapping, a private document library with full-text search, prepaid token billing and a review calendar. Served by the local sandbox (`compliance sandbox`), which validates every request against this document: a query parameter not listed for an operation is refused (400 `unknown_field`).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: API_PREFIX, description: 'This server' }],

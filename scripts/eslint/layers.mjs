@@ -25,9 +25,6 @@ const SANDBOX_API = [
   /^api\/operationErrors\.[jt]s$/,
   // The definition of the library's contentHash field: the service and the client must compute the same.
   /^api\/contentHash\.[jt]s$/,
-  // Known debt (issue 17): the server still validates requests with the client's validateInput
-  // instead of an independent validator over its own OpenAPI description.
-  /^api\/(validation|errors)\.[jt]s$/,
 ];
 
 function areaOf(path) {
