@@ -47,3 +47,18 @@ export const REPOSITORY_FILES: Record<string, string> = {
   'policies/archive/old-access-control.md': ACCESS_CONTROL,
   'README.md': '# Policies\n',
 };
+
+/**
+ * Added by the templates suite only (the queue-mode suite's library must equal REPOSITORY_FILES).
+ * The same text as the access-control policy under another name: not sent, a sync problem.
+ */
+export const DUPLICATE_PATH = 'policies/security-baseline.md';
+/** Ingested by the first review, deleted from the repository before the second: its document is kept. */
+export const CONVENTIONS_PATH = 'policies/conventions.md';
+// Says nothing toward a control, so the mapping without it finds the same gaps.
+export const CONVENTIONS = `# Conventions of This Folder
+
+Each file in this folder holds one text written in Markdown. File names are lower case with dashes between words.
+The first line is a level-one heading with the name of the text; paragraphs are separated by one empty line,
+and lists use a dash followed by one space. Tables are avoided because they read badly in plain text.
+`;

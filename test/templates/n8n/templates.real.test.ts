@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
 import { buildPackage, installN8n, N8nHarness, type ExecutionItem, type N8nRun } from '../../n8n/real/harness.js';
 import { FakeGitHubRepo } from './fakeGitHubRepo.js';
-import { ACCEPTABLE_USE, BACKUP, crlfWithTrailingSpaces, INCIDENT_RESPONSE_OLD, REPOSITORY_FILES } from './review-loop.fixtures.js';
+import { ACCEPTABLE_USE, ACCESS_CONTROL, BACKUP, CONVENTIONS, CONVENTIONS_PATH, crlfWithTrailingSpaces, DUPLICATE_PATH, INCIDENT_RESPONSE_OLD, REPOSITORY_FILES } from './review-loop.fixtures.js';
 import { SmtpSink } from './smtpSink.js';
 import { CREDENTIAL_REFS, forImport, loadTemplate, TEMPLATE_FILES, withManualTrigger, type Template } from './templates.js';
 
@@ -38,7 +38,7 @@ const REPOSITORY = 'your-org/policies';
 const MAX_NEW_ISSUES = 25;
 const marker = (issue: { body: string | null }) => /<!-- (compliance-gap:\S+) -->/.exec(issue.body ?? '')?.[1];
 
-const IDS = { review: 'wfTplReviewLoop1', discover: 'wfTplDiscoverGen', reminders: 'wfTplReminders01', agent: 'wfTplLibraryQaAg' } as const;
+const IDS = { review: 'wfTplReviewLoop1', reviewDelete: 'wfTplReviewDelRm', discover: 'wfTplDiscoverGen', reminders: 'wfTplReminders01', agent: 'wfTplLibraryQaAg' } as const;
 
 interface LibraryDocument {
   id: string;
@@ -46,6 +46,13 @@ interface LibraryDocument {
   filename: string | null;
   version: number;
   contentHash: string;
+}
+
+/** The review loop as shipped with one option switched on: Sync Documents → Delete Documents That Left the Set. */
+function withDeleteRemoved(template: Template & { id: string }): Template & { id: string } {
+  const sync = template.nodes.find((node) => node.name === 'Sync Documents')!;
+  sync.parameters = { ...sync.parameters, options: { ...(sync.parameters.options as object), deleteRemoved: true } };
+  return { ...template, name: `${template.name} (deleting documents that left the set)` };
 }
 
 describe.skipIf(skip)('the n8n templates in a real n8n', () => {
@@ -96,6 +103,8 @@ describe.skipIf(skip)('the n8n templates in a real n8n', () => {
     sandbox = await startSandbox({ port: 0, jobSeconds: 1, keys: [SANDBOX_KEY, `${LIVE_KEY}:live:${LIVE_BALANCE}`] });
     repo = await new FakeGitHubRepo({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
     for (const [path, content] of Object.entries(REPOSITORY_FILES)) repo.files.set(path, content);
+    repo.files.set(DUPLICATE_PATH, ACCESS_CONTROL);
+    repo.files.set(CONVENTIONS_PATH, CONVENTIONS);
     smtp = await new SmtpSink().start();
 
     // The library before the first review: an older incident procedure, the acceptable-use policy
@@ -115,6 +124,7 @@ describe.skipIf(skip)('the n8n templates in a real n8n', () => {
     ]);
     await n8n.importWorkflows([
       withManualTrigger(loadTemplate('review-loop.json'), 'Every Quarter', IDS.review),
+      withDeleteRemoved(withManualTrigger(loadTemplate('review-loop.json'), 'Every Quarter', IDS.reviewDelete)),
       forImport(loadTemplate('discover-and-generate.json'), IDS.discover),
       forImport(loadTemplate('balance-and-review-reminders.json'), IDS.reminders),
       forImport(loadTemplate('library-qa-agent.json'), IDS.agent),
@@ -151,80 +161,111 @@ describe.skipIf(skip)('the n8n templates in a real n8n', () => {
     return JSON.stringify(run.execution.data.resultData.error ?? null).slice(0, 2000) + run.stderr.slice(-2000);
   }
 
+  /** Sync Documents' result per path. */
+  function syncResults(run: N8nRun): Record<string, Record<string, unknown>> {
+    return Object.fromEntries(output(run, 'Sync Documents').map((item) => [String(item.json.path), item.json]));
+  }
+
+  interface Verdict {
+    passed: boolean;
+    coverage: number;
+    threshold: number;
+    framework: { slug: string; key: string };
+    gaps: Array<{ key: string; controlId: string; title: string; status: string }>;
+    controls: Array<{ id: string; status: string }>;
+  }
+  /** The gaps in the order Plan Gap Issues opens issues for them: missing before partial, then by control. */
+  const inIssueOrder = (gaps: Verdict['gaps']) =>
+    [...gaps].sort((a, b) => Number(a.status !== 'missing') - Number(b.status !== 'missing') || a.controlId.localeCompare(b.controlId));
+  const keyOf = (key: string) => `compliance-gap:${key}`;
+  let firstGaps: string[] = [];
+
   it('review loop, first run: ingests new files, refreshes changed ones, skips unchanged ones, maps, opens gap issues and emails', async () => {
+    const libraryBefore = await library();
     const run = await execute(IDS.review, 'reviewRun1');
     expect(run.execution.status, failure(run)).toBe('success');
 
     // Only Markdown and text files of the folder; no sub-folder, no image, nothing outside it.
-    expect(output(run, 'List Repository Files').map((item) => item.json.name)).toEqual(['acceptable-use.md', 'archive', 'backup.txt', 'diagram.png', 'incident-response.md', 'access-control.md'].sort());
+    expect(output(run, 'List Repository Files').map((item) => item.json.name).sort()).toEqual(['acceptable-use.md', 'access-control.md', 'archive', 'backup.txt', 'conventions.md', 'diagram.png', 'incident-response.md', 'security-baseline.md']);
     const paths = (items: ExecutionItem[]) => items.map((item) => item.json.path).sort();
-    expect(paths(output(run, 'Markdown and Text Files'))).toEqual(['policies/acceptable-use.md', 'policies/access-control.md', 'policies/backup.txt', 'policies/incident-response.md']);
+    const policyPaths = ['policies/acceptable-use.md', 'policies/access-control.md', 'policies/backup.txt', CONVENTIONS_PATH, 'policies/incident-response.md', DUPLICATE_PATH].sort();
+    expect(paths(output(run, 'Markdown and Text Files'))).toEqual(policyPaths);
 
-    // The decision: by path and content hash (CRLF and trailing spaces are no change).
-    expect(paths(output(run, 'New, Changed or Unchanged?', 0))).toEqual(['policies/access-control.md', 'policies/backup.txt']);
-    expect(paths(output(run, 'New, Changed or Unchanged?', 1))).toEqual(['policies/incident-response.md']);
-    expect(paths(output(run, 'New, Changed or Unchanged?', 2))).toEqual(['policies/acceptable-use.md']);
+    // The decision, by path and content hash (CRLF and trailing spaces are no change), priced at live prices.
+    const sync = syncResults(run);
+    expect(Object.keys(sync).sort()).toEqual(policyPaths);
+    expect(sync['policies/access-control.md']).toMatchObject({ kind: 'new', outcome: 'ingested', documentId: expect.stringMatching(/^doc_/), plannedTokens: 400_000 });
+    expect(sync[CONVENTIONS_PATH]).toMatchObject({ kind: 'new', outcome: 'ingested', plannedTokens: 400_000 });
+    expect(sync['policies/incident-response.md']).toMatchObject({ kind: 'changed', outcome: 'refreshed', version: 2, plannedTokens: 400_000 });
+    expect(sync['policies/acceptable-use.md']).toMatchObject({ kind: 'unchanged', outcome: 'kept', plannedTokens: 0, tokensSpent: 0 });
+    // The backup standard is in the library already, uploaded by hand under no filename: not sent again.
+    const backup = libraryBefore.find((document) => document.filename === null)!;
+    expect(sync['policies/backup.txt']).toMatchObject({ kind: 'renamed', outcome: 'kept', documentId: backup.id, plannedTokens: 0, message: expect.stringMatching(/ingested without a file name/) });
+    // The same text under two names: the second is not sent (the service would refuse it), reported.
+    expect(sync[DUPLICATE_PATH]).toMatchObject({ kind: 'duplicate', outcome: 'skipped', plannedTokens: 0, message: expect.stringMatching(/same text as policies\/access-control\.md/) });
+    // Three charged actions on a live key; a sandbox key pays nothing.
+    expect(Object.values(sync).map((result) => [result.planTotalTokens, result.tokensSpent, result.mode, result.dryRun])).toEqual(policyPaths.map(() => [1_200_000, 0, 'sandbox', false]));
 
-    const ingested = output(run, 'Ingest New Document');
-    expect(ingested).toHaveLength(2);
-    expect(ingested[0]!.json).toMatchObject({ status: 'completed', documentId: expect.stringMatching(/^doc_/) });
-    // The backup standard is already in the library under no filename: refused, reported, not fatal.
-    expect(ingested[1]!.json).toMatchObject({ code: 'duplicate_document' });
-    const [refreshed] = output(run, 'Refresh Changed Document');
-    expect(refreshed!.json).toMatchObject({ status: 'completed', version: 2 });
-
+    // The library now holds every file of the folder at its path, except the duplicate and the backup
+    // standard (held under no filename); nothing else changed.
     const documents = await library();
     const byFile = (path: string) => documents.find((document) => document.filename === path);
-    expect(documents).toHaveLength(4);
+    expect(documents.map((document) => document.filename ?? '(none)').sort()).toEqual(['(none)', 'policies/acceptable-use.md', 'policies/access-control.md', CONVENTIONS_PATH, 'policies/incident-response.md'].sort());
     expect(byFile('policies/access-control.md')).toMatchObject({ version: 1, title: 'Access Control Policy' });
     expect(byFile('policies/incident-response.md')).toMatchObject({ version: 2 });
-    expect(byFile('policies/acceptable-use.md')).toMatchObject({ version: 1 });
+    expect(byFile('policies/acceptable-use.md')).toMatchObject({ version: 1, id: libraryBefore.find((document) => document.filename === 'policies/acceptable-use.md')!.id });
+    expect(documents.find((document) => document.id === backup.id)).toMatchObject({ version: 1, filename: null });
 
-    const [policySet] = output(run, 'Policy Set');
-    expect(policySet!.json).toMatchObject({ files: 4, ingested: 1, refreshed: 1, unchanged: 1 });
-    expect(String(policySet!.json.syncProblems)).toMatch(/policies\/backup\.txt: duplicate_document/);
-    expect(String(policySet!.json.policySet)).toContain('=== FILE: policies/incident-response.md ===\n# Incident Response Procedure');
-
-    const [report] = output(run, 'Download Report');
-    const document = report!.json.document as { coverage: number; framework: { slug: string }; gaps: Array<{ controlId: string; title: string }>; controls: Array<{ id: string; status: string }> };
-    coveredControl = document.controls.find((control) => control.status === 'covered')!.id;
-    expect(document.framework.slug).toBe('iso-27001');
-    expect(document.coverage).toBeLessThan(80);
-    expect(document.gaps.length).toBeGreaterThan(0);
+    const [mapped] = output(run, 'Map Policy Set');
+    const verdict = mapped!.json as unknown as Verdict;
+    coveredControl = verdict.controls.find((control) => control.status === 'covered')!.id;
+    expect(verdict.framework.slug).toBe('iso-27001');
+    expect(verdict.passed).toBe(false);
+    expect(verdict.coverage).toBeLessThan(80);
+    firstGaps = verdict.gaps.map((gap) => gap.key);
 
     // One issue per gap, labelled, each with its marker; at most 25 (Settings → maxNewIssues) per run.
-    const expected = document.gaps.slice(0, MAX_NEW_ISSUES);
-    expect(document.gaps.length).toBeGreaterThan(MAX_NEW_ISSUES);
-    const created = output(run, 'Create Gap Issue');
-    expect(created).toHaveLength(MAX_NEW_ISSUES);
+    const ordered = inIssueOrder(verdict.gaps);
+    expect(ordered.length).toBeGreaterThan(MAX_NEW_ISSUES);
+    const expected = ordered.slice(0, MAX_NEW_ISSUES);
+    const plan = output(run, 'Plan Gap Issues');
+    expect(plan.filter((item) => item.json.action === 'deferred')).toHaveLength(ordered.length - MAX_NEW_ISSUES);
+    expect(output(run, 'Create Gap Issue')).toHaveLength(MAX_NEW_ISSUES);
     const issues = repo.github.issueList();
     expect(issues).toHaveLength(MAX_NEW_ISSUES);
     expect(issues.every((issue) => issue.labels.includes('compliance-gap'))).toBe(true);
-    expect(issues.map(marker)).toEqual(expected.map((gap) => `compliance-gap:iso-27001:${gap.controlId}`));
+    expect(issues.map(marker)).toEqual(expected.map((gap) => keyOf(gap.key)));
+    expect(issues[0]!.body).toMatch(new RegExp(`<!-- compliance-gap:iso-27001/${encodeURIComponent(expected[0]!.controlId).replace(/[.]/g, '\\.')} -->$`));
     expect(issues[0]!.title).toBe(`[Compliance gap] iso-27001 ${expected[0]!.controlId}: ${expected[0]!.title}`);
 
     const [mail] = await smtp.waitFor(() => true, 1, 10_000);
     expect(mail!.to).toEqual(['compliance-team@example.com']);
-    expect(mail!.subject).toBe(`Compliance coverage ${document.coverage}% is below 80% for your-org/policies`);
-    expect(mail!.text).toContain('Library sync: 4 files – 1 ingested, 1 refreshed, 1 unchanged (not re-sent)');
-    expect(mail!.text).toMatch(/Sync problems:\n- policies\/backup\.txt: duplicate_document/);
-    expect(mail!.text).toContain(`New gap issues: ${MAX_NEW_ISSUES} (limit ${MAX_NEW_ISSUES} per run; ${document.gaps.length - MAX_NEW_ISSUES} more gaps get issues at the next runs)`);
+    expect(mail!.subject).toBe(`Compliance coverage ${verdict.coverage}% is below 80% for your-org/policies`);
+    expect(mail!.text).toContain('Library sync: 6 files – 2 ingested, 1 refreshed, 1 unchanged (not re-sent); 0 tokens spent');
+    expect(mail!.text).toContain(`- policies/backup.txt: same text as library document ${backup.id} (ingested without a file name): nothing charged`);
+    expect(mail!.text).toMatch(/Sync problems:\n- policies\/security-baseline\.md: skipped – same text as policies\/access-control\.md/);
+    expect(mail!.text).not.toContain('No longer in the folder');
+    expect(mail!.text).toContain(`New gap issues: ${MAX_NEW_ISSUES} (limit ${MAX_NEW_ISSUES} per run; ${ordered.length - MAX_NEW_ISSUES} more gaps get issues at the next runs)`);
+    expect(mail!.text).toContain(`- #${issues[0]!.number} ${issues[0]!.title} `);
+    expect(mail!.text).toContain('Updated gap issues: none');
     expect(mail!.text).toContain('Closed gap issues (control now covered): none');
-    expect(ran(run, 'Coverage Meets Threshold')).toBe(false);
+    expect(ran(run, 'Update Gap Issue')).toBe(false);
     expect(ran(run, 'Close Resolved Gap Issue')).toBe(false);
   }, 300_000);
 
-  it('review loop, second run: nothing re-sent, no duplicate issues, a closed gap issue opened anew, a resolved one closed', async () => {
+  it('review loop, second run: nothing re-sent, a deleted file\'s document kept, no duplicate issues, a closed gap issue opened anew, a resolved one closed', async () => {
     const before = await library();
     const openBefore = repo.github.issueList();
     // An editor on Windows touched the access-control policy: CRLF and trailing spaces only.
     repo.files.set('policies/access-control.md', crlfWithTrailingSpaces(repo.files.get('policies/access-control.md')!));
+    // A file was deleted from the folder.
+    repo.files.delete(CONVENTIONS_PATH);
     // Someone closed one gap issue although the gap is still there.
     const closed = openBefore[0]!;
     closed.state = 'closed';
     closed.state_reason = 'completed';
-    // An open gap issue for a control that is covered (resolved since), and one a person opened with
-    // the label but no marker.
+    // An open gap issue for a control that is covered (resolved since), opened by the earlier version
+    // of the template (marker <framework>:<control>), and one a person opened with the label but no marker.
     const post = async (title: string, body: string) => {
       const response = await fetch(`${repo.url}/repos/${REPOSITORY}/issues`, {
         method: 'POST',
@@ -239,33 +280,60 @@ describe.skipIf(skip)('the n8n templates in a real n8n', () => {
 
     const run = await execute(IDS.review, 'reviewRun2');
     expect(run.execution.status, failure(run)).toBe('success');
-    const paths = (items: ExecutionItem[]) => items.map((item) => item.json.path).sort();
-    expect(paths(output(run, 'New, Changed or Unchanged?', 0))).toEqual(['policies/backup.txt']);
-    expect(output(run, 'New, Changed or Unchanged?', 1)).toEqual([]);
-    expect(paths(output(run, 'New, Changed or Unchanged?', 2))).toEqual(['policies/acceptable-use.md', 'policies/access-control.md', 'policies/incident-response.md']);
-    expect(ran(run, 'Refresh Changed Document')).toBe(false);
-    // Nothing in the library changed: no refresh, no new version.
+    const sync = syncResults(run);
+    expect(Object.fromEntries(Object.entries(sync).map(([path, result]) => [path, `${result.kind}/${result.outcome}`]))).toEqual({
+      'policies/acceptable-use.md': 'unchanged/kept',
+      'policies/access-control.md': 'unchanged/kept',
+      'policies/backup.txt': 'renamed/kept',
+      [CONVENTIONS_PATH]: 'removed/kept',
+      'policies/incident-response.md': 'unchanged/kept',
+      [DUPLICATE_PATH]: 'duplicate/skipped',
+    });
+    // Nothing to charge, even at live prices.
+    expect(Object.values(sync).every((result) => result.planTotalTokens === 0 && result.tokensSpent === 0)).toBe(true);
+    expect(sync[CONVENTIONS_PATH]!.message).toBe('no longer in the set; kept (Options → Delete Documents That Left the Set deletes it)');
+    // Nothing in the library changed: no refresh, no new version, the deleted file's document kept.
     expect((await library()).map((document) => [document.id, document.version])).toEqual(before.map((document) => [document.id, document.version]));
+    expect(before.map((document) => document.filename)).toContain(CONVENTIONS_PATH);
 
-    // The 24 open gap issues are not created again; the closed one is, then the next 24 gaps in order.
-    const [report] = output(run, 'Download Report');
-    const gaps = (report!.json.document as { gaps: Array<{ controlId: string }> }).gaps;
+    // The conventions file says nothing toward a control: the same gaps as at the first run.
+    const verdict = output(run, 'Map Policy Set')[0]!.json as unknown as Verdict;
+    expect(verdict.gaps.map((gap) => gap.key)).toEqual(firstGaps);
+    // The 24 open gap issues are not created again, nor changed; the closed one is created anew, then the next 24 gaps in order.
+    const ordered = inIssueOrder(verdict.gaps);
     const created = output(run, 'Create Gap Issue');
     expect(created).toHaveLength(MAX_NEW_ISSUES);
     expect(created[0]!.json.title).toBe(closed.title);
     const openTitles = new Set(openBefore.filter((issue) => issue !== closed).map((issue) => issue.title));
     expect(created.filter((item) => openTitles.has(String(item.json.title)))).toEqual([]);
+    expect(ran(run, 'Update Gap Issue')).toBe(false);
     const open = repo.github.issueList().filter((issue) => issue.state === 'open');
-    expect(open.map(marker).filter(Boolean).sort()).toEqual(gaps.slice(0, 2 * MAX_NEW_ISSUES - 1).map((gap) => `compliance-gap:iso-27001:${gap.controlId}`).sort());
-    // The resolved gap's issue is closed as completed; the person's issue is left alone.
+    expect(open.map(marker).filter(Boolean).sort()).toEqual(ordered.slice(0, 2 * MAX_NEW_ISSUES - 1).map((gap) => keyOf(gap.key)).sort());
+    // The resolved gap's issue (old marker) is closed as completed; the person's issue is left alone.
     expect(output(run, 'Close Resolved Gap Issue').map((item) => item.json.number)).toEqual([resolved]);
     expect(repo.github.issues.get(resolved)).toMatchObject({ state: 'closed', state_reason: 'completed' });
-    expect(repo.github.issues.get(manual)).toMatchObject({ state: 'open' });
+    expect(repo.github.issues.get(manual)).toMatchObject({ state: 'open', body: 'Opened by a person.' });
 
     const mails = await smtp.waitFor(() => true, mailsBefore + 1, 10_000);
-    expect(mails.at(-1)!.text).toContain('Library sync: 4 files – 0 ingested, 0 refreshed, 3 unchanged (not re-sent)');
-    expect(mails.at(-1)!.text).toContain(`New gap issues: ${MAX_NEW_ISSUES} (limit`);
-    expect(mails.at(-1)!.text).toContain(`Closed gap issues (control now covered): #${resolved}`);
+    const text = mails.at(-1)!.text;
+    expect(text).toContain('Library sync: 5 files – 0 ingested, 0 refreshed, 3 unchanged (not re-sent); 0 tokens spent');
+    expect(text).toContain(`No longer in the folder:\n- ${CONVENTIONS_PATH}: no longer in the set; kept (Options → Delete Documents That Left the Set deletes it)`);
+    expect(text).toContain(`New gap issues: ${MAX_NEW_ISSUES} (limit`);
+    expect(text).toContain(`Closed gap issues (control now covered): #${resolved}`);
+  }, 300_000);
+
+  it('review loop with Delete Documents That Left the Set switched on: the deleted file\'s document goes, nothing else changes', async () => {
+    const before = await library();
+    const run = await execute(IDS.reviewDelete, 'reviewRun3DeleteRemoved');
+    expect(run.execution.status, failure(run)).toBe('success');
+    const sync = syncResults(run);
+    expect(sync[CONVENTIONS_PATH]).toMatchObject({ kind: 'removed', outcome: 'deleted', tokensSpent: 0 });
+    expect(Object.values(sync).filter((result) => result.outcome === 'ingested' || result.outcome === 'refreshed')).toEqual([]);
+    const after = await library();
+    expect(after.map((document) => document.filename)).not.toContain(CONVENTIONS_PATH);
+    expect(after.map((document) => [document.id, document.version])).toEqual(
+      before.filter((document) => document.filename !== CONVENTIONS_PATH).map((document) => [document.id, document.version]),
+    );
   }, 300_000);
 
   it('discover and generate (form, PDF and DOCX) and the balance and review reminders (triggers) in a running n8n', async () => {
@@ -389,7 +457,7 @@ describe.skipIf(skip)('the n8n templates in a real n8n', () => {
     const tool = convertNodeToAiTool({ description: structuredClone(new Compliance().nodeVersions[1]!.description) }).description;
     expect(tool.name).toBe('complianceTool');
     expect(tool.outputs).toEqual(['ai_tool']);
-    versions.set('n8n-nodes-compliance.compliance', [1]);
+    versions.set('n8n-nodes-compliance.compliance', [1, 2]);
     versions.set('n8n-nodes-compliance.complianceTrigger', [1]);
     versions.set('n8n-nodes-compliance.complianceTool', [1]);
 

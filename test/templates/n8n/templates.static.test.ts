@@ -133,21 +133,65 @@ describe.each(templates)('%s', (file, template: Template) => {
 describe('review loop', () => {
   const template = loadTemplate('review-loop.json');
   const node = (name: string) => template.nodes.find((candidate) => candidate.name === name)!;
+  const targets = (name: string) => (template.connections[name]?.main ?? []).map((list) => list.map((connection) => connection.node));
+  const y = (name: string) => node(name).position[1];
 
   it('starts on a quarterly schedule and keeps the user settings in one node', () => {
     expect(node('Every Quarter')).toMatchObject({ type: 'n8n-nodes-base.scheduleTrigger', parameters: { rule: { interval: [{ field: 'months', monthsInterval: 3 }] } } });
     const settings = (node('Settings').parameters.assignments as { assignments: Array<{ name: string }> }).assignments.map((entry) => entry.name);
-    expect(settings).toEqual(['owner', 'repository', 'folder', 'framework', 'coverageThreshold', 'issueLabel', 'maxNewIssues', 'libraryTags', 'notifyTo', 'notifyFrom']);
+    expect(settings).toEqual(['owner', 'repository', 'folder', 'framework', 'coverageThreshold', 'issueLabel', 'maxNewIssues', 'maxSyncTokens', 'libraryTags', 'notifyTo', 'notifyFrom']);
   });
 
-  it('sends only new and changed files to the charged operations', () => {
-    const outputs = template.connections['New, Changed or Unchanged?']!.main!.map((list) => list.map((connection) => connection.node));
-    expect(outputs).toEqual([['Ingest New Document'], ['Refresh Changed Document'], ['Unchanged (Not Re-sent)']]);
-    expect(node('Ingest New Document').parameters).toMatchObject({ resource: 'library', operation: 'ingest' });
-    expect(node('Refresh Changed Document').parameters).toMatchObject({ resource: 'library', operation: 'refresh' });
-    // Their failures are reported, not fatal.
-    expect(node('Ingest New Document').onError).toBe('continueRegularOutput');
-    expect(node('Refresh Changed Document').onError).toBe('continueRegularOutput');
+  it("is a handful of n8n's own nodes and the Review operations: no Code node, no hand-made matching", () => {
+    const working = template.nodes.filter((candidate) => !isSticky(candidate));
+    expect(working.length).toBeLessThanOrEqual(14);
+    expect(working.every((candidate) => candidate.type.startsWith('n8n-nodes-base.') || candidate.type === 'n8n-nodes-compliance.compliance')).toBe(true);
+    expect(working.map((candidate) => candidate.type)).not.toContain('n8n-nodes-base.code');
+    const review = working.filter((candidate) => candidate.type === 'n8n-nodes-compliance.compliance');
+    expect(review.map((candidate) => [candidate.name, candidate.parameters.resource, candidate.parameters.operation, candidate.typeVersion])).toEqual([
+      ['Sync Documents', 'review', 'syncDocuments', 2],
+      ['Map Policy Set', 'review', 'mapPolicySet', 2],
+      ['Plan Gap Issues', 'review', 'planGapIssues', 2],
+    ]);
+  });
+
+  it('feeds the Markdown and text files of the folder to Sync Documents and Map Policy Set, syncing first', () => {
+    expect(targets('Settings')).toEqual([['Get Open Gap Issues', 'List Repository Files']]);
+    expect(targets('List Repository Files')).toEqual([['Markdown and Text Files']]);
+    expect(targets('Markdown and Text Files')).toEqual([['Get File Content']]);
+    expect(node('Get File Content').parameters).toMatchObject({ resource: 'file', operation: 'get', asBinaryProperty: true, binaryPropertyName: 'data' });
+    expect(targets('Get File Content')).toEqual([['Sync Documents', 'Map Policy Set']]);
+    // executionOrder v1 runs sibling branches top to bottom: the open issues are read and the library
+    // synced before the mapping; the summary email comes after the issue branch.
+    expect(y('Get Open Gap Issues')).toBeLessThan(y('List Repository Files'));
+    expect(y('Sync Documents')).toBeLessThan(y('Map Policy Set'));
+    for (const name of ['Sync Documents', 'Map Policy Set']) {
+      expect(node(name).parameters, name).toMatchObject({ path: '={{ $json.path }}', inputDataType: 'binary', binaryPropertyName: 'data' });
+    }
+  });
+
+  it("keeps documents of deleted files by default and caps the sync's price", () => {
+    expect(node('Sync Documents').parameters).toMatchObject({ dryRun: false, options: { deleteRemoved: false, maxTokens: "={{ $('Settings').first().json.maxSyncTokens }}" } });
+    const about = String(node('About This Template').parameters.content);
+    expect(about).toMatch(/deleted from the folder are \*\*kept\*\*/);
+    expect(about).toContain('Delete Documents That Left the Set');
+    expect(about).toMatch(/400,000 tokens/);
+    expect(about).toMatch(/GET \/billing/);
+  });
+
+  it('routes the planned issue actions to GitHub: create, update, close; the email after them', () => {
+    expect(targets('Map Policy Set')).toEqual([['Plan Gap Issues', 'Email Review Summary']]);
+    expect(y('Plan Gap Issues')).toBeLessThan(y('Email Review Summary'));
+    expect(node('Plan Gap Issues').parameters).toMatchObject({
+      existingIssues: "={{ $('Get Open Gap Issues').all().map(item => item.json) }}",
+      options: { maxNewPerRun: "={{ $('Settings').first().json.maxNewIssues }}", closeResolved: true },
+    });
+    expect(node('Get Open Gap Issues').parameters).toMatchObject({ operation: 'getIssues', getRepositoryIssuesFilters: { state: 'open' } });
+    expect(targets('Plan Gap Issues')).toEqual([['Create, Update or Close?']]);
+    const rules = (node('Create, Update or Close?').parameters.rules as { values: Array<{ conditions: { conditions: Array<{ rightValue: string }> } }> }).values;
+    expect(rules.map((rule) => rule.conditions.conditions[0]!.rightValue)).toEqual(['create', 'update', 'close']);
+    expect(targets('Create, Update or Close?')).toEqual([['Create Gap Issue'], ['Update Gap Issue'], ['Close Resolved Gap Issue']]);
+    expect(node('Close Resolved Gap Issue').parameters).toMatchObject({ operation: 'edit', editFields: { state: 'closed', state_reason: 'completed' } });
   });
 });
 
