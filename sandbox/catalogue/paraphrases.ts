@@ -8,6 +8,13 @@
  */
 export const PARAPHRASES: Readonly<Record<string, readonly string[]>> = {
   // NIST CSF 2.0
+  'GV.SC-01': ['supplier risk programme', 'supplier risk management process'],
+  'GV.SC-02': ['supplier security responsibilities assigned', 'roles for managing suppliers'],
+  'GV.SC-03': ['supplier risk in risk register', 'supplier risks reported to leadership'],
+  'ID.RA-08': ['researchers report vulnerabilities', 'vulnerability disclosure programme'],
+  'ID.RA-09': ['software provenance verified', 'software checked for tampering'],
+  'ID.RA-10': ['supplier assessed before purchase', 'security review before acquisition'],
+  'DE.CM-06': ['supplier security monitored', 'supplier services monitored'],
   'GV.OC-03': ['legal obligations register', 'regulatory requirements reviewed'],
   'GV.RM-02': ['risk appetite approved', 'acceptable level of risk'],
   'GV.RM-06': ['risk likelihood impact score', 'risk scoring method'],
@@ -81,6 +88,10 @@ export const PARAPHRASES: Readonly<Record<string, readonly string[]>> = {
   'RC.CO-03': ['recovery progress updates', 'status updates until recovery'],
   'RC.CO-04': ['public status page', 'public statement about outage'],
   // HIPAA Security Rule
+  '164.308(a)(1)(ii)(A)': ['risk analysis of ephi systems', 'threats and vulnerabilities to ephi assessed'],
+  '164.308(a)(1)(ii)(C)': ['disciplinary action against workforce who violate policy'],
+  '164.308(a)(5)(ii)(B)': ['malware protection installed', 'antivirus kept up to date'],
+  '164.312(e)(1)': ['ephi sent over networks protected', 'encrypted connection for remote access'],
   '164.308(a)(1)(ii)(D)': ['review access reports', 'audit logs reviewed periodically'],
   '164.308(a)(2)': ['designated security official', 'security official responsible'],
   '164.308(a)(3)(i)': ['workforce access to ephi', 'workforce access rules'],
@@ -121,6 +132,15 @@ export const PARAPHRASES: Readonly<Record<string, readonly string[]>> = {
   '164.316(b)(2)(ii)': ['made available to workforce', 'available to staff who carry out'],
   '164.316(b)(2)(iii)': ['policy reviewed annually', 'plan revised after test'],
   // ISO/IEC 27001:2022 Annex A
+  'A.5.14': ['information sent outside encrypted', 'rules for transferring information'],
+  'A.7.3': ['server room locked', 'offices and rooms secured'],
+  'A.7.10': ['removable media controlled', 'usb storage blocked'],
+  'A.7.11': ['power supply failure', 'uninterruptible power and cooling'],
+  'A.7.13': ['equipment maintenance logged', 'equipment serviced regularly'],
+  'A.8.2': ['privileged access restricted', 'administrator rights limited'],
+  'A.8.8': ['vulnerabilities remediated', 'vulnerability scanning and patching'],
+  'A.8.29': ['security testing before release', 'security testing of applications'],
+  'A.8.33': ['no production data in test environments', 'test data anonymised'],
   'A.5.1': ['security policy approved by leadership', 'policy reviewed annually published'],
   'A.5.3': ['conflicting duties split', 'no single person approve own'],
   'A.5.4': ['managers ensure teams follow policy', 'management lead by example'],
@@ -165,6 +185,8 @@ export const PARAPHRASES: Readonly<Record<string, readonly string[]>> = {
   'A.8.26': ['security requirements for features', 'application security requirements'],
   'A.8.30': ['outsourced development reviewed'],
   // SOC 2
+  'CC2.3': ['customers informed of incidents', 'status page updates for customers'],
+  'A1.1': ['capacity monitored against demand'],
   'CC1.1': ['code of conduct', 'integrity and ethical values'],
   'CC1.4': ['competent individuals', 'job descriptions skills'],
   'CC1.5': ['performance of control responsibilities evaluated', 'accountable for internal control'],

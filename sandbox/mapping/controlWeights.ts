@@ -1,7 +1,8 @@
 /**
  * What each control looks for, as concept terms weighted by the control set alone. A control's terms
  * come from its keywords and title (full weight), its paraphrases (full weight) and its description
- * (DESCRIPTION_FACTOR), read through the synonym groups (concepts.ts). A term's weight is that factor
+ * (DESCRIPTION_FACTOR), read through the synonym groups (concepts.ts); a title of TITLE_INTENT_IDEAS
+ * specific ideas also counts as one of its paraphrases. A term's weight is that factor
  * times its inverse control frequency, ln(1 + N / df), where df is how many of the N controls use the
  * term: a term specific to one control ("sanction") weighs more than one most controls share
  * ("ePHI"). Nothing depends on the document, so a control's score depends only on the sentences that
@@ -27,9 +28,16 @@ const BOILERPLATE = new Set(
       'requirement requirements use used set known understood based whether where e g such other others expectations ' +
       'specific specified reasonable reasonably adequate consistent consistently needed necessary identified identify ' +
       'outcomes outcome activities activity process processes measures measure take taken making make made considered ' +
-      'consider determine determined addressed address applicable apply applied',
+      'consider determine determined addressed address applicable apply applied ' +
+      // Counts and word fragments ("one", "30 days", the "pre" of "pre-acquisition") are not ideas.
+      'one two three four five six seven eight nine ten plus day days new non pre',
   ),
 );
+
+/** Title words too broad to make a title an intent on their own (nearly every control is about them). */
+const TITLE_GENERIC = new Set(conceptTerms('security information control controls management managed data system systems cybersecurity'));
+/** Ideas a title needs before a sentence stating all of them counts as stating the control's intent. */
+const TITLE_INTENT_IDEAS = 3;
 
 export interface WeightedKeyword {
   /** As the control set spells it (named in gaps). */
@@ -55,13 +63,16 @@ export function weightControls(controls: readonly MappingControl[]): WeightedCon
   const compiled = controls.map((control) => {
     const factors = new Map<string, number>();
     const add = (text: string, factor: number): string[] => {
-      const terms = [...new Set(conceptTerms(text))].filter((t) => !BOILERPLATE.has(t) && !/^\d+$/.test(t));
+      // One- and two-letter stems ("c" of "C-SCRM", "id") are fragments, not ideas.
+      const terms = [...new Set(conceptTerms(text))].filter((t) => !BOILERPLATE.has(t) && !/^\d+$/.test(t) && t.length > 2);
       for (const t of terms) factors.set(t, Math.max(factors.get(t) ?? 0, factor));
       return terms;
     };
     const keywords = control.keywords.map((keyword) => ({ keyword, terms: add(keyword, 1) })).filter((k) => k.terms.length);
-    add(control.title, 1);
+    const title = add(control.title.replace(/\((?:Standard|Required|Addressable)[^)]*\)/g, ''), 1).filter((t) => !isLiteral(t) && !TITLE_GENERIC.has(t));
     const intents = (control.paraphrases ?? []).map((paraphrase) => add(paraphrase, 1).filter((t) => !isLiteral(t))).filter((terms) => terms.length);
+    // A title of three specific ideas ("Equipment siting and protection") is itself a statement of intent.
+    if (title.length >= TITLE_INTENT_IDEAS) intents.push(title);
     add(control.description, DESCRIPTION_FACTOR);
     return { control, factors, keywords, intents };
   });

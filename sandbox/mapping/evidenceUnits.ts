@@ -24,6 +24,12 @@ const CONTAINER_TERMS: ReadonlySet<string> = new Set(conceptTerms('policy statem
  */
 const NOT_APPLICABLE = /\b(?:not applicable|n\/a|out of scope|outside (?:the |our )?scope|(?:does|do|did) not (?:operate|apply|have|run|offer|sponsor|act as)|(?:is|are) not (?:a|an|in scope|applicable|covered))\b/i;
 
+/**
+ * A sentence stating what the document covers ("This policy applies to all staff", "Applies to: …",
+ * "The purpose of this standard is …") names systems and people but requires nothing of them.
+ */
+const SCOPE_STATEMENT = /^\W*(?:\d+(?:\.\d+)*\W+)?(?:(?:this|these|the)\s+(?:[a-z-]+\s+){0,3}?(?:policy|policies|standard|guide|document|procedure|handbook|manual|rules|charter|plan)\s+(?:[a-z-]+\s+){0,2}?(?:appl(?:y|ies)|covers?|governs?|binds?|is for|are for)\b|applies to\b|(?:scope|applicability|applies to)\s*:|the purpose of this\b)/i;
+
 export interface EvidenceUnit {
   /** Position in the text, for ordering and tie-breaking. */
   order: number;
@@ -60,7 +66,7 @@ export function evidenceUnits(text: string): EvidenceUnit[] {
     // List items and rows are split too: a sheet row holding a whole paragraph is several statements,
     // and scoring them as one would let its sentences add up to controls none of them speaks to.
     for (const sentence of splitSentences(body)) {
-      if (NOT_APPLICABLE.test(sentence.text)) continue;
+      if (NOT_APPLICABLE.test(sentence.text) || SCOPE_STATEMENT.test(sentence.text)) continue;
       const terms = new Set(conceptTerms(sentence.text));
       if (!terms.size) continue;
       units.push({
