@@ -14,8 +14,10 @@ import { classifyDocument, type ClassifiedNeighbour } from './classify.js';
 import { INDEX_MERGE_EVERY_WRITES, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, SANDBOX_CLASSIFICATION_WATERMARK, SANDBOX_SUMMARY_PREFIX } from './constants.js';
 import { contentHash } from './contentHash.js';
 import { LibraryError } from './errors.js';
-import { splitPassages } from './passages.js';
-import { createLibrarySchema, createPassageTable, DOCUMENTS_TABLE, passageRowid, passageTable } from './schema.js';
+import { splitPassages, type Passage } from './passages.js';
+import {
+  createLibrarySchema, createPassageTable, createRankingTable, DOCUMENTS_TABLE, passageRowid, passageTable, rankingRow, rankingTable,
+} from './schema.js';
 import { searchPassages } from './search.js';
 import type {
   Classification, CompleteOptions, IngestAdmission, IngestInput, InterruptedWork, LibraryDocumentView, LibraryPage,
@@ -70,6 +72,11 @@ function withoutMarkers(text: string): string {
   return text.replaceAll('\u0002', ' ').replaceAll('\u0003', ' ');
 }
 
+/** The passages a content is indexed as, without the snippet marker characters. */
+function indexedPassages(content: string): Passage[] {
+  return splitPassages(content).map((p) => ({ heading: withoutMarkers(p.heading), body: withoutMarkers(p.body) }));
+}
+
 export class Library {
   private readonly statements = new Map<string, StatementSync>();
   private readonly newDocumentId: () => string;
@@ -86,6 +93,7 @@ export class Library {
   ) {
     this.newDocumentId = options.newDocumentId ?? (() => `doc_${randomBytes(8).toString('hex')}`);
     createLibrarySchema(db);
+    this.buildMissingRankingTables();
   }
 
   /** The rejection an ingest would get (size, duplicate, capacity), without writing anything. */
@@ -207,15 +215,14 @@ export class Library {
       ...(sandbox ? { watermark: SANDBOX_CLASSIFICATION_WATERMARK } : {}),
     };
     const table = passageTable(keyId);
-    const passages = splitPassages(content);
+    const passages = indexedPassages(content);
     this.atomically(() => {
       createPassageTable(this.db, table);
       // A first ingest has nothing indexed yet; a refresh replaces the previous version's passages.
-      if (row.passages > 0) this.deletePassages(table, row.seq);
+      if (row.passages > 0) this.deletePassages(keyId, row.seq);
       const insert = this.prepare(`insert into ${table} (rowid, title, heading, body) values (?, ?, ?, ?)`);
-      passages.forEach((passage, ordinal) => {
-        insert.run(passageRowid(row.seq, ordinal), row.title, withoutMarkers(passage.heading), withoutMarkers(passage.body));
-      });
+      passages.forEach((passage, ordinal) => insert.run(passageRowid(row.seq, ordinal), row.title, passage.heading, passage.body));
+      this.insertRankingRow(keyId, row.seq, row.title, passages);
       this.run(
         `update ${DOCUMENTS_TABLE} set status = 'ready', version = ?, content = ?, content_hash = ?, size = ?, bytes = ?,
            category = ?, tags = ?, summary = ?, classification = ?, profile = ?,
@@ -294,9 +301,8 @@ export class Library {
   delete(keyId: string, documentId: string): boolean {
     const row = this.findRow(keyId, documentId, false);
     if (!row) return false;
-    const table = passageTable(keyId);
     this.atomically(() => {
-      if (row.passages > 0 && this.tableExists(table)) this.deletePassages(table, row.seq);
+      if (row.passages > 0) this.deletePassages(keyId, row.seq);
       this.run(`delete from ${DOCUMENTS_TABLE} where seq = ?`, row.seq);
     });
     if (row.passages > 0) this.indexWritten(keyId);
@@ -319,9 +325,10 @@ export class Library {
    * writes during one: it rewrites the whole index.
    */
   mergeIndex(keyId: string): void {
-    const table = passageTable(keyId);
     this.writesSinceMerge.delete(keyId);
-    if (this.tableExists(table)) this.db.exec(`insert into ${table}(${table}) values('optimize')`);
+    for (const table of [passageTable(keyId), rankingTable(keyId)]) {
+      if (this.tableExists(table)) this.db.exec(`insert into ${table}(${table}) values('optimize')`);
+    }
   }
 
   /** Counts an index write; every INDEX_MERGE_EVERY_WRITES of them the key's index is merged at once. */
@@ -335,7 +342,7 @@ export class Library {
   search(keyId: string, input: SearchInput): SearchOutcome {
     const table = passageTable(keyId);
     return searchPassages(
-      { table, exists: this.tableExists(table), keyId, prepare: (sql) => this.prepare(sql) },
+      { table, rankingTable: rankingTable(keyId), exists: this.tableExists(table), keyId, prepare: (sql) => this.prepare(sql) },
       input,
     );
   }
@@ -371,9 +378,41 @@ export class Library {
     });
   }
 
-  /** Removes a document's passages from the index (one rowid range, bound as integers). */
-  private deletePassages(table: string, seq: number): void {
-    this.run(`delete from ${table} where rowid >= ? and rowid < ?`, passageRowid(seq), passageRowid(seq + 1));
+  /** Removes a document's passages (one rowid range, bound as integers) and its ranking row. */
+  private deletePassages(keyId: string, seq: number): void {
+    const table = passageTable(keyId);
+    if (this.tableExists(table)) this.run(`delete from ${table} where rowid >= ? and rowid < ?`, passageRowid(seq), passageRowid(seq + 1));
+    const ranking = rankingTable(keyId);
+    if (this.tableExists(ranking)) this.run(`delete from ${ranking} where rowid = ?`, BigInt(seq));
+  }
+
+  private insertRankingRow(keyId: string, seq: number, title: string, passages: readonly Passage[]): void {
+    const table = rankingTable(keyId);
+    createRankingTable(this.db, table);
+    const { heading, body } = rankingRow(passages);
+    this.prepare(`insert into ${table} (rowid, title, heading, body) values (?, ?, ?, ?)`).run(BigInt(seq), title, heading, body);
+  }
+
+  /**
+   * A database written before the ranking tables: each key with indexed passages gets its ranking
+   * table, built from the documents' indexed content (the content column: a pending refresh keeps
+   * the indexed version there).
+   */
+  private buildMissingRankingTables(): void {
+    const keys = this.rows<{ key_id: string }>(`select distinct key_id from ${DOCUMENTS_TABLE} where passages > 0`);
+    for (const { key_id: keyId } of keys) {
+      if (this.tableExists(rankingTable(keyId)) || !this.tableExists(passageTable(keyId))) continue;
+      this.atomically(() => {
+        const documents = this.rows<{ seq: number; title: string; content: string }>(
+          `select seq, title, content from ${DOCUMENTS_TABLE} where key_id = ? and passages > 0`,
+          keyId,
+        );
+        createRankingTable(this.db, rankingTable(keyId));
+        for (const doc of documents) {
+          this.insertRankingRow(keyId, doc.seq, doc.title, indexedPassages(doc.content));
+        }
+      });
+    }
   }
 
   private tableExists(table: string): boolean {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
+import type { Passage } from './passages.js';
 
 export const DOCUMENTS_TABLE = 'library_documents';
 
@@ -77,4 +78,28 @@ export function passageTable(keyId: string): string {
 
 export function createPassageTable(db: DatabaseSync, table: string): void {
   db.exec(`create virtual table if not exists ${table} using fts5(title, heading, body, tokenize = 'porter unicode61')`);
+}
+
+/**
+ * The name of a key's ranking table: one row per indexed document (rowid = the document's seq), its
+ * title, headings and passage bodies. Search shortlists documents with its bm25, which costs one
+ * row per document instead of one per passage (see search.ts).
+ */
+export function rankingTable(keyId: string): string {
+  return passageTable(keyId).replace('library_passages_', 'library_ranking_');
+}
+
+/** Contentless (the text already lives in the documents and passages), with deletes allowed. */
+export function createRankingTable(db: DatabaseSync, table: string): void {
+  db.exec(
+    `create virtual table if not exists ${table} using fts5(title, heading, body, tokenize = 'porter unicode61', content = '', contentless_delete = 1)`,
+  );
+}
+
+/** A document's ranking row: its title, its distinct headings and its passage bodies. */
+export function rankingRow(passages: readonly Passage[]): Passage {
+  return {
+    heading: [...new Set(passages.map((p) => p.heading).filter(Boolean))].join('\n'),
+    body: passages.map((p) => p.body).join('\n\n'),
+  };
 }

@@ -1,23 +1,23 @@
 /**
- * Ranked search over a key's passage index.
+ * Ranked search over a key's library.
  *
- * Ranking: every passage matching any query unit is scored with bm25 (title ×4, section heading ×2,
- * body ×1). A document's relevance is its best passage plus a small bonus for further matching
- * passages. Documents are ordered by how many of the query's units (terms and phrases) they contain,
- * then by relevance, then oldest first; the reported score folds both into (0, 1].
+ * Ranking: documents are ordered by how many of the query's units (terms and phrases) they contain,
+ * then by relevance, then oldest first; the reported score folds both into (0, 1]. Relevance is the
+ * bm25 of the whole document (title ×4, headings ×2, body ×1) in the key's ranking table, one row
+ * per document. A unit is contained where one passage contains it, so a phrase never counts across
+ * a paragraph break.
  *
- * Snippets come from the document's best 1–3 passages (a further passage only when it scores at least
- * half the best), made by FTS5 snippet(), HTML-escaped, with matches wrapped in <mark>…</mark>.
+ * Snippets come from the winners' best 1–3 passages by passage bm25 (a further passage only when it
+ * scores at least half the best): the place in the document that answers the query. FTS5 snippet()
+ * makes them; they are HTML-escaped with matches wrapped in <mark>…</mark>.
  *
  * A unit in half or more of the key's passages carries no bm25 weight (FTS5 floors its idf at 1e-6),
- * so it is not scored: it still counts for coverage and for the number of matching passages.
+ * so it is not scored: it still counts for coverage.
  *
- * Cost (figures in bench/library.ts): one statement does the work inside SQLite, no per-passage row
- * crosses into JavaScript: bm25 once per passage matching an informative unit (a materialised CTE),
- * folded per document before the join to the documents table, per-unit coverage from rowid-only
- * matches, the ranking itself, and, for the `limit` winners only, their best 1–3 passages. Only
- * those passages get a snippet, each looked up by an integer rowid (see passageRowid). With several
- * units, all scored, bm25 runs only on documents whose coverage can still reach the page.
+ * Cost (figures in bench/library.ts): bm25 runs once per matching document, not per matching
+ * passage (a common word matches ~9 passages per document of 20,000 characters), and on passages
+ * only for the `limit` winners; coverage reads rowids only. Nothing per passage crosses into
+ * JavaScript; each snippet is looked up by an integer rowid (see passageRowid).
  */
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from './constants.js';
@@ -27,8 +27,6 @@ import { parseSearchQuery } from './searchQuery.js';
 import type { SearchHit, SearchInput, SearchOutcome } from './types.js';
 
 const BM25_WEIGHTS = '4.0, 2.0, 1.0';
-/** Weight of the log of additional matching passages in a document's relevance. */
-const EXTRA_PASSAGE_BONUS = 0.25;
 /** Relevance at which the squashed relevance is one half. */
 const RELEVANCE_HALF_POINT = 5;
 const MAX_SNIPPETS = 3;
@@ -37,10 +35,10 @@ const SNIPPET_TOKENS = 24;
 const OPEN = '\u0002';
 const CLOSE = '\u0003';
 
-type BestPassages = Array<[passage: number, score: number]>;
-
 export interface PassageIndex {
   table: string;
+  /** The key's ranking table: one row per document (see schema.ts rankingTable). */
+  rankingTable: string;
   exists: boolean;
   keyId: string;
   prepare(sql: string): StatementSync;
@@ -53,8 +51,11 @@ interface DocumentMatch {
   filename: string | null;
   category: string | null;
   tags: string;
-  /** JSON [[passage rowid, score], …] of the best scored passages, best first; '[]' when only common units matched. */
-  top: string | null;
+}
+
+interface ScoredPassage {
+  passage: number;
+  score: number;
 }
 
 export function searchPassages(index: PassageIndex, input: SearchInput): SearchOutcome {
@@ -89,101 +90,49 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
     filters.push('and exists (select 1 from json_each(d.tags) where lower(json_each.value) = lower(?))');
     filterParams.push(tag.trim());
   }
-  // Coverage: per unit, the documents with a passage containing it (rowids only: no ranking work).
+  const r = index.rankingTable;
+  const params: SQLInputValue[] = [];
+  // Coverage: per unit, the documents with a passage containing it (rowids only: no scoring). From
+  // the passages, not the ranking rows, so a phrase never counts across a paragraph break.
+  const seqOf = `rowid / ${PASSAGES_PER_DOCUMENT}`;
   const coverage =
     units === 1
-      ? 'select null as seq, null as units where 0'
+      ? `select distinct ${seqOf} as seq, 1 as units from ${t} where ${t} match ?`
       : `select seq, count(*) as units from (${query.unitExpressions
-          .map(() => `select distinct rowid / ${PASSAGES_PER_DOCUMENT} as seq from ${t} where ${t} match ?`)
+          .map(() => `select distinct ${seqOf} as seq from ${t} where ${t} match ?`)
           .join(' union all ')}) group by seq`;
-  const scoreOf = `-bm25(${t}, ${BM25_WEIGHTS})`;
-  // bm25() may only be evaluated in the statement that owns the FTS cursor, so everything happens
-  // in one statement: a materialised CTE scores each passage matching an informative unit once; it
-  // is folded per document before the join to the documents table; documents are ranked in SQL,
-  // and only the `limit` winners go back to the scored passages for their best 1–3 (snippets).
-  const params: SQLInputValue[] = [];
-  let matches: string;
-  if (units > 1 && scoredUnits.length === units) {
-    // A document with more of the query's units always ranks first, so only documents at or above
-    // the coverage of the `limit`-th can win, and bm25 runs on their passages only (coverage needs
-    // rowids alone): a query with a rare unit no longer scores most of the library. Documents below
-    // that coverage are counted in `total` with relevance 0; they cannot reach the page.
-    matches = `coverage as materialized (${coverage}),
-       candidates as materialized (
-         select c.seq, c.units from coverage c join ${DOCUMENTS_TABLE} d on d.seq = c.seq
-         where d.key_id = ? and d.status = 'ready' ${filters.join(' ')}
-       ),
-       contenders as materialized (
-         select seq from candidates
-         where units >= coalesce((select units from candidates order by units desc limit 1 offset ? - 1), 0)
-       ),
-       scored as materialized (
-         select rowid as passage, rowid / ${PASSAGES_PER_DOCUMENT} as seq, ${scoreOf} as score from ${t}
-         where ${t} match ? and rowid / ${PASSAGES_PER_DOCUMENT} in (select seq from contenders)
-       ),
-       per_document as (select seq, max(score) as best, count(*) as passages from scored group by seq),
-       -- Folded with union all, not a join: SQLite scanned one side once per row of the other.
-       folded as (
-         select seq, max(best) as best, max(passages) as passages, max(units) as units from (
-           select seq, best, passages, 0 as units from per_document
-           union all select seq, 0, 1, units from candidates
-         ) group by seq
-       ),
-       matches as materialized (
-         select d.seq, d.id, d.title, d.filename, d.category, d.tags,
-           (f.units - 1 + f.relevance / (f.relevance + ${RELEVANCE_HALF_POINT})) / ${units}.0 as score
-         from (select seq, units, best + ${EXTRA_PASSAGE_BONUS} * ln(passages) as relevance from folded) f
-         join ${DOCUMENTS_TABLE} d on d.seq = f.seq
-       )`;
-    params.push(...query.unitExpressions, index.keyId, ...filterParams, limit, scoredUnits.join(' OR '));
-  } else {
-    let perDocument: string;
-    const scored = scoredUnits.length
-      ? `scored as materialized (
-           select rowid as passage, rowid / ${PASSAGES_PER_DOCUMENT} as seq, ${scoreOf} as score from ${t} where ${t} match ?
-         )`
-      : 'scored as (select null as passage, null as seq, null as score where 0)';
-    if (scoredUnits.length) params.push(scoredUnits.join(' OR '));
-    if (scoredUnits.length === units) {
-      perDocument = `${scored}, per_document as (select seq, max(score) as best, count(*) as passages from scored group by seq)`;
-    } else {
-      perDocument = `${scored},
-         best as (select seq, max(score) as best from scored group by seq),
-         counts as (select rowid / ${PASSAGES_PER_DOCUMENT} as seq, count(*) as passages from ${t} where ${t} match ? group by 1),
-         per_document as (select c.seq, coalesce(b.best, 0) as best, c.passages from counts c left join best b on b.seq = c.seq)`;
-      params.push(query.anyUnit);
-    }
-    matches = `${perDocument},
-       coverage as (${coverage}),
-       matches as materialized (
-         select d.seq, d.id, d.title, d.filename, d.category, d.tags,
-           (coalesce(c.units, 1) - 1 + r.relevance / (r.relevance + ${RELEVANCE_HALF_POINT})) / ${units}.0 as score
-         from (select seq, best + ${EXTRA_PASSAGE_BONUS} * ln(passages) as relevance from per_document) r
-         join ${DOCUMENTS_TABLE} d on d.seq = r.seq
-         left join coverage c on c.seq = r.seq
-         where d.key_id = ? and d.status = 'ready' ${filters.join(' ')}
-       )`;
-    if (units > 1) params.push(...query.unitExpressions);
-    params.push(index.keyId, ...filterParams);
-  }
+  params.push(...query.unitExpressions);
+  // Every passage of a key's table is one of its ready documents' (a pending ingest has none, a
+  // delete removes them in the same transaction), so only the filters need the documents table.
+  const candidates = filters.length
+    ? `select c.seq, c.units from coverage c join ${DOCUMENTS_TABLE} d on d.seq = c.seq where d.key_id = ? ${filters.join(' ')}`
+    : 'select seq, units from coverage';
+  if (filters.length) params.push(index.keyId, ...filterParams);
+  // bm25() may only be evaluated in the statement that owns the FTS cursor: materialised first.
+  const documentScores = scoredUnits.length
+    ? `select rowid as seq, -bm25(${r}, ${BM25_WEIGHTS}) as relevance from ${r} where ${r} match ?`
+    : 'select null as seq, null as relevance where 0';
+  if (scoredUnits.length) params.push(scoredUnits.join(' OR '));
   params.push(limit);
-  // score = (units matched − 1 + r / (r + RELEVANCE_HALF_POINT)) / units, r = best + bonus · ln(passages).
+  // score = (units matched − 1 + r / (r + RELEVANCE_HALF_POINT)) / units, r = the document's bm25.
   const rows = index
     .prepare(
-      `with ${matches},
-       winners as materialized (select * from matches order by score desc, seq limit ?),
-       places as materialized (
-         select s.seq, s.passage, s.score, row_number() over (partition by s.seq order by s.score desc, s.passage) as place
-         from scored s where s.seq in (select seq from winners)
-       )
-       select w.*, (select count(*) from matches) as total,
-         (select json_group_array(json_array(p.passage, p.score)) from places p where p.seq = w.seq and p.place <= ${MAX_SNIPPETS}) as top
-       from winners w order by w.score desc, w.seq`,
+      `with coverage as materialized (${coverage}),
+       candidates as materialized (${candidates}),
+       document_scores as materialized (${documentScores}),
+       matches as materialized (
+         select c.seq, (c.units - 1 + coalesce(s.relevance / (s.relevance + ${RELEVANCE_HALF_POINT}), 0)) / ${units}.0 as score
+         from candidates c left join document_scores s on s.seq = c.seq
+       ),
+       winners as materialized (select * from matches order by score desc, seq limit ?)
+       select d.seq, d.id, d.title, d.filename, d.category, d.tags, w.score, (select count(*) from candidates) as total
+       from winners w join ${DOCUMENTS_TABLE} d on d.seq = w.seq order by w.score desc, w.seq`,
     )
     .all(...params) as unknown as Array<DocumentMatch & { score: number; total: number }>;
   if (!rows.length) return outcome;
 
   outcome.total = rows[0]!.total;
+  const best = scoredUnits.length ? bestPassages(index, scoredUnits.join(' OR '), rows.map((row) => row.seq)) : new Map<number, ScoredPassage[]>();
   outcome.results = rows.map((match): SearchHit => ({
     documentId: match.id,
     title: match.title,
@@ -191,22 +140,44 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
     category: match.category,
     tags: JSON.parse(match.tags) as string[],
     score: Math.round(match.score * 10_000) / 10_000,
-    snippets: snippetsOf(index, query.anyUnit, match),
+    snippets: snippetsOf(index, query.anyUnit, match.seq, best.get(match.seq) ?? []),
   }));
   return outcome;
 }
 
 /**
- * Highlighted snippets of the document's best 1–3 passages (ranked in the main statement; in
- * document order when the document matches only common units); every unit is highlighted.
+ * The best 1–3 passages of each winner by passage bm25 (the place in the document that answers the
+ * query), in one statement: FTS5 walks the doclist once and scores only the winners' passages.
  */
-function snippetsOf(index: PassageIndex, expression: string, match: DocumentMatch): string[] {
+function bestPassages(index: PassageIndex, expression: string, seqs: readonly number[]): Map<number, ScoredPassage[]> {
   const t = index.table;
-  let best = match.top ? (JSON.parse(match.top) as BestPassages).map(([passage, score]) => ({ passage, score })) : [];
+  const seqOf = `rowid / ${PASSAGES_PER_DOCUMENT}`;
+  const rows = index
+    .prepare(
+      `with scored as materialized (
+         select rowid as passage, ${seqOf} as seq, -bm25(${t}, ${BM25_WEIGHTS}) as score from ${t}
+         where ${t} match ? and ${seqOf} in (select value from json_each(?))
+       ),
+       places as (select *, row_number() over (partition by seq order by score desc, passage) as place from scored)
+       select seq, passage, score from places where place <= ${MAX_SNIPPETS} order by seq, place`,
+    )
+    .all(expression, JSON.stringify(seqs)) as unknown as Array<ScoredPassage & { seq: number }>;
+  const best = new Map<number, ScoredPassage[]>();
+  for (const { seq, passage, score } of rows) best.set(seq, [...(best.get(seq) ?? []), { passage, score }]);
+  return best;
+}
+
+/**
+ * Highlighted snippets of the document's best 1–3 passages (in document order when the document
+ * matches only common units); every unit is highlighted.
+ */
+function snippetsOf(index: PassageIndex, expression: string, seq: number, scored: ScoredPassage[]): string[] {
+  const t = index.table;
+  let best = scored;
   if (!best.length) {
     best = index
       .prepare(`select rowid as passage, 0 as score from ${t} where ${t} match ? and rowid >= ? and rowid < ? order by rowid limit 1`)
-      .all(expression, passageRowid(match.seq), passageRowid(match.seq + 1)) as Array<{ passage: number; score: number }>;
+      .all(expression, passageRowid(seq), passageRowid(seq + 1)) as unknown as ScoredPassage[];
   }
   const top = best[0]?.score ?? 0;
   const snippet = (column: number): string => `snippet(${t}, ${column}, '${OPEN}', '${CLOSE}', '…', ${SNIPPET_TOKENS})`;

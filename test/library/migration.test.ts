@@ -1,9 +1,9 @@
-/** A database written before the `passages` column opens, refreshes and deletes without stale index entries. */
+/** Databases written by earlier versions open, refresh and delete without stale index entries. */
 import { DatabaseSync } from 'node:sqlite';
 import { expect, it } from 'vitest';
 import { Library } from '../../sandbox/library/index.js';
-import { createPassageTable, passageRowid, passageTable } from '../../sandbox/library/schema.js';
-import { LATER, NOW, policyText } from './helpers.js';
+import { createPassageTable, passageRowid, passageTable, rankingTable } from '../../sandbox/library/schema.js';
+import { ingestReady, LATER, newLibrary, NOW, policyText } from './helpers.js';
 
 it('migrates a library table without the passages column', () => {
   const db = new DatabaseSync(':memory:');
@@ -28,4 +28,20 @@ it('migrates a library table without the passages column', () => {
   expect(library.search('k', { query: 'custody' }).results.map((r) => r.documentId)).toEqual(['doc_00000000000000aa']);
   expect(library.delete('k', 'doc_00000000000000aa')).toBe(true);
   expect(db.prepare(`select count(*) as n from ${table}`).get()).toEqual({ n: 0 });
+  expect(db.prepare(`select count(*) as n from ${rankingTable('k')}`).get()).toEqual({ n: 0 });
+});
+
+it('builds the ranking table of a library indexed before it existed, with the same results', () => {
+  const { db, library } = newLibrary();
+  ingestReady(library, 'k', { title: 'Key custody', content: policyText('key custody escrow', 3000) });
+  ingestReady(library, 'k', { title: 'Escrow note', content: `${policyText('vendor review', 2000)}\n\nEscrow agents hold the source code.` });
+  ingestReady(library, 'other', { title: 'Unrelated', content: policyText('badge escort', 800) });
+  const before = library.search('k', { query: 'escrow' });
+  expect(before.results.map((r) => r.title)).toEqual(['Key custody', 'Escrow note']);
+  db.exec(`drop table ${rankingTable('k')}; drop table ${rankingTable('other')}`);
+
+  const reopened = new Library(db);
+  expect(db.prepare(`select count(*) as n from ${rankingTable('k')}`).get()).toEqual({ n: 2 });
+  expect(db.prepare(`select count(*) as n from ${rankingTable('other')}`).get()).toEqual({ n: 1 });
+  expect(reopened.search('k', { query: 'escrow' })).toEqual(before);
 });

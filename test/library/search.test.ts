@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { searchResult } from '../../api/schemas/responses.js';
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, type Library } from '../../sandbox/library/index.js';
 import { loadPolicies } from '../fixtures/policies/corpus.js';
-import { ingestReady, newLibrary } from './helpers.js';
+import { rankingTable } from '../../sandbox/library/schema.js';
+import { ingestReady, LATER, newLibrary, NOW, policyText } from './helpers.js';
 
 const CATEGORIES: Record<string, string> = {
   'access-control-policy.md': 'Access Control',
@@ -128,5 +129,23 @@ describe('search quality on a realistic policy corpus', () => {
     expect(snippet).toContain('&lt;script&gt;');
     expect(snippet).toContain('<mark>firewall</mark>');
     expect(snippet).toContain('&amp;');
+  });
+
+  it('ranks by the whole document, kept current through refresh and delete, and quotes the passage that answers', () => {
+    const { db, library: own } = newLibrary();
+    const mentions = (seed: string, times: number) => `${policyText(seed, 1500)}\n\n${'Records follow the retention schedule. '.repeat(times)}`;
+    const heavy = ingestReady(own, 'k', { title: 'Heavy', content: mentions('archive', 6) });
+    const light = ingestReady(own, 'k', { title: 'Light', content: mentions('ledger', 2) });
+    expect(own.search('k', { query: 'retention' }).results.map((r) => r.title)).toEqual(['Heavy', 'Light']);
+    expect(own.search('k', { query: 'retention' }).results[0]!.snippets[0]).toContain('<mark>retention</mark>');
+
+    const work = own.beginRefresh('k', heavy.id, mentions('archive', 1), NOW);
+    own.completeWork('k', work.documentId, { mode: 'live', now: LATER });
+    expect(own.search('k', { query: 'retention' }).results.map((r) => r.title)).toEqual(['Light', 'Heavy']);
+    const rows = () => (db.prepare(`select count(*) as n from ${rankingTable('k')}`).get() as { n: number }).n;
+    expect(rows()).toBe(2);
+    own.delete('k', light.id);
+    expect(rows()).toBe(1);
+    expect(own.search('k', { query: 'retention' }).results.map((r) => r.title)).toEqual(['Heavy']);
   });
 });
