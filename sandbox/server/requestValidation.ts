@@ -2,7 +2,7 @@
  * The sandbox's own request validation: Ajv (JSON Schema 2020-12, as OpenAPI 3.1 uses) over the
  * OpenAPI document the sandbox serves, not the client's zod validation. Both come from the operation
  * table, but a request schema bug now has two independent readings that a test can compare
- * (test/sandbox/requestAgreement.test.ts). Validators are compiled once, when the server is created.
+ * (test/sandbox/requestAgreement.test.ts). Each operation's validators are compiled once.
  * An Ajv error becomes the service's 400 envelope: the code the service gives that field, a message
  * naming the field, and a hint saying how to fix it.
  */
@@ -87,7 +87,7 @@ function explain(field: string, error: ErrorObject, data: unknown): { text: stri
       return { text: `must be at least ${count(params.limit)}`, hint: `Use a value of at least ${count(params.limit)}.` };
     case 'minLength':
     case 'maxLength': {
-      const length = typeof data === 'string' ? count([...data].length) : '?';
+      const length = typeof data === 'string' ? count(data.length) : '?';
       const least = error.keyword === 'minLength';
       if (least && params.limit === 1) return { text: 'must not be empty', hint: `Give ${field} a value, or leave it out if it is optional.` };
       return {
@@ -131,39 +131,61 @@ function toHttpError(operationId: OperationId, errors: ErrorObject[], data: unkn
   return new HttpError(400, codeOf(operationId, field.split('.')[0]!, error), message, hint, { details: field ? { field } : {} });
 }
 
-/** Compiles the request validators of every operation in `document` (the OpenAPI the sandbox serves). */
-export function compileRequestValidators(document: { paths: Record<string, Record<string, OperationDoc>> }) {
+/**
+ * The request validator of every operation in `document` (the OpenAPI the sandbox serves). Each
+ * operation's schemas are compiled on its first request, so starting a sandbox stays cheap; `eager`
+ * (the tests) compiles them all at once and first checks each against the JSON Schema meta-schema.
+ */
+export function compileRequestValidators(document: { paths: Record<string, Record<string, OperationDoc>> }, { eager = false } = {}) {
   // strict: a keyword Ajv does not know, or one on a schema of the wrong type, is a bug in the
   // document. strictRequired would also refuse "at least one of" (anyOf of required) and if/then,
   // whose branches name the parent's properties: the idiom JSON Schema has for those rules.
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, verbose: true, allErrors: false });
-  const byOperation = new Map<OperationId, Validators>();
-  for (const methods of Object.values(document.paths)) {
-    for (const operation of Object.values(methods)) {
-      const parameters = operation.parameters ?? [];
-      const params = ajv.compile({
+  // unicode: false counts string lengths in UTF-16 code units, as JavaScript, the client and the
+  // library limits do (JSON Schema counts code points: 150 emoji would be 150, not 300). Ajv calls
+  // that option deprecated (it still works); any other warning is a bug in the document.
+  const logger = {
+    log: () => {},
+    warn: (message: string) => {
+      if (!/DEPRECATED: option unicode/.test(message)) throw new Error(`OpenAPI request schema: ${message}`);
+    },
+    error: (message: string) => {
+      throw new Error(`OpenAPI request schema: ${message}`);
+    },
+  };
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, unicode: false, verbose: true, allErrors: false, validateSchema: eager, logger });
+  const operationsById = new Map<OperationId, OperationDoc>();
+  for (const methods of Object.values(document.paths)) for (const operation of Object.values(methods)) operationsById.set(operation.operationId, operation);
+  const compiled = new Map<OperationId, Validators>();
+
+  function validatorsOf(operationId: OperationId): Validators {
+    const known = compiled.get(operationId);
+    if (known) return known;
+    const operation = operationsById.get(operationId);
+    if (!operation) throw new Error(`No request validator for ${operationId}: the OpenAPI document lacks the operation.`);
+    const parameters = operation.parameters ?? [];
+    const content = operation.requestBody?.content ?? {};
+    const validators: Validators = {
+      params: ajv.compile({
         type: 'object',
         properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema])),
         required: parameters.filter((p) => p.required).map((p) => p.name),
         additionalProperties: false,
-      });
-      const content = operation.requestBody?.content ?? {};
-      byOperation.set(operation.operationId, {
-        params,
-        pathNames: parameters.filter((p) => p.in === 'path').map((p) => p.name),
-        ...(content['application/json'] ? { json: ajv.compile(content['application/json'].schema) } : {}),
-        ...(content['multipart/form-data'] ? { multipart: ajv.compile(content['multipart/form-data'].schema) } : {}),
-      });
-    }
+      }),
+      pathNames: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+      ...(content['application/json'] ? { json: ajv.compile(content['application/json'].schema) } : {}),
+      ...(content['multipart/form-data'] ? { multipart: ajv.compile(content['multipart/form-data'].schema) } : {}),
+    };
+    compiled.set(operationId, validators);
+    return validators;
   }
+  if (eager) for (const operationId of operationsById.keys()) validatorsOf(operationId);
 
   /**
    * Validates the raw input of `operationId` (path parameters merged with the query, or with the
    * body) as it arrived; throws the 400 envelope for the first problem.
    */
   return function validateRequest(operationId: OperationId, kind: RequestKind, input: Record<string, unknown>): void {
-    const validators = byOperation.get(operationId);
-    if (!validators) throw new Error(`No request validator for ${operationId}: the OpenAPI document lacks the operation.`);
+    const validators = validatorsOf(operationId);
     const check = (validate: ValidateFunction, data: unknown) => {
       if (!validate(data)) throw toHttpError(operationId, validate.errors ?? [], data);
     };

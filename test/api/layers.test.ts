@@ -31,6 +31,9 @@ describe('layers/import-direction', () => {
     ['nodes/shared/client.ts', '../../actions/shared/review.js'],
     ['sandbox/server/server.ts', '../../review/review.js'],
     ['sandbox/server/server.ts', '../../api/client.js'],
+    // The sandbox validates requests with its own OpenAPI document, never the client's validation.
+    ['sandbox/server/server.ts', '../../api/validation.js'],
+    ['sandbox/server/requestValidation.ts', '../../api/errors.js'],
     ['sandbox/library/library.ts', '../../api/node/index.js'],
     ['sandbox/index.ts', '../cli/main.js'],
   ])('%s may not import %s', async (file, source) => {
