@@ -27,7 +27,10 @@
  * folded per document inside SQLite, ranking in SQL, best passages for the winners only), no bm25
  * for units in half the passages (zero weight anyway), snippets for the winners only, the documents
  * table's texts moved behind its metadata (no overflow reads), covering index for the counters,
- * cached stems and parsed classification profiles. The policy corpus is harder for the old engine's
+ * cached stems and parsed classification profiles; then (issue 14) ranking by whole-document bm25
+ * from a ranking table of one row per document, with passage bm25 only for the winners' snippets
+ * (a common word matches ~9 passages per document: bm25 per passage was most of a query's cost).
+ * The policy corpus is harder for the old engine's
  * ingest (more distinct words to stem and index) and easier for search (fewer passages per term);
  * its p95 comes from queries with a frequent word that still carries weight ("user change").
  */
