@@ -5,9 +5,9 @@
  * webhooks and enqueues; the worker runs every execution. The suite imports the review-loop template
  * (its schedule swapped for a webhook so the test can start it in production mode) and the Balance
  * Low trigger workflow, and shows: executions are enqueued by main and run on the worker (logs and
- * the stored executions), the review loop does its work from the worker (library synced, email
- * sent), and the trigger fires once per event across a restart of main (its cursor survives in the
- * database, not in a process).
+ * the stored executions), the review loop does its work from the worker (library synced, gap issues
+ * opened, email sent), and the trigger fires once per event across a restart of main (its cursor
+ * survives in the database, not in a process).
  * Without PostgreSQL or Redis installed it skips and says why, except in CI (CI=true), where that
  * fails: .ci/run installs them. COMPLIANCE_SKIP_REAL_N8N=1 skips it too.
  */
@@ -227,6 +227,12 @@ describe.skipIf(Boolean(skipReason))('our nodes in n8n queue mode (PostgreSQL, R
     const [mail] = await smtp.waitFor(() => true, 1, 30_000);
     expect(mail!.to).toEqual(['compliance-team@example.com']);
     expect(mail!.subject).toMatch(/your-org\/policies/);
+    // The Review operations did their work on the worker: every file ingested by Sync Documents, and
+    // Plan Gap Issues' create actions carried out (25: the template's maxNewIssues), each with its marker.
+    expect(mail!.text).toContain(`Library sync: ${policyFiles.length} files – ${policyFiles.length} ingested, 0 refreshed, 0 unchanged (not re-sent)`);
+    const issues = repo.github.issueList();
+    expect(issues).toHaveLength(25);
+    expect(issues.every((issue) => /<!-- compliance-gap:iso-27001\/\S+ -->$/.test(issue.body ?? ''))).toBe(true);
   }, 300_000);
 
   it('a restart of main polls the trigger again at activation and nothing fires twice (the cursor lives in the database)', async () => {
