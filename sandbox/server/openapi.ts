@@ -27,7 +27,7 @@ const checksOf = (schema: z.core.$ZodType): CheckDef[] =>
   ((schema._zod.def as { checks?: Array<{ _zod: { def: CheckDef } }> }).checks ?? []).map((check) => check._zod.def);
 
 /** JSON Schema patterns have no flags: a case-insensitive regex is spelled out with both cases. */
-export function caseless(source: string): string {
+function caseless(source: string): string {
   const both = (c: string) => (c.toLowerCase() === c.toUpperCase() ? c : `${c.toLowerCase()}${c.toUpperCase()}`);
   let out = '';
   let inClass = false;

@@ -29,7 +29,7 @@ interface Validators {
 /** Which part of the request arrived: validation picks the body schema of its media type. */
 export type RequestKind = 'params' | 'json' | 'multipart';
 
-/** The service's code for a refused field (section 5 of the spec), by field, then by operation. */
+/** The service's code for a refused field, by field name (codeOf adds the per-operation ones). */
 const FIELD_CODES: Record<string, string> = {
   format: 'unsupported_format',
   pack: 'invalid_pack',
@@ -114,19 +114,17 @@ function headline(errors: ErrorObject[]): ErrorObject {
   return errors.filter((error) => error.keyword !== 'if').at(-1)!;
 }
 
-function valueAt(data: unknown, pointer: string): unknown {
-  let value = data;
-  for (const key of pointer.split('/').slice(1)) value = (value as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return value;
-}
+/** The keys of a JSON Pointer (Ajv's instancePath), unescaped. */
+const keysOf = (pointer: string) => pointer.split('/').slice(1).map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 function toHttpError(operationId: OperationId, errors: ErrorObject[], data: unknown): HttpError {
   const error = headline(errors);
-  const segments = error.instancePath.split('/').slice(1).map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = keysOf(error.instancePath);
+  const value = segments.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], data);
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
   if (error.keyword === 'anyOf' && error.instancePath === '' && Array.isArray(error.schema)) segments.push(String((error.schema as Schema[])[0]?.required?.[0] ?? ''));
   const field = segments.join('.');
-  const { text, hint } = explain(field, error, valueAt(data, error.instancePath));
+  const { text, hint } = explain(field, error, value);
   const message = error.keyword === 'additionalProperties' ? `${operationId}: ${text}${field ? ` in ${field}` : ''}` : `${operationId}: ${field} ${text}`;
   return new HttpError(400, codeOf(operationId, field.split('.')[0]!, error), message, hint, { details: field ? { field } : {} });
 }
