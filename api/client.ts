@@ -56,13 +56,15 @@ export interface ComplianceClientOptions {
   maxRetries?: number;
   /** No retry starts after this long since the first attempt; default 120 s. */
   maxElapsedMs?: number;
+  /** Sent as User-Agent; each surface names itself (the CLI, each action, the n8n node). */
   userAgent?: string;
   /** Rate-limit pacing from X-RateLimit-* headers; `false` turns it off. */
   pacing?: PacerOptions | false;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_USER_AGENT = 'n8n-nodes-compliance';
+/** For programs that use the API module directly (the compliance-engine-cli package exports it). */
+export const DEFAULT_USER_AGENT = 'compliance-engine-api';
 const REDACTED = '[redacted]';
 
 function invalidOption(field: string, message: string, hint: string): ComplianceValidationError {

@@ -130,7 +130,7 @@ describe('every operation', () => {
       const [request] = service.received;
       expect(request!.method).toBe(expected.method);
       expect(request!.path).toBe(expected.path);
-      expect(request!.headers['user-agent']).toBe('n8n-nodes-compliance');
+      expect(request!.headers['user-agent']).toBe('compliance-engine-api');
       if (expected.public) {
         expect(request!.headers.authorization).toBeUndefined();
       } else {
