@@ -29,6 +29,7 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    globalSetup: ['test/tmpRoot.ts'],
     // The JSON report feeds the plain "N passed, N failed" line that .ci/run prints last.
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [

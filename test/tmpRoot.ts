@@ -1,0 +1,21 @@
+/**
+ * Vitest global setup: every temporary directory of the run (the tests' own, and those of the
+ * processes they start: the actions' runner folders, n8n's user folder, Chromium's profile,
+ * Postgres) goes under one root that is removed when the run ends, so a run leaves nothing in the
+ * system's temporary folder, even when a test fails before its own clean-up.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export default function setup(): () => void {
+  const previous = process.env.TMPDIR;
+  const root = mkdtempSync(join(tmpdir(), 'compliance-tests-'));
+  // Read by os.tmpdir() at each call, in this process and every worker and child it starts.
+  process.env.TMPDIR = root;
+  return () => {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+    rmSync(root, { recursive: true, force: true });
+  };
+}
