@@ -15,7 +15,7 @@ import * as job from './actions/job/Job.resource.js';
 import * as library from './actions/library/Library.resource.js';
 import * as review from './actions/review/Review.resource.js';
 import { router } from './actions/router.js';
-import { usableAsTool } from './helpers/tool.js';
+import { usableAsTool, withToolDefaults } from './helpers/tool.js';
 import { listSearch, loadOptions } from './methods/index.js';
 
 const versionDescription: INodeTypeDescription = {
@@ -33,7 +33,8 @@ const versionDescription: INodeTypeDescription = {
   inputs: [NodeConnectionTypes.Main],
   outputs: [NodeConnectionTypes.Main],
   credentials: [{ name: 'complianceApi', required: true }],
-  properties: [
+  // The fields an agent fills default to $fromAI() on Compliance Tool (helpers/tool.ts).
+  properties: withToolDefaults([
     {
       displayName: 'Resource',
       name: 'resource',
@@ -59,7 +60,7 @@ const versionDescription: INodeTypeDescription = {
     ...job.description,
     ...library.description,
     ...review.description,
-  ],
+  ]),
 };
 
 export class ComplianceV1 implements INodeType {
@@ -68,7 +69,7 @@ export class ComplianceV1 implements INodeType {
     // Relative to the registered entry file (dist/nodes/Compliance/), where the icons are built.
     icon: { light: 'file:compliance.svg', dark: 'file:compliance.dark.svg' },
     subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-    usableAsTool: usableAsTool(versionDescription.properties),
+    usableAsTool,
   };
 
   constructor(baseDescription: INodeTypeBaseDescription) {

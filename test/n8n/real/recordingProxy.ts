@@ -10,14 +10,19 @@ export interface RecordingProxy {
   origin: string;
   /** `METHOD /path?query`, in arrival order. */
   seen: string[];
+  /** Each request's body (text), in the same order as `seen`. */
+  bodies: string[];
   close(): Promise<void>;
 }
 
 export async function recordingProxy(target: string): Promise<RecordingProxy> {
   const upstream = new URL(target);
   const seen: string[] = [];
+  const bodies: string[] = [];
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    const index = bodies.push('') - 1;
+    req.on('data', (chunk: Buffer) => (bodies[index] += chunk.toString()));
     const forward = httpRequest(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
       (answer) => {
@@ -33,6 +38,7 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
   return {
     origin: `http://127.0.0.1:${port}`,
     seen,
+    bodies,
     close: () => new Promise<void>((resolveClose) => { server.closeAllConnections(); server.close(() => resolveClose()); }),
   };
 }

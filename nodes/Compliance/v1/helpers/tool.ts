@@ -1,11 +1,17 @@
 /**
- * The node as an AI-agent tool. n8n builds "Compliance Tool" from this node's description with
- * `usableAsTool.replacements` spread over it; the replacements give the tool a description written
- * for a model and make the fields an agent must fill "Defined automatically by the model" from the
- * start (a `$fromAI()` default carrying n8n's auto-generated marker, as the editor writes it when a
- * user switches a field over), so the tool works without switching each field by hand.
+ * The node as an AI-agent tool ("Compliance Tool", which n8n derives from this node's description).
+ *
+ * The fields an agent must fill are "Defined automatically by the model" from the start: a
+ * `$fromAI()` default carrying n8n's auto-generated marker, as the editor writes it when a user
+ * switches a field over. n8n applies `usableAsTool.replacements` only to the description it serves
+ * the editor; when a workflow runs, the tool's parameters are filled from the plain node's
+ * properties (node-types.ts getByNameAndVersion → convertNodeToAiTool, then the Workflow
+ * constructor's NodeHelpers.getNodeParameters), and the editor saves no field left at its default.
+ * So the `$fromAI()` defaults live in the node's own properties, as twins shown only on the tool
+ * (display option `@tool`, true when the node type's name ends in "Tool"); the plain node keeps its
+ * empty fields.
  */
-import type { INodeProperties, UsableAsToolDescription } from 'n8n-workflow';
+import type { INodeProperties, IDisplayOptions, UsableAsToolDescription } from 'n8n-workflow';
 
 export const TOOL_DESCRIPTION =
   "Compliance engine. Search the organisation's private compliance library (policies, procedures) and read a document; " +
@@ -28,25 +34,45 @@ const MODEL_FILLED: Record<string, string> = {
   slug: 'The framework slug, for example iso-27001',
 };
 
+/** Choices whose default differs for a model: a document read by an agent is read for its text. */
+const TOOL_CHOICES: Record<string, boolean> = { includeContent: true };
+
+/** The parameter's own name is the key the model fills (query, documentId, …: the API's words). */
 function fromAi(property: INodeProperties, hint: string): string {
-  const key = property.displayName.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 63);
   const description = hint.replace(/[`\\]/g, '');
-  return `={{ ${MARKER} $fromAI('${key}', \`${description}\`, 'string') }}`;
+  return `={{ ${MARKER} $fromAI('${property.name}', \`${description}\`, 'string') }}`;
 }
 
-/** The properties of the tool: model-filled fields default to `$fromAI()`; the rest as they are. */
-export function toolProperties(properties: INodeProperties[]): INodeProperties[] {
-  return properties.map((property) => {
-    const hint = MODEL_FILLED[property.name];
-    if (!hint || !['string', 'resourceLocator'].includes(property.type)) return property;
+function toolDefault(property: INodeProperties): INodeProperties['default'] | undefined {
+  const hint = MODEL_FILLED[property.name];
+  // Text, a locator, or a list loaded from the service (version 1's framework picker).
+  const fillable = ['string', 'resourceLocator'].includes(property.type) || (property.type === 'options' && property.typeOptions?.loadOptionsMethod);
+  if (hint && fillable) {
     const value = fromAi(property, hint);
-    return { ...property, default: property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value } : value };
+    return property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value } : value;
+  }
+  if (property.type === 'boolean' && property.name in TOOL_CHOICES) return TOOL_CHOICES[property.name];
+  return undefined;
+}
+
+function withCondition(options: IDisplayOptions | undefined, side: 'show' | 'hide'): IDisplayOptions {
+  return { ...options, [side]: { ...options?.[side], '@tool': [true] } };
+}
+
+/**
+ * The node's properties with a tool twin after each field a model fills (or whose choice differs
+ * for a model): the original hidden on the tool, the twin shown only there with the tool default.
+ */
+export function withToolDefaults(properties: INodeProperties[]): INodeProperties[] {
+  return properties.flatMap((property) => {
+    const value = toolDefault(property);
+    if (value === undefined) return [property];
+    return [
+      { ...property, displayOptions: withCondition(property.displayOptions, 'hide') },
+      { ...property, default: value, displayOptions: withCondition(property.displayOptions, 'show') },
+    ];
   });
 }
 
-export function usableAsTool(properties: INodeProperties[]): UsableAsToolDescription {
-  // `properties` is not among the typed replacement keys, but n8n spreads every key of
-  // `replacements` over the tool's description (createAiTools in n8n's tool-generation).
-  const replacements = { description: TOOL_DESCRIPTION, properties: toolProperties(properties) };
-  return { replacements: replacements as UsableAsToolDescription['replacements'] };
-}
+/** The tool's description for a model (the default of its Description field when set manually). */
+export const usableAsTool: UsableAsToolDescription = { replacements: { description: TOOL_DESCRIPTION } };
