@@ -80,9 +80,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       closing ??= new Promise<void>((resolve) => {
         services.jobs.close();
         services.indexMaintenance.close();
-        const uploadsClosed = services.uploads.close();
+        const poolsClosed = Promise.all([services.uploads.close(), services.mapping.close()]);
         server.close(() => {
-          void uploadsClosed.then(() => {
+          void poolsClosed.then(() => {
             services.db.close();
             resolve();
           });

@@ -64,8 +64,17 @@ const bundles = [
     external: ['unpdf'],
     launcher: { file: 'compliance.cjs', text: CLI_LAUNCHER },
   },
-  // The sandbox's upload reader, a worker thread started by the cli and sandbox bundles (found under dist/workers/).
-  { name: 'cli upload worker', entryPoints: ['sandbox/formats/upload/extractWorker.ts'], outfile: 'dist/workers/upload-extraction.cjs', format: 'cjs' },
+  // The sandbox's worker threads (upload reader, mapping), started by the cli and sandbox bundles (found under dist/workers/).
+  {
+    name: 'cli workers',
+    entryPoints: [
+      { in: 'sandbox/formats/upload/extractWorker.ts', out: 'upload-extraction' },
+      { in: 'sandbox/mapping/mappingWorker.ts', out: 'mapping' },
+    ],
+    outdir: 'dist/workers',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+  },
 ];
 
 const only = process.argv.slice(2);
@@ -78,8 +87,9 @@ if (!only.length) rmSync('dist', { recursive: true, force: true });
 let staged = 0;
 for (const { name, launcher, ...options } of bundles) {
   if (!selected(name)) continue;
-  if (!options.entryPoints.every((p) => existsSync(p))) {
-    console.log(`build: skipped ${name} (no ${options.entryPoints.join(', ')})`);
+  const sources = options.entryPoints.map((p) => p.in ?? p);
+  if (!sources.every((p) => existsSync(p))) {
+    console.log(`build: skipped ${name} (no ${sources.join(', ')})`);
     continue;
   }
   const staging = `dist/.staging-${process.pid}-${staged++}`;

@@ -3,8 +3,10 @@
  * for the first quarter of `--job-seconds`, running until it is due, then the kind's worker runs in
  * one transaction with the job's final state, so a result and its side effects (library indexing,
  * a refund on failure) commit together. Settling happens on a timer and, idempotently, whenever the
- * job is read, so state is right even when the clock jumps. Jobs still open at start (the previous
- * process stopped) are failed and refunded.
+ * job is read, so state is right even when the clock jumps. Work too heavy for the event loop (a
+ * mapping) is a worker's `prepare`: started at admission off the loop, its outcome is held here until
+ * the job is due; a due job whose outcome is not in yet stays running and settles when it arrives.
+ * Jobs still open at start (the previous process stopped) are failed and refunded.
  */
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
@@ -44,8 +46,13 @@ export class JobFailure extends Error {
 }
 
 export interface JobWorker {
+  /**
+   * Work started when the job is admitted, off the event loop; its value is handed to complete().
+   * A rejection fails the job (a JobFailure keeps its code and message).
+   */
+  prepare?(job: JobRecord): Promise<unknown>;
   /** Produces the result stored with the job (inside the settling transaction). */
-  complete(job: JobRecord, now: number): unknown;
+  complete(job: JobRecord, now: number, prepared?: unknown): unknown;
   /** Undoes admission side effects of a failed job (e.g. a pending library document). */
   failed?(job: JobRecord, now: number): void;
 }
@@ -94,9 +101,19 @@ function fromRow(row: JobRow): JobRecord {
 }
 
 const DAY_MS = 86_400_000;
+/** How long a poll of a due job waits for its prepared work before answering `running`. */
+const PREPARATION_WAIT_MS = 5_000;
+
+/** A job's prepared work: `done` resolves (never rejects) once `outcome` is set. */
+interface Preparation {
+  done: Promise<void>;
+  outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
+}
 
 export class Jobs {
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Prepared work of open jobs, by job id; dropped when the job settles. */
+  private readonly preparations = new Map<string, Preparation>();
   private closed = false;
 
   constructor(
@@ -143,9 +160,26 @@ export class Jobs {
         init.chargedTokens,
         init.failOnRun ? 1 : 0,
       );
+    const created = this.read(id)!;
+    if (this.workers[created.kind].prepare && !created.failOnRun) this.prepare(created);
     const job = this.settle(id, now)!;
     if (job.finalStatus === null) this.schedule(job);
     return job;
+  }
+
+  /**
+   * The job as get() sees it, but when it is due and its prepared work is still running, after
+   * waiting up to `waitMs` for that work: a poll of a job due at once (job seconds 0, a clock
+   * advanced past it) answers with the result rather than `running`.
+   */
+  async settled(keyHash: string, id: string, waitMs = PREPARATION_WAIT_MS): Promise<JobRecord | undefined> {
+    const job = this.get(keyHash, id);
+    const preparation = job && job.finalStatus === null && this.clock() >= job.dueAt ? this.preparations.get(id) : undefined;
+    if (!preparation || preparation.outcome) return job;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([preparation.done, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
+    return this.get(keyHash, id);
   }
 
   /** The job as its owner sees it, settled first; another key's job is as unknown as a missing one. */
@@ -201,6 +235,7 @@ export class Jobs {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    this.preparations.clear();
   }
 
   private read(id: string): JobRecord | undefined {
@@ -218,18 +253,47 @@ export class Jobs {
     this.timers.add(timer);
   }
 
+  /** Starts the job's prepared work; when it is in and the job is due, the job settles. */
+  private prepare(job: JobRecord): Preparation {
+    const preparation: Preparation = {
+      done: Promise.resolve()
+        .then(() => this.workers[job.kind].prepare!(job))
+        .then(
+          (value) => void (preparation.outcome = { ok: true, value }),
+          (error: unknown) => void (preparation.outcome = { ok: false, error }),
+        )
+        .then(() => {
+          if (this.closed || this.preparations.get(job.id) !== preparation) return;
+          // Settles only if due: before that, the job's timer (or a read) settles it. A job whose
+          // admission was rolled back is gone, and nothing will ask for its work.
+          const settled = this.settle(job.id, this.clock());
+          if (!settled || settled.finalStatus !== null) this.preparations.delete(job.id);
+        }),
+    };
+    this.preparations.set(job.id, preparation);
+    return preparation;
+  }
+
   /** Runs the worker of a due job exactly once; returns the job as it now stands. */
   private settle(id: string, now: number): JobRecord | undefined {
     const job = this.read(id);
     if (!job || job.finalStatus !== null || now < job.dueAt) return job;
-    return transaction(this.db, () => {
+    const worker = this.workers[job.kind];
+    let prepared: Preparation['outcome'];
+    if (worker.prepare && !job.failOnRun) {
+      // No preparation for an open job (none should be: jobs open at start are failed) starts one now.
+      prepared = (this.preparations.get(id) ?? this.prepare(job)).outcome;
+      if (!prepared) return job;
+    }
+    const settled = transaction(this.db, () => {
       const current = this.read(id)!;
       if (current.finalStatus !== null) return current;
-      const worker = this.workers[current.kind];
       try {
         if (current.failOnRun) throw new JobFailure(`${current.kind === 'generation' ? 'generation' : 'processing'}_failed`, 'The job failed on purpose (X-Sandbox-Fault: job-fail).');
+        if (prepared && !prepared.ok) throw prepared.error;
+        const value = prepared?.value;
         // A savepoint around the worker: a failing worker's partial writes are undone, the failure is kept.
-        const result = transaction(this.db, () => worker.complete(current, now));
+        const result = transaction(this.db, () => worker.complete(current, now, value));
         this.db
           .prepare("UPDATE sbx_jobs SET final_status = 'completed', finished_at = ?, result_json = ? WHERE id = ?")
           .run(now, JSON.stringify(result ?? null), id);
@@ -240,6 +304,8 @@ export class Jobs {
       }
       return this.read(id)!;
     });
+    this.preparations.delete(id);
+    return settled;
   }
 
   private fail(job: JobRecord, failure: JobFailure, now: number): void {

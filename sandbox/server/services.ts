@@ -5,6 +5,9 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { ExtractionPool } from '../formats/upload/extractionPool.js';
 import { Library } from '../library/index.js';
+import { createMappingPool } from '../mapping/mappingPool.js';
+import type { MappingResult, MapTextInput } from '../mapping/index.js';
+import type { WorkerPool } from '../threads/workerPool.js';
 import { AccountStore } from './accounts.js';
 import { Authenticator } from './auth.js';
 import { Billing } from './billing.js';
@@ -44,6 +47,8 @@ export interface Services {
   auth: Authenticator;
   /** Reads uploads in worker threads, under their limits. */
   uploads: ExtractionPool;
+  /** Maps documents in worker threads (mapping jobs, prepared at admission). */
+  mapping: WorkerPool<MapTextInput, MappingResult>;
   /** Origin of the running server (http://host:port), for links such as checkout pages. */
   origin: () => string;
   /** Token the control endpoints require (non-loopback bind), or undefined (loopback: open). */
@@ -69,9 +74,10 @@ export function createServices(options: ResolvedOptions, origin: () => string, c
     },
   );
   const indexMaintenance = new IndexMaintenance(library);
+  const mapping = createMappingPool();
   const jobs = new Jobs(
     db,
-    createJobWorkers({ library, indexMaintenance }),
+    createJobWorkers({ library, indexMaintenance, mapping }),
     // Any job that fails after admission is refunded in full: the caller got nothing for it.
     (job, reason, now) => billing.refund(job.keyHash, job.chargedTokens, job.id, `Refund: ${reason}`, now),
     clock.now,
@@ -91,6 +97,7 @@ export function createServices(options: ResolvedOptions, origin: () => string, c
     rateLimiter: new RateLimiter(),
     auth: new Authenticator(accounts, { threshold: options.badKeyThreshold, windowMs: options.badKeyWindowMs, blockMs: options.badKeyBlockMs }),
     uploads: new ExtractionPool(options.uploads),
+    mapping,
     origin,
     controlToken,
     tx: <T>(work: () => T) => transaction(db, work),

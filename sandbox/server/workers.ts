@@ -1,12 +1,16 @@
 /**
  * What each kind of job does when it runs. Workers are synchronous and run inside the job's
- * settling transaction, so a result, the library's indexing and a refund commit together.
+ * settling transaction, so a result, the library's indexing and a refund commit together. Mapping,
+ * too heavy for the event loop (about a second for the largest document), is prepared at admission
+ * in the mapping pool's worker threads; its completion only stamps the prepared result.
  */
 import type { KeyMode } from '../../api/schemas/common.js';
 import { findFramework } from '../catalogue/index.js';
 import type { DocumentModel } from '../documentModel.js';
 import { generateDocumentModel, type GenerationInput } from '../generation/index.js';
-import { mapText, type MappingResult } from '../mapping/index.js';
+import type { MappingResult, MapTextInput } from '../mapping/index.js';
+import { MappingLimit } from '../mapping/mappingPool.js';
+import type { WorkerPool } from '../threads/workerPool.js';
 import { JobFailure, type JobKind, type JobRecord, type JobWorker } from './jobs.js';
 import type { Library } from '../library/index.js';
 import type { IndexMaintenance } from './indexMaintenance.js';
@@ -56,6 +60,8 @@ function frameworkOf(slug: string) {
 export interface WorkerDependencies {
   library: Library;
   indexMaintenance: IndexMaintenance;
+  /** Runs mapText in worker threads. */
+  mapping: Pick<WorkerPool<MapTextInput, MappingResult>, 'run'>;
 }
 
 export function createJobWorkers(services: WorkerDependencies): Record<JobKind, JobWorker> {
@@ -90,16 +96,24 @@ export function createJobWorkers(services: WorkerDependencies): Record<JobKind, 
       },
     },
     mapping: {
-      complete(job, now): MappingJobResult {
+      async prepare(job): Promise<MappingResult> {
         const input = job.input as MappingJobInput;
         const framework = frameworkOf(input.frameworkSlug);
         if (!framework.controls?.length) throw new JobFailure('framework_not_verified', `${framework.name} has no control set to map against.`);
-        const result = mapText({
-          text: input.text,
-          framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls },
-          ...(input.title ? { title: input.title } : {}),
-        });
-        return { ...result, jobId: job.id, mode: input.mode, generatedAt: new Date(now).toISOString() };
+        try {
+          return await services.mapping.run({
+            text: input.text,
+            framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls },
+            ...(input.title ? { title: input.title } : {}),
+          });
+        } catch (error) {
+          if (error instanceof MappingLimit) throw new JobFailure('mapping_too_large', `${error.message} Split the document and map the parts.`);
+          throw new JobFailure('processing_failed', `Mapping failed in the sandbox: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      },
+      complete(job, now, prepared): MappingJobResult {
+        const input = job.input as MappingJobInput;
+        return { ...(prepared as MappingResult), jobId: job.id, mode: input.mode, generatedAt: new Date(now).toISOString() };
       },
     },
     library_ingest: library,

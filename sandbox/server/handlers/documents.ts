@@ -187,17 +187,18 @@ export const documentHandlers: Pick<HandlerTable, 'generateDocument' | 'mapDocum
     // Re-read the account: the upload was read asynchronously and the balance may have moved.
     const current = services.accounts.byHash(account.keyHash)!;
     const job = admitJob(services, current, 'mapDocument', { kind: 'mapping', input: jobInput, failOnRun: fault?.kind === 'job-fail', now });
-    return accepted(services, services.jobs.get(account.keyHash, job.id)!, { framework: framework.slug });
+    // The mapping runs in a worker thread: a job due at once (job seconds 0) answers with its result.
+    return accepted(services, (await services.jobs.settled(account.keyHash, job.id))!, { framework: framework.slug });
   },
 
-  getJob: ({ services, account, input, now }) => {
-    const job = services.jobs.get(account.keyHash, input.jobId);
+  getJob: async ({ services, account, input, now }) => {
+    const job = await services.jobs.settled(account.keyHash, input.jobId);
     if (!job) throw jobNotFound();
     return { status: 200, body: jobView(services, job, now) };
   },
 
-  downloadDocument: ({ services, account, input, now }) => {
-    const job = services.jobs.get(account.keyHash, input.jobId);
+  downloadDocument: async ({ services, account, input, now }) => {
+    const job = await services.jobs.settled(account.keyHash, input.jobId);
     if (!job) throw jobNotFound();
     if (job.kind !== 'generation' && job.kind !== 'mapping') {
       throw new HttpError(409, 'no_document', 'Library jobs produce no download.', job.documentId ? `Read the document with GET /library/documents/${job.documentId}.` : 'Read the library with GET /library.');

@@ -1,0 +1,282 @@
+/**
+ * Work off the server's event loop: a small pool of `node:worker_threads` workers, each running one
+ * task at a time under the pool's watch (wall time, and the worker's heap plus buffers, sampled
+ * every 50 ms). A worker over time or memory is terminated at once, which returns its memory; the
+ * pool starts a fresh one for the next task. Excess tasks wait in a queue; beyond it they are
+ * refused with a retry delay. What a task is and how its refusals read is the kind's (WorkerKind):
+ * upload extraction and document mapping each have one.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { getCallSites } from 'node:util';
+import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
+
+export interface PoolLimits {
+  /** Wall time one task may take, from the moment a worker takes it. */
+  maxSeconds: number;
+  /** A worker's JS heap plus its buffers. */
+  maxWorkerMemoryBytes: number;
+}
+
+export interface WorkerPoolOptions {
+  /** Workers running at once; default: available parallelism minus one (the server's own thread), 1–4. */
+  size?: number;
+  /** Tasks waiting for a worker before further ones are refused; default twice the size. */
+  queue?: number;
+}
+
+export function defaultPoolSize(): number {
+  return Math.min(4, Math.max(1, availableParallelism() - 1));
+}
+
+/** What the workers of a pool run and how their answers read. */
+export interface WorkerKind<Task> {
+  /** The workers' name in messages, singular: "upload reader". */
+  name: string;
+  /** The worker's entry in the TypeScript sources, relative to sandbox/ (tests, vitest). */
+  sourceEntry: string;
+  /** Its bundle, relative to dist/ (scripts/build.mjs), found beside the bundles that start it. */
+  bundledFile: string;
+  resourceLimits: ResourceLimits;
+  /** Buffers of the task moved to the worker rather than copied. */
+  transfer?(task: Task): Transferable[];
+  /** The error a worker's refusal stands for; `retire`: the worker may still be busy or hold memory, end it. */
+  refusal(refusal: unknown, task: Task): { error: Error; retire: boolean };
+  timeLimit(task: Task, limits: PoolLimits): Error;
+  memoryLimit(task: Task, limits: PoolLimits): Error;
+  /** The refusal when every worker is busy and the queue is full. */
+  busyMessage(queued: number): string;
+}
+
+/** Messages between a pool and its workers (sandbox/threads/serveTasks.ts is the worker's side). */
+export interface TaskMessage<Task> {
+  id: number;
+  task: Task;
+}
+
+export type TaskReply<Output> = { id: number; started: true } | { id: number; ok: true; value: Output } | { id: number; ok: false; refusal: unknown };
+
+/** Every worker is busy and the queue is full: retry after `retryAfterSeconds`. */
+export class WorkerPoolBusy extends Error {
+  override readonly name = 'WorkerPoolBusy';
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Pending<Task, Output> {
+  task: Task;
+  resolve(result: Output): void;
+  reject(error: Error): void;
+}
+
+interface Slot<Task, Output> {
+  worker: Worker | undefined;
+  /** The task the worker holds; its timer and memory poll run from the worker's `started`. */
+  job: (Pending<Task, Output> & { id: number; startedAt: number; timer?: NodeJS.Timeout; poll?: NodeJS.Timeout }) | undefined;
+}
+
+const MEMORY_POLL_MS = 50;
+
+/**
+ * Loads a worker entry from the TypeScript sources (tests, vitest): Node strips the types, and
+ * relative imports written `./x.js` (as the sources spell them for bundlers) resolve to `./x.ts`.
+ */
+const SOURCE_LOADER = `
+const { registerHooks, stripTypeScriptTypes } = require('node:module');
+const { readFileSync } = require('node:fs');
+const { fileURLToPath, pathToFileURL } = require('node:url');
+const { workerData } = require('node:worker_threads');
+registerHooks({
+  resolve(specifier, context, next) {
+    try {
+      return next(specifier, context);
+    } catch (error) {
+      if (/^\\.\\.?\\//.test(specifier) && specifier.endsWith('.js') && context.parentURL && context.parentURL.endsWith('.ts')) return next(specifier.slice(0, -3) + '.ts', context);
+      throw error;
+    }
+  },
+  load(url, context, next) {
+    if (url.startsWith('file:') && url.endsWith('.ts')) {
+      return { format: 'module', shortCircuit: true, source: stripTypeScriptTypes(readFileSync(fileURLToPath(url), 'utf8'), { mode: 'transform' }) };
+    }
+    return next(url, context);
+  },
+});
+import(pathToFileURL(workerData.entry).href);
+`;
+
+/**
+ * The directory of this module's file: sandbox/threads in the sources; in a bundle the bundle's own
+ * directory (dist/sandbox, dist/cli, dist/cli/chunks).
+ */
+function moduleDirectory(): string {
+  const script = getCallSites()[0]?.scriptName ?? '';
+  return dirname(script.startsWith('file:') ? fileURLToPath(script) : script);
+}
+
+function startWorker(kind: WorkerKind<unknown>): Worker {
+  const here = moduleDirectory();
+  const { resourceLimits } = kind;
+  const source = join(dirname(here), kind.sourceEntry);
+  if (existsSync(source)) return new Worker(SOURCE_LOADER, { eval: true, workerData: { entry: source }, resourceLimits });
+  for (const directory of [here, dirname(here), dirname(dirname(here))]) {
+    const file = join(directory, kind.bundledFile);
+    if (existsSync(file)) return new Worker(file, { resourceLimits });
+  }
+  throw new Error(`The ${kind.name} ${kind.bundledFile} is missing near ${pathToFileURL(here).href}; rebuild with node scripts/build.mjs cli.`);
+}
+
+export class WorkerPool<Task, Output> {
+  readonly size: number;
+  readonly queueLength: number;
+  private readonly slots: Array<Slot<Task, Output>>;
+  private readonly waiting: Array<Pending<Task, Output>> = [];
+  private nextId = 1;
+  /** Recent seconds per task (moving average), for the retry delay of a refusal. */
+  private averageSeconds = 1;
+  private closed = false;
+
+  constructor(
+    private readonly kind: WorkerKind<Task>,
+    readonly limits: PoolLimits,
+    options: WorkerPoolOptions = {},
+  ) {
+    this.size = Math.max(1, Math.floor(options.size ?? defaultPoolSize()));
+    this.queueLength = Math.max(0, Math.floor(options.queue ?? this.size * 2));
+    this.slots = Array.from({ length: this.size }, () => ({ worker: undefined, job: undefined }));
+  }
+
+  /** The worker's answer to `task`; rejects with the kind's errors, WorkerPoolBusy, or Error (the pool's own fault). */
+  run(task: Task): Promise<Output> {
+    if (this.closed) return Promise.reject(new Error(`The ${this.kind.name} pool is closed.`));
+    const busy = this.slots.every((slot) => slot.job);
+    if (busy && this.waiting.length >= this.queueLength) {
+      const seconds = Math.max(1, Math.ceil(((this.waiting.length + this.size) / this.size) * this.averageSeconds));
+      return Promise.reject(new WorkerPoolBusy(seconds, this.kind.busyMessage(this.waiting.length)));
+    }
+    return new Promise<Output>((resolve, reject) => {
+      this.waiting.push({ task, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Terminates every worker; queued and running tasks fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.waiting.splice(0)) pending.reject(new Error('The sandbox is stopping.'));
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        if (slot.job) this.finish(slot, () => slot.job!.reject(new Error('The sandbox is stopping.')));
+        const worker = slot.worker;
+        slot.worker = undefined;
+        if (worker) await worker.terminate();
+      }),
+    );
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.job || this.waiting.length === 0) continue;
+      const pending = this.waiting.shift()!;
+      let worker: Worker;
+      try {
+        worker = slot.worker ?? this.spawn(slot);
+      } catch (error) {
+        pending.reject(error as Error);
+        continue;
+      }
+      const id = this.nextId++;
+      slot.job = { ...pending, id, startedAt: performance.now() };
+      worker.postMessage({ id, task: pending.task } satisfies TaskMessage<Task>, this.kind.transfer?.(pending.task) ?? []);
+    }
+  }
+
+  private spawn(slot: Slot<Task, Output>): Worker {
+    const worker = startWorker(this.kind as WorkerKind<unknown>);
+    // An idle worker never keeps the process alive; the server does while it listens.
+    worker.unref();
+    slot.worker = worker;
+    worker.on('message', (reply: TaskReply<Output>) => {
+      const job = slot.job;
+      if (!job || job.id !== reply.id) return;
+      if ('started' in reply) {
+        job.startedAt = performance.now();
+        job.timer = setTimeout(() => this.kill(slot, job.id, this.kind.timeLimit(job.task, this.limits)), this.limits.maxSeconds * 1000);
+        job.poll = setInterval(() => void this.checkMemory(slot, job.id), MEMORY_POLL_MS);
+        return;
+      }
+      if (reply.ok) {
+        this.finish(slot, () => job.resolve(reply.value));
+        return;
+      }
+      const { error, retire } = this.kind.refusal(reply.refusal, job.task);
+      if (retire) this.replace(slot, worker);
+      this.finish(slot, () => job.reject(error));
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      const job = slot.job;
+      if (slot.worker === worker) slot.worker = undefined;
+      if (!job) return;
+      this.finish(slot, () => job.reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? this.kind.memoryLimit(job.task, this.limits) : error));
+    });
+    worker.on('exit', () => {
+      if (slot.worker !== worker) return;
+      slot.worker = undefined;
+      const job = slot.job;
+      if (job) this.finish(slot, () => job.reject(new Error(`The ${this.kind.name} stopped unexpectedly.`)));
+    });
+    return worker;
+  }
+
+  /** Settles the slot's task, frees the slot and starts the next task. */
+  private finish(slot: Slot<Task, Output>, settle: () => void): void {
+    const job = slot.job;
+    if (!job) return;
+    clearTimeout(job.timer);
+    clearInterval(job.poll);
+    const seconds = (performance.now() - job.startedAt) / 1000;
+    this.averageSeconds = this.averageSeconds * 0.8 + seconds * 0.2;
+    slot.job = undefined;
+    settle();
+    if (!this.closed) this.dispatch();
+  }
+
+  /** Ends the worker holding task `id` (its memory goes with it) and answers the task with `error`. */
+  private kill(slot: Slot<Task, Output>, id: number, error: Error): void {
+    if (slot.job?.id !== id) return;
+    const job = slot.job;
+    if (slot.worker) this.replace(slot, slot.worker);
+    this.finish(slot, () => job.reject(error));
+  }
+
+  /** Terminates `worker` and starts its successor now, so the next task does not wait for a start. */
+  private replace(slot: Slot<Task, Output>, worker: Worker): void {
+    slot.worker = undefined;
+    void worker.terminate();
+    if (this.closed) return;
+    try {
+      this.spawn(slot);
+    } catch {
+      // Started again on the next task, which then reports why it cannot.
+    }
+  }
+
+  private async checkMemory(slot: Slot<Task, Output>, id: number): Promise<void> {
+    const worker = slot.worker;
+    if (!worker || slot.job?.id !== id) return;
+    let used: number;
+    try {
+      const statistics = await worker.getHeapStatistics();
+      used = statistics.used_heap_size + statistics.external_memory;
+    } catch {
+      return; // the worker is gone; its exit handler answers the task
+    }
+    if (used > this.limits.maxWorkerMemoryBytes && slot.job?.id === id) this.kill(slot, id, this.kind.memoryLimit(slot.job.task, this.limits));
+  }
+}
