@@ -256,8 +256,8 @@ export class Jobs {
   /** Starts the job's prepared work; when it is in and the job is due, the job settles. */
   private prepare(job: JobRecord): Preparation {
     const preparation: Preparation = {
-      done: Promise.resolve()
-        .then(() => this.workers[job.kind].prepare!(job))
+      // Started now (the executor runs at once), a throw becoming a rejection.
+      done: new Promise((resolve) => resolve(this.workers[job.kind].prepare!(job)))
         .then(
           (value) => void (preparation.outcome = { ok: true, value }),
           (error: unknown) => void (preparation.outcome = { ok: false, error }),
