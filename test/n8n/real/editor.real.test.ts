@@ -2,7 +2,9 @@
  * The Compliance node in the real n8n editor (2.40.7), driven in headless Chromium (Debian
  * `chromium`, through playwright-core) the way a user works: sign in, open a workflow, open the node,
  * pick a framework and a library document from the lists (resource locators, searched), "Execute
- * step", read the output panel. The owner, the credential (against the
+ * step", read the output panel; and Compliance Tool nodes left as added (only the operation picked)
+ * show Query and Document "Defined automatically by the model" and are saved without them (Ctrl+S,
+ * read back over REST: what aiAgent.real.test.ts runs). The owner, the credential (against the
  * sandbox on loopback) and the workflow are set up over n8n's REST API first, as in
  * credentialTest.real.test.ts. Screenshots go to test-results/screenshots/ (test artifacts); with
  * COMPLIANCE_UPDATE_DOCS_SCREENSHOTS=1 the ones nodes/README.md shows are copied to nodes/docs/.
@@ -43,6 +45,7 @@ describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor
   let page: Page;
   let editor: string;
   let workflowId: string;
+  let toolWorkflowId: string;
   let documentId: string;
   let cookie = '';
   const browserId = randomUUID();
@@ -154,6 +157,17 @@ describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor
     });
     expect(created.status, JSON.stringify(created.json)).toBe(200);
     workflowId = String(created.json.data!.id);
+    // Compliance Tool nodes as the editor holds them once dragged in with only the operation picked.
+    const tool = (name: string, position: [number, number], parameters: Record<string, unknown>) => ({ id: randomUUID(), name, type: 'n8n-nodes-compliance.complianceTool', typeVersion: 2, position, parameters, credentials });
+    const toolWorkflow = await call('POST', '/rest/workflows', {
+      name: 'Compliance tools as added',
+      active: false,
+      settings: { executionOrder: 'v1' },
+      nodes: [tool('Search Library', [0, 0], { resource: 'library' }), tool('Read Library Document', [300, 0], { resource: 'library', operation: 'get' })],
+      connections: {},
+    });
+    expect(toolWorkflow.status, JSON.stringify(toolWorkflow.json)).toBe(200);
+    toolWorkflowId = String(toolWorkflow.json.data!.id);
 
     started = Date.now();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
@@ -213,5 +227,34 @@ describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor
     expect(output).toContain(TITLE);
     expect(output).toContain('remove access that is no longer required');
     await closeNode(ndv);
+  }, 180_000);
+
+  it('Compliance Tool left as added: Query and Document show as defined by the model, and saving writes neither', async () => {
+    await page.goto(`${editor}/workflow/${toolWorkflowId}`);
+    const nodes = page.locator('[data-test-id="canvas-node"]');
+    await expect.poll(() => nodes.count(), { timeout: 90_000 }).toBe(2);
+    for (const [name, shotName] of [['Search Library', 'tool-search-query.png'], ['Read Library Document', 'tool-read-document.png']] as const) {
+      const ndv = await openNode(name);
+      await ndv.locator('[data-test-id="fromAI-override-field"]').first().waitFor({ timeout: 30_000 });
+      await shot(shotName, ndv);
+      expect(await ndv.locator('[data-test-id="fromAI-override-field"]').count(), name).toBe(1);
+      await closeNode(ndv);
+    }
+    // Moved a little, then saved (Ctrl+S): what the editor writes for the tools.
+    const box = (await nodes.filter({ hasText: 'Search Library' }).first().boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 40, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.press('Control+s');
+    await expect.poll(async () => {
+      const stored = await call('GET', `/rest/workflows/${toolWorkflowId}`);
+      return (stored.json.data!.nodes as Array<{ name: string; position: number[] }>).find((node) => node.name === 'Search Library')!.position[0];
+    }, { timeout: 30_000 }).not.toBe(0);
+    const stored = (await call('GET', `/rest/workflows/${toolWorkflowId}`)).json.data!.nodes as Array<{ name: string; parameters: Record<string, unknown> }>;
+    const saved = Object.fromEntries(stored.map((node) => [node.name, node.parameters]));
+    console.log(`editor saved the tools as ${JSON.stringify(saved)}`);
+    expect(saved['Read Library Document']).toEqual({ resource: 'library', operation: 'get' });
+    expect(Object.keys(saved['Search Library']!)).not.toContain('query');
   }, 180_000);
 });
