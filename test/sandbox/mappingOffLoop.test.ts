@@ -10,8 +10,10 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFramework } from '../../sandbox/catalogue/index.js';
 import { mapText } from '../../sandbox/mapping/index.js';
+import { createMappingPool, MappingLimit } from '../../sandbox/mapping/mappingPool.js';
 import { openDatabase, transaction } from '../../sandbox/server/database.js';
 import { JobFailure, Jobs, type JobKind, type JobRecord, type JobWorker } from '../../sandbox/server/jobs.js';
+import { createJobWorkers, type MappingJobInput } from '../../sandbox/server/workers.js';
 import { copyOfBuiltCli, startCliSandbox, type BuiltCli } from './builtCli.js';
 import { policyText } from './helpers.js';
 import { percentile } from './uploadBombs.js';
@@ -219,5 +221,24 @@ describe('jobs whose work is prepared off the event loop', () => {
     expect(later.get('key', job.id)).toMatchObject({ finalStatus: 'completed', result: { prepared: 'again' } });
     expect(h.completions).toEqual([job.id]);
     later.close();
+  });
+
+  it('stops a mapping over its time limit, naming the limit, and fails its job with mapping_too_large', async () => {
+    const framework = findFramework('hipaa-security')!;
+    const pool = createMappingPool({ size: 1, limits: { maxSeconds: 0.05 } });
+    const started = performance.now();
+    const error = (await pool.run({ text: policySet(1_990_000), framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls! } }).catch((e: unknown) => e)) as MappingLimit;
+    const ms = performance.now() - started;
+    await pool.close();
+    expect(error).toBeInstanceOf(MappingLimit);
+    expect(error.limit).toBe('mapping_seconds');
+    // The limit counts from when the worker takes the task; starting a worker from the TS sources comes first.
+    expect(ms).toBeLessThan(5_000);
+    const workers = createJobWorkers({ library: undefined as never, indexMaintenance: undefined as never, mapping: { run: () => Promise.reject(error) } });
+    const input: MappingJobInput = { mode: 'sandbox', frameworkSlug: 'hipaa-security', text: 'policy' };
+    await expect(workers.mapping.prepare!({ id: 'job', input } as JobRecord)).rejects.toMatchObject({
+      code: 'mapping_too_large',
+      message: expect.stringContaining('longer than 0.05 s (limit: mapping seconds)'),
+    });
   });
 });
