@@ -255,11 +255,14 @@ describe.skipIf(skip)('the scripted-model AI agent template in a real n8n (tools
       expect(untouched.execution.status, `${untouched.stdout.slice(-3000)}\n${untouched.stderr.slice(-3000)}`).toBe('success');
     });
 
-    it('offers the model a query to fill for the search and a documentId for the read', () => {
+    it('offers the model a query to fill for the search and a documentId for the read, each tool described by its operation', () => {
       const tools = Object.fromEntries((untouchedRequests[0]!.body.tools ?? []).map((tool) => [tool.function.name, tool.function]));
       expect(Object.keys(tools).sort()).toEqual(['Read_Library_Document', 'Search_Library']);
       expect(Object.keys(tools.Search_Library!.parameters?.properties ?? {})).toEqual(['query']);
       expect(Object.keys(tools.Read_Library_Document!.parameters?.properties ?? {})).toEqual(['documentId']);
+      // Tool Description left at "Set Automatically": the operation's action.
+      expect(tools.Search_Library!.description).toBe('Search the library in Compliance');
+      expect(tools.Read_Library_Document!.description).toBe('Get a library document in Compliance');
     });
 
     it("executes the model's calls against the sandbox with the values the model chose", () => {

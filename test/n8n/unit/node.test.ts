@@ -454,8 +454,13 @@ describe('as an AI-agent tool', () => {
       expect(filled(tool, typeVersion, { resource: 'library', operation: 'get' }).includeContent, label).toBe(true);
       // Choices an agent should not make stay as the user set them.
       expect(filled(tool, typeVersion, {}).resource, label).toBe('framework');
+      // The description a model reads when set manually and left as offered: the same in the editor and in a run.
+      expect(tool.properties.filter((property) => property.name === 'toolDescription'), label).toHaveLength(1);
+      expect(filled(tool, typeVersion, {}).descriptionType, label).toBe('auto');
+      expect(filled(tool, typeVersion, { descriptionType: 'manual' }).toolDescription, label).toBe(TOOL_DESCRIPTION);
     }
     expect(filled(plain(2), 2, { resource: 'library', operation: 'get' }).includeContent).toBe(false);
+    expect(filled(plain(2), 2, { descriptionType: 'manual' })).not.toHaveProperty('toolDescription');
   });
 });
 

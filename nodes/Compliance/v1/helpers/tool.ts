@@ -59,12 +59,47 @@ function withCondition(options: IDisplayOptions | undefined, side: 'show' | 'hid
   return { ...options, [side]: { ...options?.[side], '@tool': [true] } };
 }
 
+const ON_TOOL = { show: { '@tool': [true] } };
+
 /**
- * The node's properties with a tool twin after each field a model fills (or whose choice differs
- * for a model): the original hidden on the tool, the twin shown only there with the tool default.
+ * The tool's description fields. n8n adds the same two to a tool whose node has none, but the
+ * manual description's default is then the description of whatever n8n converted: the replacements'
+ * in the editor, the plain node's when a workflow runs (so a description left at its default would
+ * not be what the editor showed). Ours default to TOOL_DESCRIPTION in both.
+ */
+const DESCRIPTION_FIELDS: INodeProperties[] = [
+  {
+    displayName: 'Tool Description',
+    name: 'descriptionType',
+    type: 'options',
+    noDataExpression: true,
+    displayOptions: ON_TOOL,
+    options: [
+      { name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
+      { name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
+    ],
+    default: 'auto',
+  },
+  {
+    displayName: 'Description',
+    name: 'toolDescription',
+    type: 'string',
+    default: TOOL_DESCRIPTION,
+    required: true,
+    typeOptions: { rows: 2 },
+    displayOptions: { show: { ...ON_TOOL.show, descriptionType: ['manual'] } },
+    description: 'Explain to the model what this tool does; a specific description helps it call the tool when it should',
+  },
+];
+
+/**
+ * The node's properties for both the node and the tool: the tool's description fields first (shown
+ * only on the tool, where n8n puts its own), and a tool twin after each field a model fills (or
+ * whose choice differs for a model): the original hidden on the tool, the twin shown only there with
+ * the tool default.
  */
 export function withToolDefaults(properties: INodeProperties[]): INodeProperties[] {
-  return properties.flatMap((property) => {
+  return [...DESCRIPTION_FIELDS, ...properties].flatMap((property) => {
     const value = toolDefault(property);
     if (value === undefined) return [property];
     return [
@@ -74,5 +109,5 @@ export function withToolDefaults(properties: INodeProperties[]): INodeProperties
   });
 }
 
-/** The tool's description for a model (the default of its Description field when set manually). */
+/** The tool's description in n8n's node list. */
 export const usableAsTool: UsableAsToolDescription = { replacements: { description: TOOL_DESCRIPTION } };
