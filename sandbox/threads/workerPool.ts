@@ -172,7 +172,8 @@ export class WorkerPool<Task, Output> {
     for (const pending of this.waiting.splice(0)) pending.reject(new Error('The sandbox is stopping.'));
     await Promise.all(
       this.slots.map(async (slot) => {
-        if (slot.job) this.finish(slot, () => slot.job!.reject(new Error('The sandbox is stopping.')));
+        const job = slot.job;
+        if (job) this.finish(slot, () => job.reject(new Error('The sandbox is stopping.')));
         const worker = slot.worker;
         slot.worker = undefined;
         if (worker) await worker.terminate();

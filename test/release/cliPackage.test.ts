@@ -61,7 +61,7 @@ describe('the compliance-engine-cli tarball', () => {
     expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'dist/api', 'dist/cli', 'dist/sandbox', 'dist/types', 'dist/workers', 'package.json']);
     expect(entries.filter((entry) => /\.ts$/.test(entry) && !entry.endsWith('.d.ts'))).toEqual([]);
     expect(entries.filter((entry) => /(^|\/)(test|tests|src|scripts|bench|examples|node_modules|\.github)\//.test(entry))).toEqual([]);
-    for (const file of ['dist/cli/compliance.cjs', 'dist/cli/main.mjs', 'dist/api/index.cjs', 'dist/api/index.mjs', 'dist/sandbox/index.cjs', 'dist/sandbox/index.mjs', 'dist/types/api/node/index.d.ts', 'dist/types/sandbox/index.d.ts', 'dist/types/vendor/zod/v4/index.d.ts', 'dist/types/vendor/zod/LICENSE', 'dist/types/vendor/undici/index.d.ts', 'dist/workers/upload-extraction.cjs']) {
+    for (const file of ['dist/cli/compliance.cjs', 'dist/cli/main.mjs', 'dist/api/index.cjs', 'dist/api/index.mjs', 'dist/sandbox/index.cjs', 'dist/sandbox/index.mjs', 'dist/types/api/node/index.d.ts', 'dist/types/sandbox/index.d.ts', 'dist/types/vendor/zod/v4/index.d.ts', 'dist/types/vendor/zod/LICENSE', 'dist/types/vendor/undici/index.d.ts', 'dist/workers/upload-extraction.cjs', 'dist/workers/mapping.cjs']) {
       expect(entries, file).toContain(`package/${file}`);
     }
     // Every chunk the CLI imports is in the tarball (an incomplete dist/cli fails here or in ping below).
@@ -112,15 +112,16 @@ describe('installed from the tarball into a project outside the repository', () 
       try {
         const client = new ComplianceClient({ apiKey: sandbox.keys[0].key, baseUrl: sandbox.baseUrl });
         const answer = await client.ping();
-        // The upload is read by the sandbox's worker, which this entry finds in the package.
+        // The upload is read, then mapped, by the sandbox's workers, which this entry finds in the package.
         const mapped = await client.mapDocument({ framework: 'hipaa-security', file: { data: new Uint8Array(readFileSync('policy.pdf')), filename: 'policy.pdf' } });
-        console.log(JSON.stringify({ mode: answer.mode, loopback: sandbox.baseUrl.startsWith('http://127.0.0.1:'), job: typeof mapped.jobId }));
+        const job = await client.waitForJob(mapped.jobId);
+        console.log(JSON.stringify({ mode: answer.mode, loopback: sandbox.baseUrl.startsWith('http://127.0.0.1:'), job: job.status }));
       } finally {
         await sandbox.close();
       }`;
     const result = run(process.execPath, ['--input-type=module', '-e', script], project);
     expect(result.status, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ mode: 'live', loopback: true, job: 'string' });
+    expect(JSON.parse(result.stdout)).toEqual({ mode: 'live', loopback: true, job: 'completed' });
   });
 
   it("require('compliance-engine-cli/sandbox') gives startSandbox too (CommonJS)", () => {
