@@ -241,4 +241,13 @@ describe('jobs whose work is prepared off the event loop', () => {
       message: expect.stringContaining('longer than 0.05 s (limit: mapping seconds)'),
     });
   });
+
+  it('closing the pool answers the mapping it is running (the sandbox stopping mid-job)', async () => {
+    const framework = findFramework('hipaa-security')!;
+    const pool = createMappingPool({ size: 1 });
+    const running = pool.run({ text: policySet(1_990_000), framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls! } }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pool.close();
+    expect(await running).toMatchObject({ message: 'The sandbox is stopping.' });
+  });
 });
