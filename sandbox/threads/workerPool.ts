@@ -125,9 +125,11 @@ function startWorker(kind: WorkerKind<unknown>): Worker {
   const { resourceLimits } = kind;
   const source = join(dirname(here), kind.sourceEntry);
   if (existsSync(source)) return new Worker(SOURCE_LOADER, { eval: true, workerData: { entry: source }, resourceLimits });
+  // Beside a bundle under dist/ (dist/workers/); a bundle elsewhere in the checkout (bench/out/) finds dist/ at its root.
   for (const directory of [here, dirname(here), dirname(dirname(here))]) {
-    const file = join(directory, kind.bundledFile);
-    if (existsSync(file)) return new Worker(file, { resourceLimits });
+    for (const file of [join(directory, kind.bundledFile), join(directory, 'dist', kind.bundledFile)]) {
+      if (existsSync(file)) return new Worker(file, { resourceLimits });
+    }
   }
   throw new Error(`The ${kind.name} ${kind.bundledFile} is missing near ${pathToFileURL(here).href}; rebuild with node scripts/build.mjs cli.`);
 }
