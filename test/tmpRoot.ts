@@ -4,13 +4,16 @@
  * Postgres) goes under one root that is removed when the run ends, so a run leaves nothing in the
  * system's temporary folder, even when a test fails before its own clean-up.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
   const previous = process.env.TMPDIR;
   const root = mkdtempSync(join(tmpdir(), 'compliance-tests-'));
+  // As open as the system's temporary folder: the queue-mode suite runs Postgres as its own user,
+  // which must reach its data directory below this root (mkdtemp makes it 0700).
+  chmodSync(root, 0o1777);
   // Read by os.tmpdir() at each call, in this process and every worker and child it starts.
   process.env.TMPDIR = root;
   return () => {
