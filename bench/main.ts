@@ -5,7 +5,7 @@
  * beside its target (from the issues) and its anchor measured in the same run, with the machine.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { Collector, formatValue, median, meetsTarget, type BenchModule, type Figure } from './report.js';
 
@@ -90,7 +90,40 @@ export function renderReport(figures: Figure[], notes: string[], failedModules: 
   return `${lines.join('\n')}\n`;
 }
 
+/** Runs one module in this process and writes what it reported to `out` (the child side of runBenches). */
+async function runOneModule(module: BenchModule, name: string, out: string): Promise<void> {
+  const collector = new Collector();
+  await module.bench(collector.forModule(name));
+  writeFileSync(out, JSON.stringify({ figures: collector.figures, notes: collector.notes }));
+}
+
+/** Spawns this bundle for one module, waits for it and returns what the module reported. */
+async function runModuleProcess(name: string): Promise<{ figures: Figure[]; notes: string[] }> {
+  const out = `bench/out/module-${name}.json`;
+  rmSync(out, { force: true });
+  const child = spawn(process.execPath, [process.argv[1]!, '--module', name, '--out', out], { stdio: 'inherit' });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`exited with code ${code}`);
+  return JSON.parse(readFileSync(out, 'utf8')) as { figures: Figure[]; notes: string[] };
+}
+
+/**
+ * Each module runs in its own process, one after another: a module's figures must not depend on
+ * what ran before it in the same process (an earlier module's heap, threads and timers made the
+ * library's search figures 15-20% slower).
+ */
 export async function runBenches(modules: Array<[name: string, module: BenchModule]>): Promise<void> {
+  const argument = (flag: string) => {
+    const at = process.argv.indexOf(flag);
+    return at < 0 ? undefined : process.argv[at + 1];
+  };
+  const only = argument('--module');
+  if (only) {
+    const entry = modules.find(([name]) => name === only);
+    if (!entry) throw new Error(`no bench module ${only}`);
+    await runOneModule(entry[1], only, argument('--out')!);
+    return;
+  }
   const collector = new Collector();
   console.log(`bench: node ${process.version}, ${cpus().length} CPU(s), modules: ${modules.map(([name]) => name).join(', ')}`);
   const failed: string[] = [];
@@ -102,16 +135,18 @@ export async function runBenches(modules: Array<[name: string, module: BenchModu
     console.log('\n[runner]');
     report.figure("bare node -e '' (start to exit), runner", Math.round(median(bare) * 10) / 10, 'ms');
   }
-  for (const [name, module] of modules) {
+  mkdirSync('bench/out', { recursive: true });
+  for (const [name] of modules) {
     console.log(`\n[${name}]`);
     try {
-      await module.bench(collector.forModule(name));
+      const reported = await runModuleProcess(name);
+      collector.figures.push(...reported.figures);
+      collector.notes.push(...reported.notes);
     } catch (error) {
       failed.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
       console.error(`  ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   }
-  mkdirSync('bench/out', { recursive: true });
   writeFileSync(
     'bench/out/results.json',
     `${JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: cpus().length, figures: collector.figures, notes: collector.notes }, null, 2)}\n`,

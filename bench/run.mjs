@@ -1,5 +1,5 @@
 // `npm run bench`: bundles bench/main.ts with every bench module in bench/ (any *.ts other than
-// main.ts and report.ts, each exporting `bench(report)`) into bench/out/, then runs it.
+// main.ts and report.ts, each exporting `bench(report)`) into bench/out/, then runs it (each module in its own process: main.ts).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
