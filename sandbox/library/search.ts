@@ -32,6 +32,8 @@ const RELEVANCE_HALF_POINT = 5;
 const MAX_SNIPPETS = 3;
 /** Tokens of context per snippet. */
 const SNIPPET_TOKENS = 24;
+/** SQL for the document seq of a passage row (see PASSAGES_PER_DOCUMENT). */
+const SEQ_OF_PASSAGE = `rowid / ${PASSAGES_PER_DOCUMENT}`;
 const OPEN = '\u0002';
 const CLOSE = '\u0003';
 
@@ -74,11 +76,12 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
   const t = index.table;
   const units = query.unitExpressions.length;
   // bm25 gives a unit in half or more of the key's passages no weight (FTS5 clamps its idf to 1e-6),
-  // so only the informative units are scored: the common ones still count for coverage and for the
-  // number of matching passages, but no longer cost a bm25 evaluation on nearly every passage.
+  // so only the informative units are scored: the common ones still count for coverage, but cost no
+  // bm25 evaluation.
   const indexed = (index.prepare(`select coalesce(sum(passages), 0) as n from ${DOCUMENTS_TABLE} where key_id = ?`).get(index.keyId) as { n: number }).n;
   const countUnit = index.prepare(`select count(*) as n from ${t} where ${t} match ?`);
   const scoredUnits = query.unitExpressions.filter((unit) => (countUnit.get(unit) as { n: number }).n < indexed / 2);
+  const scoredExpression = scoredUnits.join(' OR ');
   const filters: string[] = [];
   const filterParams: SQLInputValue[] = [];
   if (input.category !== undefined && input.category.trim()) {
@@ -94,12 +97,11 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
   const params: SQLInputValue[] = [];
   // Coverage: per unit, the documents with a passage containing it (rowids only: no scoring). From
   // the passages, not the ranking rows, so a phrase never counts across a paragraph break.
-  const seqOf = `rowid / ${PASSAGES_PER_DOCUMENT}`;
   const coverage =
     units === 1
-      ? `select distinct ${seqOf} as seq, 1 as units from ${t} where ${t} match ?`
+      ? `select distinct ${SEQ_OF_PASSAGE} as seq, 1 as units from ${t} where ${t} match ?`
       : `select seq, count(*) as units from (${query.unitExpressions
-          .map(() => `select distinct ${seqOf} as seq from ${t} where ${t} match ?`)
+          .map(() => `select distinct ${SEQ_OF_PASSAGE} as seq from ${t} where ${t} match ?`)
           .join(' union all ')}) group by seq`;
   params.push(...query.unitExpressions);
   // Every passage of a key's table is one of its ready documents' (a pending ingest has none, a
@@ -109,10 +111,10 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
     : 'select seq, units from coverage';
   if (filters.length) params.push(index.keyId, ...filterParams);
   // bm25() may only be evaluated in the statement that owns the FTS cursor: materialised first.
-  const documentScores = scoredUnits.length
+  const documentScores = scoredExpression
     ? `select rowid as seq, -bm25(${r}, ${BM25_WEIGHTS}) as relevance from ${r} where ${r} match ?`
     : 'select null as seq, null as relevance where 0';
-  if (scoredUnits.length) params.push(scoredUnits.join(' OR '));
+  if (scoredExpression) params.push(scoredExpression);
   params.push(limit);
   // score = (units matched − 1 + r / (r + RELEVANCE_HALF_POINT)) / units, r = the document's bm25.
   const rows = index
@@ -132,7 +134,7 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
   if (!rows.length) return outcome;
 
   outcome.total = rows[0]!.total;
-  const best = scoredUnits.length ? bestPassages(index, scoredUnits.join(' OR '), rows.map((row) => row.seq)) : new Map<number, ScoredPassage[]>();
+  const best = scoredExpression ? bestPassages(index, scoredExpression, rows.map((row) => row.seq)) : new Map<number, ScoredPassage[]>();
   outcome.results = rows.map((match): SearchHit => ({
     documentId: match.id,
     title: match.title,
@@ -151,12 +153,11 @@ export function searchPassages(index: PassageIndex, input: SearchInput): SearchO
  */
 function bestPassages(index: PassageIndex, expression: string, seqs: readonly number[]): Map<number, ScoredPassage[]> {
   const t = index.table;
-  const seqOf = `rowid / ${PASSAGES_PER_DOCUMENT}`;
   const rows = index
     .prepare(
       `with scored as materialized (
-         select rowid as passage, ${seqOf} as seq, -bm25(${t}, ${BM25_WEIGHTS}) as score from ${t}
-         where ${t} match ? and ${seqOf} in (select value from json_each(?))
+         select rowid as passage, ${SEQ_OF_PASSAGE} as seq, -bm25(${t}, ${BM25_WEIGHTS}) as score from ${t}
+         where ${t} match ? and ${SEQ_OF_PASSAGE} in (select value from json_each(?))
        ),
        places as (select *, row_number() over (partition by seq order by score desc, passage) as place from scored)
        select seq, passage, score from places where place <= ${MAX_SNIPPETS} order by seq, place`,
