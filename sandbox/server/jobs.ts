@@ -237,7 +237,7 @@ export class Jobs {
     const open = this.db.prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE final_status IS NULL`).all() as unknown as JobRow[];
     for (const row of open) {
       transaction(this.db, () =>
-        this.fail(this.fromRow(row), new JobFailure('interrupted', 'The sandbox stopped while this job was in flight; submit it again.'), now),
+        this.fail(this.toRecord(row), new JobFailure('interrupted', 'The sandbox stopped while this job was in flight; submit it again.'), now),
       );
     }
     return open.length;
@@ -252,10 +252,11 @@ export class Jobs {
 
   private read(id: string, input?: { value: unknown }): JobRecord | undefined {
     const row = this.db.prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE id = ?`).get(id) as JobRow | undefined;
-    return row ? this.fromRow(row, input) : undefined;
+    return row ? this.toRecord(row, input) : undefined;
   }
 
-  private fromRow(row: JobRow, input?: { value: unknown }): JobRecord {
+  /** The record of `row`; its input is `input` when the caller has it, else read on first use. */
+  private toRecord(row: JobRow, input?: { value: unknown }): JobRecord {
     return fromRow(row, () => input ?? { value: JSON.parse((this.db.prepare('SELECT input_json FROM sbx_jobs WHERE id = ?').get(row.id) as { input_json: string }).input_json) as unknown });
   }
 
