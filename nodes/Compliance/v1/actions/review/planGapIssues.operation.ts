@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { GateResult } from '../../../../../review/gate.js';
-import { planGapIssues, type ExistingIssue } from '../../../../../review/gapIssues.js';
+import { gapMarker, planGapIssues, type ExistingIssue } from '../../../../../review/gapIssues.js';
 import { gapKey } from '../../../../../review/keys.js';
 import { tagsOf, text } from '../../helpers/utils.js';
 
@@ -54,7 +54,7 @@ const LEGACY_MARKER = /<!-- compliance-gap:([^\s/:]+):(\S+) -->(\s*)$/;
 
 function withCurrentMarker(issue: ExistingIssue): ExistingIssue {
   if (typeof issue?.body !== 'string' || !LEGACY_MARKER.test(issue.body)) return issue;
-  const body = issue.body.replace(LEGACY_MARKER, (_, framework: string, control: string, tail: string) => `<!-- compliance-gap:${gapKey(framework, control)} -->${tail}`);
+  const body = issue.body.replace(LEGACY_MARKER, (_, framework: string, control: string, tail: string) => `${gapMarker(gapKey(framework, control))}${tail}`);
   return { ...issue, body };
 }
 
