@@ -2,13 +2,17 @@
  * Vitest global setup: every temporary directory of the run (the tests' own, and those of the
  * processes they start: the actions' runner folders, n8n's user folder, Chromium's profile,
  * Postgres) goes under one root that is removed when the run ends, so a run leaves nothing in the
- * system's temporary folder, even when a test fails before its own clean-up.
+ * system's temporary folder, even when a test fails before its own clean-up. It also says, once, which
+ * real suites this run skips for a missing system package (test/systemPackages.ts).
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { skipSummary } from './systemPackages.js';
 
 export default function setup(): () => void {
+  const skipping = skipSummary();
+  if (skipping) console.warn(skipping);
   const previous = process.env.TMPDIR;
   const root = mkdtempSync(join(tmpdir(), 'compliance-tests-'));
   // As open as the system's temporary folder: the queue-mode suite runs Postgres as its own user,

@@ -83,7 +83,12 @@ export const sandboxCommand: Command = {
     const sandbox = await startSandbox(options);
     // Listen for signals before announcing: a supervisor may stop us as soon as it reads the lines.
     const stopped = new Promise<void>((resolve) => {
+      // Started through `npx compliance sandbox … &`, our parent is npm's shell: `kill $!` ends npm but
+      // no signal reaches us. Re-parented means whoever started us is gone, so stop instead of lingering.
+      const parent = process.ppid;
+      const orphaned = setInterval(() => process.ppid !== parent && stop(), 500).unref();
       const stop = () => {
+        clearInterval(orphaned);
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         void sandbox.close().then(resolve);

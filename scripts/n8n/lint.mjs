@@ -12,10 +12,12 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { artifactPackageJson } from '../artifacts.mjs';
+import { toolsDir } from '../tools/install.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
 const ARTIFACT = 'n8n-nodes-compliance';
-const nodeCli = join(repo, 'node_modules/@n8n/node-cli');
+const tools = join(toolsDir(), 'node_modules');
+const nodeCli = join(tools, '@n8n/node-cli');
 
 function reviewFilesShipped() {
   const found = new Set();
@@ -50,11 +52,18 @@ try {
   if (manifest.n8n?.strict !== true) throw new Error(`lint:n8n: packages/${ARTIFACT}/package.json must set "n8n": { "strict": true }`);
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   cpSync(join(nodeCli, 'dist/template/templates/shared/default/eslint.config.mjs'), join(stage, 'eslint.config.mjs'));
-  symlinkSync(join(repo, 'node_modules'), join(stage, 'node_modules'), 'dir');
+  // n8n's lint CLI and its plugins come from the on-demand tools (scripts/tools); what the sources
+  // import (n8n-workflow, zod, Node's types) from the contributor install, at the versions they build with.
+  const ours = ['n8n-workflow', 'zod', '@types/node'];
+  const link = (target, name) => symlinkSync(target, join(stage, 'node_modules', name), 'dir');
+  mkdirSync(join(stage, 'node_modules/@types'), { recursive: true });
+  for (const name of ours) link(join(repo, 'node_modules', name), name);
+  for (const name of readdirSync(tools)) if (!name.startsWith('.') && name !== '@types' && !ours.includes(name)) link(join(tools, name), name);
+  for (const name of readdirSync(join(tools, '@types'))) if (!ours.includes(`@types/${name}`)) link(join(tools, '@types', name), `@types/${name}`);
   // Not under a test runner's NODE_ENV=test, which makes eslint-plugin-n8n-nodes-base lint every
   // file as if it were named "Test.node.ts".
   const { NODE_ENV: _testMode, ...env } = process.env;
-  const result = spawnSync(join(repo, 'node_modules/.bin/n8n-node'), ['lint'], {
+  const result = spawnSync(join(tools, '.bin/n8n-node'), ['lint'], {
     cwd: stage,
     encoding: 'utf8',
     env: { ...env, CI: 'true', FORCE_COLOR: '0' },

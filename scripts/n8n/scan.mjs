@@ -19,10 +19,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { toolPath } from '../tools/install.mjs';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const PACKAGE_NAME = 'n8n-nodes-compliance';
-const SCANNER = join(REPO, 'node_modules/@n8n/scan-community-package/scanner/scanner.mjs');
+const SCANNER = toolPath('@n8n/scan-community-package/scanner/scanner.mjs');
 const scannerRequire = createRequire(SCANNER);
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 

@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationIds } from '../../api/operations.js';
-import { ROOT } from '../cli/helpers.js';
+import { toolPath } from '../../scripts/tools/install.mjs';
 import { copyOfBuiltCli, type BuiltCli } from '../sandbox/builtCli.js';
 import { connectionEnv, httpServer } from './helpers.js';
 
-const CONFORMANCE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const INSPECTOR_DIR = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build');
+const CONFORMANCE = toolPath('@modelcontextprotocol/conformance/dist/index.js');
+const INSPECTOR_DIR = toolPath('@modelcontextprotocol/inspector-cli/build');
 
 /** The suite's server scenarios that test a tools/resources/prompts server like ours. */
 const APPLICABLE = ['server-initialize', 'ping', 'logging-set-level', 'tools-list', 'resources-list', 'prompts-list', 'server-sse-multiple-streams', 'server-sse-polling', 'dns-rebinding-protection'];

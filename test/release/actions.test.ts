@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { actionNames } from '../../scripts/build-actions.mjs';
+import { toolPath } from '../../scripts/tools/install.mjs';
 import { FakeGitHub } from '../actions/fakeGitHub.js';
 import { API_KEY, GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPO_ROOT, REPOSITORY, runAction, type RunOptions } from '../actions/harness.js';
 
@@ -132,7 +133,7 @@ async function localAction(name: string, inputs: Record<string, string>): Promis
   const dir = mkdtempSync(join(tmpdir(), 'local-action-'));
   const dotenv = join(dir, '.env');
   writeFileSync(dotenv, [...Object.entries(inputs).map(([key, value]) => `INPUT_${key.toUpperCase()}=${JSON.stringify(value)}`), `GITHUB_WORKSPACE=${dir}`, `GITHUB_REPOSITORY=${REPOSITORY}`, ''].join('\n'));
-  const child = spawn(process.execPath, [join(copy, 'node_modules', '@github', 'local-action', 'bin', 'local-action.js'), 'run', join('actions', name), 'src/main.ts', dotenv], {
+  const child = spawn(process.execPath, [toolPath('@github/local-action/bin/local-action.js'), 'run', join('actions', name), 'src/main.ts', dotenv], {
     cwd: copy,
     env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: dir, NO_COLOR: '1', npm_config_yes: 'false', npm_config_offline: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],

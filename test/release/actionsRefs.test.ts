@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { actionNames } from '../../scripts/build-actions.mjs';
 import { REPO_ROOT } from '../actions/harness.js';
 import { ACTIONS_REF, OWN_REPOSITORY } from '../templates/workflowRunner.js';
 
@@ -60,6 +61,31 @@ describe('our uses: lines', () => {
     expect(script).toContain('git push --force origin "refs/tags/$ACTIONS_MAJOR"');
     const guard = release.jobs.build.steps.map((step: { run?: string }) => step.run ?? '').join('\n');
     expect(guard).toContain('"$ACTIONS_MAJOR".*) ;;');
+  });
+
+  it('creates the GitHub Release the Marketplace listing is published from, with both tarballs', () => {
+    const release = parse(readFileSync(join(REPO_ROOT, '.github', 'workflows', 'release.yml'), 'utf8'));
+    const job = release.jobs['github-release'];
+    expect(job.needs).toBe('move-major-tag');
+    expect(job.permissions).toEqual({ contents: 'write' });
+    const script = job.steps.map((step: { run?: string }) => step.run ?? '').join('\n');
+    expect(script).toMatch(/^gh release create "\$TAG" dist\/packages\/\*\.tgz .*--verify-tag/m);
+  });
+});
+
+describe('who the artifacts say made them', () => {
+  const author = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).author as { name: string; email: string; url: string };
+  const actionFiles = ['action.yml', ...actionNames().map((name) => `actions/${name}/action.yml`)];
+
+  it('is the project, written once in the root package.json, with no placeholder address', () => {
+    expect(author.name).toBe(OWN_REPOSITORY.split('/')[0]);
+    expect(author.email).toMatch(/@users\.noreply\.github\.com$/);
+    expect(author.url).toBe(`https://github.com/${OWN_REPOSITORY.split('/')[0]}`);
+  });
+
+  it('every action.yml names that author', () => {
+    const named = Object.fromEntries(actionFiles.map((file) => [file, parse(readFileSync(join(REPO_ROOT, file), 'utf8')).author]));
+    expect(named).toEqual(Object.fromEntries(actionFiles.map((file) => [file, author.name])));
   });
 });
 

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationIds, operations } from '../../api/operations.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
+import { toolPath } from '../../scripts/tools/install.mjs';
 import { client, sandbox } from './helpers.js';
 
 let box: RunningSandbox;
@@ -54,7 +55,7 @@ describe('OpenAPI description', () => {
   it('passes redocly lint with no errors', async () => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
-    const result = await promisify(execFile)('./node_modules/.bin/redocly', ['lint', file, '--format=json'], { maxBuffer: 16 * 1024 * 1024 }).catch(
+    const result = await promisify(execFile)(toolPath('.bin/redocly'), ['lint', file, '--format=json'], { maxBuffer: 16 * 1024 * 1024 }).catch(
       (error: { stdout: string; stderr: string }) => error,
     );
     const report = JSON.parse(result.stdout) as { totals: { errors: number }; problems: Array<{ severity: string; message: string; ruleId: string }> };

@@ -8,8 +8,8 @@
  * sandbox on loopback) and the workflow are set up over n8n's REST API first, as in
  * credentialTest.real.test.ts. Screenshots go to test-results/screenshots/ (test artifacts); with
  * COMPLIANCE_UPDATE_DOCS_SCREENSHOTS=1 the ones nodes/README.md shows are copied to nodes/docs/.
- * Without Chromium it skips and says why, except in CI (CI=true), where that fails: .ci/run installs
- * it. COMPLIANCE_SKIP_REAL_N8N=1 skips it too.
+ * Without Chromium it is skipped (test/systemPackages.ts says so once per run), except in CI (CI=true),
+ * where that fails: .ci/run installs it. COMPLIANCE_SKIP_REAL_N8N=1 skips it too.
  */
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -20,15 +20,9 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
 import { BACKUP } from '../../templates/n8n/review-loop.fixtures.js';
 import { buildPackage, installN8n, N8nHarness, REPO } from './harness.js';
 import { LIBRARY_TEXT } from './workflows.js';
+import { chromiumPath, skipReason } from '../../systemPackages.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-const skipReason =
-  process.env.COMPLIANCE_SKIP_REAL_N8N === '1'
-    ? 'COMPLIANCE_SKIP_REAL_N8N=1'
-    : !CHROMIUM && process.env.CI !== 'true'
-      ? 'chromium not installed (apt-get install chromium; .ci/run installs it)'
-      : '';
-if (skipReason) console.warn(`the editor suite is skipped: ${skipReason}`);
+const CHROMIUM = chromiumPath();
 
 const KEY = 'csk_sandbox_n8n_editor_suite_001';
 const OWNER = { email: 'owner@example.test', firstName: 'Owner', lastName: 'Test', password: 'EditorTest1234' };
@@ -37,7 +31,7 @@ const SHOTS = join(REPO, 'test-results/screenshots');
 /** Screenshots nodes/README.md shows ("In the editor"), copied there on request. */
 const DOCS_SHOTS = ['picker-slug.png', 'picker-documentId.png', 'output-library-document.png'];
 
-describe.skipIf(Boolean(skipReason))('the Compliance node in the real n8n editor (headless Chromium)', () => {
+describe.skipIf(Boolean(skipReason('editor')))('the Compliance node in the real n8n editor (headless Chromium)', () => {
   let sandbox: RunningSandbox;
   let n8n: N8nHarness;
   let server: Awaited<ReturnType<N8nHarness['start']>>;

@@ -25,19 +25,13 @@ import { REPOSITORY_FILES } from '../../templates/n8n/review-loop.fixtures.js';
 import { SmtpSink } from '../../templates/n8n/smtpSink.js';
 import { CREDENTIAL_REFS, forImport, loadTemplate, type Template } from '../../templates/n8n/templates.js';
 import { buildPackage, freePort, installN8n, N8nHarness } from './harness.js';
-import { postgresBin, redisBin, startPostgres, startRedis, type Service } from './queueServices.js';
+import { startPostgres, startRedis, type Service } from './queueServices.js';
+import { missingFor, postgresBin, redisBin, skipReason } from '../../systemPackages.js';
 import { credentials, triggerWorkflow, WORKFLOW_IDS, type Keys } from './workflows.js';
 
 const PG_BIN = postgresBin();
 const REDIS_BIN = redisBin();
-const missing = [PG_BIN ? '' : 'PostgreSQL (/usr/lib/postgresql/<major>/bin)', REDIS_BIN ? '' : 'redis-server'].filter(Boolean);
-const skipReason =
-  process.env.COMPLIANCE_SKIP_REAL_N8N === '1'
-    ? 'COMPLIANCE_SKIP_REAL_N8N=1'
-    : missing.length && process.env.CI !== 'true'
-      ? `${missing.join(' and ')} not installed (apt-get install postgresql redis-server; .ci/run installs them)`
-      : '';
-if (skipReason) console.warn(`the queue-mode suite is skipped: ${skipReason}`);
+const missing = missingFor('queue-mode');
 
 const KEYS: Keys = {
   sandbox: 'csk_sandbox_n8n_queue_mode_0001',
@@ -68,7 +62,7 @@ function withWebhookTrigger(template: Template, id: string, path: string): Templ
   return copy;
 }
 
-describe.skipIf(Boolean(skipReason))('our nodes in n8n queue mode (PostgreSQL, Redis, main + one worker)', () => {
+describe.skipIf(Boolean(skipReason('queue-mode')))('our nodes in n8n queue mode (PostgreSQL, Redis, main + one worker)', () => {
   let pg: Service;
   let redis: Service;
   let sandbox: RunningSandbox;

@@ -1,0 +1,59 @@
+/**
+ * A new contributor's first minutes (issue 21), measured on a fresh clone of this checkout's HEAD with an
+ * empty npm cache: `npm ci` (wall time, size of node_modules, package count), whether the lock comes out
+ * unchanged, then `npm start` (build + the review of examples/) and `npm run test:unit`, each beside bare
+ * `node -e 0` of the same run. Targets: install ≤ 90 s and ≤ 400 MB.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchReport } from './report.js';
+
+function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): { ms: number; status: number | null; output: string } {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { ms: performance.now() - started, status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** Bytes of a tree as `du` counts them (allocated blocks), without following links. */
+function diskBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isSymbolicLink()) continue;
+    total += statSync(join(entry.parentPath, entry.name)).blocks * 512;
+  }
+  return total;
+}
+
+export async function bench(report: BenchReport): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'bench-install-'));
+  try {
+    const clone = join(root, 'clone');
+    const cache = join(root, 'npm-cache');
+    if (timed('git', ['clone', '--quiet', '--no-local', process.cwd(), clone], process.cwd()).status !== 0) throw new Error('git clone of the checkout failed');
+    const env = { ...process.env, npm_config_cache: cache, npm_config_yes: 'false' };
+    const bare = timed(process.execPath, ['-e', '0'], clone).ms;
+    report.figure("bare node -e 0 (start to exit), install anchor", bare, 'ms');
+
+    const install = timed('npm', ['ci', '--no-audit', '--no-fund'], clone, env);
+    if (install.status !== 0) throw new Error(`npm ci failed:\n${install.output.slice(-2000)}`);
+    report.figure('npm ci, fresh clone, empty cache: wall time', install.ms / 1000, 's', '≤ 90');
+    report.figure('npm ci, fresh clone, empty cache: node_modules size', diskBytes(join(clone, 'node_modules')) / 1e6, 'MB', '≤ 400');
+    const relock = timed('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], clone, env);
+    const drift = timed('git', ['diff', '--quiet', '--', 'package-lock.json'], clone);
+    report.figure('lock files changed by npm install --package-lock-only after npm ci', relock.status === 0 && drift.status === 0 ? 0 : 1, 'files', '0');
+
+    const start = timed('npm', ['start', '--silent'], clone, env);
+    report.figure('npm start, fresh clone (build + review of examples/)', start.ms / 1000, 's', undefined, { name: 'bare node -e 0, same run', value: bare / 1000, unit: 's' });
+    report.note(`npm start exited ${start.status} (the review's gate verdict: examples/ lacks security awareness training on purpose)`);
+    const build = timed(process.execPath, ['scripts/build.mjs', 'cli'], clone, env);
+    report.figure('of which: node scripts/build.mjs cli, warm', build.ms / 1000, 's');
+
+    const unit = timed('npm', ['run', 'test:unit', '--silent'], clone, env);
+    if (unit.status !== 0) report.note(`npm run test:unit exited ${unit.status}`);
+    report.figure('npm run test:unit, fresh clone: wall time', unit.ms / 1000, 's', '≤ 60');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
