@@ -8,7 +8,7 @@ import { z } from 'zod/v4';
 import { FORMATS, type DownloadFormat } from '../api/schemas/common.js';
 import type { GenerateTarget } from './config.js';
 import { ReviewError } from './errors.js';
-import { bytesHash, contentHash, sameHash } from './hash.js';
+import { bytesHash, contentHash, sameHash } from '../api/contentHash.js';
 
 export const MANIFEST_PATH = '.compliance/generated.json';
 export const MANIFEST_SCHEMA_VERSION = 1;

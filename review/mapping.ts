@@ -9,7 +9,7 @@ import type { MappingMode } from './config.js';
 import { forEachConcurrent } from './concurrency.js';
 import type { RepoFile } from './documents.js';
 import { ReviewError } from './errors.js';
-import { normaliseContent } from './hash.js';
+import { normaliseContent } from '../api/contentHash.js';
 
 /** The files joined into one text, each under `=== FILE: <path> ===`. */
 export function buildPolicySet(files: readonly RepoFile[]): string {

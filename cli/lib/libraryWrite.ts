@@ -3,7 +3,7 @@
  * the same spend rules as sync (the price of each file shown, --dry-run, --max-tokens, the balance).
  * Every file is read and checked before anything is charged.
  */
-import { contentHash, sameHash } from '../../review/hash.js';
+import { contentHash, sameHash } from '../../api/contentHash.js';
 import { readRepoFiles } from '../../review/node/files.js';
 import { documentTitle, libraryContent } from '../../review/syncPlan.js';
 import { booleanFlag, integerFlag, listFlag, stringFlag, type Parsed } from './args.js';

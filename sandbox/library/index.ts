@@ -8,7 +8,6 @@
  */
 export { Library, type LibraryOptions } from './library.js';
 export { LibraryError, type LibraryErrorCode } from './errors.js';
-export { normaliseContent, contentHash } from './contentHash.js';
 export {
   SEARCH_DEFAULT_LIMIT,
   SEARCH_MAX_LIMIT,
