@@ -144,18 +144,6 @@ export function objectOf(raw: unknown, context: NormalizeContext, what: string):
   return raw;
 }
 
-export function requireText(object: JsonObject, names: readonly string[], context: NormalizeContext, what: string): string {
-  const text = pickText(object, names);
-  if (text === undefined) throw unexpected(context, what, names, object);
-  return text;
-}
-
-export function requireNumber(object: JsonObject, names: readonly string[], context: NormalizeContext, what: string): number {
-  const number = pickNumber(object, names);
-  if (number === undefined) throw unexpected(context, what, names, object);
-  return number;
-}
-
 /** Lower-case, with spaces and dashes as underscores: "In Progress" → "in_progress". */
 export function token(value: string): string {
   return value.trim().toLowerCase().replace(/[\s-]+/g, '_');

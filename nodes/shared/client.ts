@@ -95,12 +95,6 @@ export const n8nSleep: Sleep = async (ms) => {
   await sleep(ms);
 };
 
-/** The base URL of the credential, as entered (the client normalises it). */
-export async function credentialBaseUrl(context: ComplianceContext): Promise<string> {
-  const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-  return String(credentials.baseUrl ?? '');
-}
-
 export interface ClientSettings {
   /** Per-attempt timeout in ms. */
   timeoutMs?: number;

@@ -66,21 +66,3 @@ export interface CompiledEntry {
 export function compileVocabulary(entries: readonly VocabularyEntry[]): CompiledEntry[] {
   return entries.map((entry) => ({ name: entry.name, phrases: entry.phrases.map(phraseStems).filter((p) => p.length > 0) }));
 }
-
-/** Cosine similarity of two profiles, each term weighted by `idf(term)`. */
-export function cosine(a: TermProfile, b: TermProfile, idf: (term: string) => number): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (const [term, weight] of Object.entries(a)) {
-    const w = weight * idf(term);
-    normA += w * w;
-    const other = b[term];
-    if (other !== undefined) dot += w * other * idf(term);
-  }
-  for (const [term, weight] of Object.entries(b)) {
-    const w = weight * idf(term);
-    normB += w * w;
-  }
-  return normA && normB ? dot / Math.sqrt(normA * normB) : 0;
-}
