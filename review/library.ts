@@ -7,7 +7,7 @@ import { contentHash } from '../api/contentHash.js';
 import { planSync, type PlanSyncInput, type SyncPlan } from './syncPlan.js';
 
 /** Hashes of the stored text of the given documents (getLibraryDocument include=content, free). */
-export async function fetchContentHashes(
+async function fetchContentHashes(
   client: ComplianceApi,
   documentIds: readonly string[],
   options: { concurrency?: number; signal?: AbortSignal } = {},

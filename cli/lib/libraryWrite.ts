@@ -19,7 +19,7 @@ interface Upload {
 }
 
 /** The files as the library would receive them; every unreadable or out-of-limits file named at once (exit 2). */
-export async function readUploads(paths: readonly string[], root = process.cwd()): Promise<Upload[]> {
+async function readUploads(paths: readonly string[], root = process.cwd()): Promise<Upload[]> {
   const files = await readRepoFiles(root, paths);
   const uploads = files.map((file) => ({ path: file.path, ...libraryContent(file.content) }));
   const bad = uploads.filter((upload) => upload.problem);

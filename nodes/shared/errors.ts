@@ -15,10 +15,10 @@ import {
   ComplianceValidationError,
 } from '../../api/errors.js';
 
-export type NodeError = NodeApiError | NodeOperationError;
+type NodeError = NodeApiError | NodeOperationError;
 
 /** The fields of a compliance error worth showing and returning. */
-export function errorFields(error: unknown): IDataObject {
+function errorFields(error: unknown): IDataObject {
   if (error instanceof ComplianceError) {
     const fields: IDataObject = { code: error.code, message: error.message };
     if (error.hint) fields.hint = error.hint;

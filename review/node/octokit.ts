@@ -16,7 +16,7 @@ import { gitHubStatus, type GitHubIssueRef, type GitHubIssuesPort, type ListedIs
 
 export type GitHub = Octokit & Api & { paginate: PaginateInterface };
 
-export interface RepositoryRef {
+interface RepositoryRef {
   owner: string;
   repo: string;
 }
@@ -27,7 +27,7 @@ export interface GitHubLog {
   warning(message: string): void;
 }
 
-export interface CreateGitHubOptions {
+interface CreateGitHubOptions {
   token: string;
   /** GITHUB_API_URL; https://api.github.com by default. */
   baseUrl?: string;

@@ -36,12 +36,12 @@ export function analyseContent(text: string): ContentAnalysis {
 }
 
 /** Stems of a vocabulary phrase, compiled once. */
-export function phraseStems(phrase: string): string[] {
+function phraseStems(phrase: string): string[] {
   return contentStems(phrase);
 }
 
 /** How often the stem sequence occurs contiguously in the analysed content. */
-export function countPhrase(analysis: ContentAnalysis, stems: readonly string[]): number {
+function countPhrase(analysis: ContentAnalysis, stems: readonly string[]): number {
   const first = stems[0];
   if (first === undefined) return 0;
   const starts = analysis.positions.get(first) ?? [];
@@ -58,7 +58,7 @@ export function vocabularyCounts(analysis: ContentAnalysis, entries: readonly Co
   return entries.map((entry) => entry.phrases.reduce((sum, stems) => sum + countPhrase(analysis, stems), 0));
 }
 
-export interface CompiledEntry {
+interface CompiledEntry {
   name: string;
   phrases: string[][];
 }

@@ -24,7 +24,7 @@ import type {
   ListOptions, PendingWork, SearchInput, SearchOutcome, StorageCounters,
 } from './types.js';
 
-export interface LibraryOptions {
+interface LibraryOptions {
   /** Source of document ids (default: `doc_` + 16 random hex digits). */
   newDocumentId?: () => string;
 }
