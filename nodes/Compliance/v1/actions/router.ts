@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../api/client.js';
 import { createClient } from '../../../shared/client.js';
 import { errorOutput, toNodeError } from '../../../shared/errors.js';
-import { inUserWords, operationLabel } from '../helpers/userWords.js';
+import { operationLabel, userMessage } from '../helpers/userWords.js';
 import { resources, resourceNames } from './resources.js';
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -34,10 +34,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
   if (entry.module.executeOnce) {
     try {
       return [await entry.module.executeOnce.call(this, items, await createClient(this))];
-    } catch (caught) {
-      const error = inUserWords(caught, label, shownFields);
-      if (this.continueOnFail()) return [[errorItem(this, error, 0)]];
-      throw toNodeError(this.getNode(), error);
+    } catch (error) {
+      const message = userMessage(error, label, shownFields);
+      if (this.continueOnFail()) return [[errorItem(this, error, 0, message)]];
+      throw toNodeError(this.getNode(), error, undefined, message);
     }
   }
   const returnData: INodeExecutionData[] = [];
@@ -47,21 +47,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
       client ??= await createClient(this);
       const results = await entry.module.execute!.call(this, itemIndex, client);
       returnData.push(...results.map((result) => ({ ...result, pairedItem: result.pairedItem ?? { item: itemIndex } })));
-    } catch (caught) {
-      const error = inUserWords(caught, label, shownFields);
+    } catch (error) {
+      const message = userMessage(error, label, shownFields);
       if (this.continueOnFail()) {
-        returnData.push(errorItem(this, error, itemIndex));
+        returnData.push(errorItem(this, error, itemIndex, message));
         continue;
       }
-      throw toNodeError(this.getNode(), error, itemIndex);
+      throw toNodeError(this.getNode(), error, itemIndex, message);
     }
   }
   return [returnData];
 }
 
-/** The output item of a failed input item under Continue On Fail. */
-function errorItem(context: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
-  const item: INodeExecutionData = { json: errorOutput(error), pairedItem: { item: itemIndex } };
-  if (context.getNode().onError === 'continueErrorOutput') item.error = toNodeError(context.getNode(), error, itemIndex);
+/** The output item of a failed input item under Continue On Fail; `message` in the UI's words when there is one. */
+function errorItem(context: IExecuteFunctions, error: unknown, itemIndex: number, message?: string): INodeExecutionData {
+  const item: INodeExecutionData = { json: errorOutput(error, message), pairedItem: { item: itemIndex } };
+  if (context.getNode().onError === 'continueErrorOutput') item.error = toNodeError(context.getNode(), error, itemIndex, message);
   return item;
 }
