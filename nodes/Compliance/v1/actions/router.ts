@@ -11,7 +11,7 @@ import type { ComplianceClient } from '../../../../api/client.js';
 import { createClient } from '../../../shared/client.js';
 import { errorOutput, toNodeError } from '../../../shared/errors.js';
 import { operationLabel, userMessage } from '../helpers/userWords.js';
-import { resources, resourceNames } from './resources.js';
+import { resources } from './resources.js';
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
   const items = this.getInputData();
@@ -29,7 +29,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
     if (!this.continueOnFail()) throw unsupported;
     return [items.map((_, itemIndex) => errorItem(this, unsupported, itemIndex))];
   }
-  const label = operationLabel(entry, resource, operation, resourceNames[resource as keyof typeof resources]);
+  const label = operationLabel(entry, resource, operation, resources[resource as keyof typeof resources].name);
   const shownFields = entry.module.description;
   if (entry.module.executeOnce) {
     try {
