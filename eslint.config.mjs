@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { layersPlugin } from './scripts/eslint/layers.mjs';
+import { unusedExportsPlugin } from './scripts/eslint/unusedExports.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'actions/*/dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**'] },
@@ -17,6 +18,12 @@ export default tseslint.config(
     files: ['api/**/*.ts', 'review/**/*.ts', 'cli/**/*.ts', 'actions/**/*.ts', 'nodes/**/*.ts', 'credentials/**/*.ts', 'sandbox/**/*.ts'],
     plugins: { layers: layersPlugin },
     rules: { 'layers/import-direction': 'error' },
+  },
+  {
+    // No unused export: each export of the product's code has an importer (tests count).
+    files: ['api/**/*.ts', 'review/**/*.ts', 'cli/**/*.ts', 'actions/**/*.ts', 'nodes/**/*.ts', 'credentials/**/*.ts', 'sandbox/**/*.ts'],
+    plugins: { exports: unusedExportsPlugin },
+    rules: { 'exports/no-unused-export': 'error' },
   },
   {
     // The API core and the review loop run inside n8n too: no process, timers or file system there.

@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Three layers of the test pyramid, chosen by file so no test file is renamed:
-//   unit  pure functions and fakes (MockAgent, in-memory stores): no sandbox server, no built bundle;
+//   unit  in one process: pure functions, fakes (MockAgent, in-memory stores) and the sandbox started
+//         in-process on loopback (the n8n nodes' fake contexts); no child process, no built bundle;
 //   e2e   the sandbox over loopback, the built CLI, action and n8n bundles, packed tarballs;
 //   real  a real n8n (`*.real.test.ts`): rebuilds the n8n package and starts n8n, one file at a time,
 //         after everything else, so they never rebuild `dist` under each other.
@@ -21,6 +22,7 @@ const UNIT = [
   'test/templates/github/expressions.test.ts',
   'test/templates/github/static.test.ts',
   'test/templates/n8n/templates.static.test.ts',
+  'test/n8n/unit/**/*.test.ts',
 ];
 // Builds bundles or spawns processes although it sits in a unit folder: e2e.
 const NOT_UNIT = ['test/api/build.test.ts'];

@@ -31,7 +31,7 @@ export const POLL_SCHEDULE = {
 /** Default overall limit of a wait. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 15 * 60_000;
 
-export interface PollPlan {
+interface PollPlan {
   /** The job's expected duration in ms (the estimate the wait started with). */
   estimateMs: number;
   /** Time left until the expected end; 0 or less once it has passed. */

@@ -258,10 +258,6 @@ export function isOperationId(value: string): value is OperationId {
   return Object.hasOwn(operations, value);
 }
 
-export function getOperation(id: OperationId): Operations[OperationId] {
-  return operations[id];
-}
-
 /** Token prices the spec fixes, from the rows' `cost` (discovery, generation and mapping prices come from /billing). */
 export const FIXED_PRICES: Readonly<Partial<Record<OperationId, number>>> = Object.fromEntries(
   Object.values(operations as Record<string, OperationSpec>).flatMap((row) => (row.cost.kind === 'fixed' ? [[row.id, row.cost.tokens]] : [])),

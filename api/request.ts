@@ -21,7 +21,7 @@ function queryValue(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-export function isUploadFile(value: unknown): value is UploadFile {
+function isUploadFile(value: unknown): value is UploadFile {
   return typeof value === 'object' && value !== null && 'data' in value && 'filename' in value;
 }
 

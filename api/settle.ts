@@ -4,7 +4,7 @@
  * a `catch`: the one place that turns errors into a host's error types is that host's boundary (in
  * n8n, nodes/shared/errors.ts makes every failure a NodeApiError or NodeOperationError).
  */
-export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /** Runs `run`, resolving to its value or to what it threw or rejected with. */
 export async function settle<T>(run: () => Promise<T> | T): Promise<Settled<T>> {

@@ -47,7 +47,7 @@ export interface FailureState {
   timedOut: boolean;
 }
 
-export interface ClassifyOptions {
+interface ClassifyOptions {
   /**
    * Keep only the innermost message and no cause: n8n's request helper puts the request
    * configuration, the key's header included, on its error.

@@ -14,7 +14,7 @@ import type { BenchReport } from './report.js';
 
 const KEY = 'csk_sandbox_jobwait_0001';
 
-export interface JobWait {
+interface JobWait {
   jobSeconds: number;
   /** GET /jobs/{id} requests made by waitForJob. */
   polls: number;
@@ -23,7 +23,7 @@ export interface JobWait {
 }
 
 /** Submits one generation job of `jobSeconds` and waits for it as the client does; `virtual`: on a shared virtual clock. */
-export async function measureJobWait(jobSeconds: number, virtual = true): Promise<JobWait> {
+async function measureJobWait(jobSeconds: number, virtual = true): Promise<JobWait> {
   let now = Date.UTC(2026, 0, 5, 9, 0, 0);
   const clock = virtual ? () => now : Date.now;
   const box = await startSandbox({ port: 0, jobSeconds, keys: [KEY], ...(virtual ? { clock } : {}) });

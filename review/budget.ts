@@ -34,7 +34,7 @@ export function estimateCost(lines: CostLine[]): CostEstimate {
   };
 }
 
-export interface PackSuggestion {
+interface PackSuggestion {
   code: PackCode;
   priceUsd: number;
   tokens: number;
@@ -46,7 +46,7 @@ export function smallestPackCovering(tokens: number): PackSuggestion | undefined
   return code ? { code, priceUsd: PACKS[code].priceUsd, tokens: PACKS[code].tokens } : undefined;
 }
 
-export interface BudgetOptions {
+interface BudgetOptions {
   mode: KeyMode;
   /** The account balance (GET /billing); needed to check a live plan against it. */
   balanceTokens?: number;

@@ -192,7 +192,7 @@ function suggestKey(key: string): string {
 
 type PathSegment = string | number;
 
-export function formatPath(path: readonly PathSegment[]): string {
+function formatPath(path: readonly PathSegment[]): string {
   return path.reduce<string>((out, seg) => (typeof seg === 'number' ? `${out}[${seg}]` : out ? `${out}.${seg}` : seg), '');
 }
 

@@ -12,7 +12,7 @@ export interface RepoFile {
   content: string;
 }
 
-export interface SelectedPath {
+interface SelectedPath {
   path: string;
   /** The first group whose globs match the path: its category and tags apply. */
   group: DocumentGroup;

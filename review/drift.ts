@@ -8,10 +8,10 @@ import { z } from 'zod/v4';
 import { FORMATS, type DownloadFormat } from '../api/schemas/common.js';
 import type { GenerateTarget } from './config.js';
 import { ReviewError } from './errors.js';
-import { bytesHash, contentHash, sameHash } from './hash.js';
+import { bytesHash, contentHash, sameHash } from '../api/contentHash.js';
 
 export const MANIFEST_PATH = '.compliance/generated.json';
-export const MANIFEST_SCHEMA_VERSION = 1;
+const MANIFEST_SCHEMA_VERSION = 1;
 
 const parametersSchema = z.record(z.string(), z.unknown());
 const manifestSchema = z.looseObject({
@@ -101,7 +101,7 @@ export function generatedFileHash(format: DownloadFormat, data: string | Uint8Ar
   return bytesHash(typeof data === 'string' ? new TextEncoder().encode(data) : data);
 }
 
-export type DriftReason = 'framework-updated' | 'parameters-changed' | 'missing';
+type DriftReason = 'framework-updated' | 'parameters-changed' | 'missing';
 
 export interface DriftResult {
   output: string;
@@ -117,7 +117,7 @@ export interface DriftResult {
   generatedAt: string | undefined;
 }
 
-export interface DetectDriftInput {
+interface DetectDriftInput {
   manifest: GenerationManifest;
   targets: readonly GenerateTarget[];
   /** Current content of each generated file (see driftInputPaths); undefined when absent. */

@@ -2,7 +2,7 @@
  * Errors of the review loop. A ReviewError is a usage or configuration problem found before (or
  * instead of) calling the service; callers map it to "usage or configuration error" (CLI exit 2).
  */
-export type ReviewErrorCode =
+type ReviewErrorCode =
   | 'invalid_config'
   | 'glob_no_match'
   | 'unknown_document_group'
@@ -36,7 +36,7 @@ export interface ConfigIssue {
   message: string;
 }
 
-export function formatConfigIssue(issue: ConfigIssue): string {
+function formatConfigIssue(issue: ConfigIssue): string {
   const where = issue.line === undefined ? issue.file : `${issue.file}:${issue.line}`;
   return issue.path ? `${where} ${issue.path}: ${issue.message}` : `${where}: ${issue.message}`;
 }

@@ -7,7 +7,7 @@ import { ComplianceError } from '../api/errors.js';
 import { ReviewError } from './errors.js';
 import { slugify } from './keys.js';
 
-export type FrameworkUpdate = z.output<typeof frameworkUpdate>;
+type FrameworkUpdate = z.output<typeof frameworkUpdate>;
 
 export interface FrameworkUpdates {
   slug: string;

@@ -49,12 +49,12 @@ export function markerKey(body: string | null | undefined): string | undefined {
   return match?.[1];
 }
 
-export function gapIssueTitle(gap: Pick<GateGap, 'controlId' | 'title'>, prefix: string): string {
+function gapIssueTitle(gap: Pick<GateGap, 'controlId' | 'title'>, prefix: string): string {
   const text = `${prefix.trim()} ${gap.controlId}: ${gap.title}`.trim().replace(/\s+/g, ' ');
   return truncate(neutralise(text), MAX_TITLE);
 }
 
-export function gapIssueBody(gap: GateGap, framework: GateResult['framework']): string {
+function gapIssueBody(gap: GateGap, framework: GateResult['framework']): string {
   const head = [
     `**Framework:** ${tableCell(framework.name)} · **Control:** ${tableCell(gap.controlId)} ${tableCell(gap.title)} · **Status:** ${gap.status}`,
     '',

@@ -14,7 +14,7 @@ export const FAIL_ON = ['coverage', 'new-gaps'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
 type ControlResult = MappingReportModel['controls'][number];
-export type Evidence = ControlResult['evidence'][number];
+type Evidence = ControlResult['evidence'][number];
 
 export interface GateGap {
   key: string;
@@ -32,7 +32,7 @@ export interface GateGap {
   isNew: boolean | undefined;
 }
 
-export interface GateControl {
+interface GateControl {
   id: string;
   title: string;
   status: ControlResult['status'];

@@ -9,13 +9,13 @@ import type { DownloadFormat } from '../api/schemas/common.js';
 import type { CostLine } from './budget.js';
 import { generatedFileHash, generationParameters, outputPath, type DriftResult, type GenerationManifest, type ManifestEntry } from './drift.js';
 
-export interface GeneratedFile {
+interface GeneratedFile {
   path: string;
   format: DownloadFormat;
   data: string | Uint8Array;
 }
 
-export interface GenerationResult {
+interface GenerationResult {
   output: string;
   status: 'generated' | 'failed' | 'not-attempted';
   jobId: string | undefined;

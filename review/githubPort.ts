@@ -29,14 +29,14 @@ export interface GitHubIssuesPort {
   comment(number: number, body: string): Promise<void>;
 }
 
-export interface GapIssueRef {
+interface GapIssueRef {
   key: string;
   number: number;
   url: string;
 }
 
 /** A write GitHub refused for lack of permission: every later write would be refused too. */
-export interface RefusedGitHubWrite {
+interface RefusedGitHubWrite {
   /** What could not be done, e.g. `open the issue for nist-csf-2/PR.AA-01`. */
   what: string;
   status: number;
@@ -101,7 +101,7 @@ function mayHaveLanded(error: unknown): boolean {
   return status === undefined || status >= 500;
 }
 
-export interface ApplyGapIssuesOptions {
+interface ApplyGapIssuesOptions {
   /** The label existing gap issues are found by (settings.labels[0]). */
   label: string;
   /** One line per write carried out, for progress output. */

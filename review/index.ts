@@ -3,7 +3,6 @@ export * from './errors.js';
 export * from './config.js';
 export * from './exampleConfig.js';
 export * from './glob.js';
-export * from './hash.js';
 export * from './documents.js';
 export * from './syncPlan.js';
 export * from './library.js';

@@ -3,11 +3,11 @@ export { listAllLibraryDocuments } from '../api/library.js';
 import type { ComplianceApi } from '../api/clientTypes.js';
 import { forEachConcurrent } from './concurrency.js';
 import { ReviewError } from './errors.js';
-import { contentHash } from './hash.js';
+import { contentHash } from '../api/contentHash.js';
 import { planSync, type PlanSyncInput, type SyncPlan } from './syncPlan.js';
 
 /** Hashes of the stored text of the given documents (getLibraryDocument include=content, free). */
-export async function fetchContentHashes(
+async function fetchContentHashes(
   client: ComplianceApi,
   documentIds: readonly string[],
   options: { concurrency?: number; signal?: AbortSignal } = {},

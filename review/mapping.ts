@@ -9,10 +9,10 @@ import type { MappingMode } from './config.js';
 import { forEachConcurrent } from './concurrency.js';
 import type { RepoFile } from './documents.js';
 import { ReviewError } from './errors.js';
-import { normaliseContent } from './hash.js';
+import { normaliseContent } from '../api/contentHash.js';
 
 /** The files joined into one text, each under `=== FILE: <path> ===`. */
-export function buildPolicySet(files: readonly RepoFile[]): string {
+function buildPolicySet(files: readonly RepoFile[]): string {
   return files.map((file) => `${sourceFileHeader(file.path)}\n\n${normaliseContent(file.content)}`).join('\n');
 }
 
@@ -28,13 +28,13 @@ export interface SourcedReport {
   report: MappingReportModel;
 }
 
-export interface MappingRun {
+interface MappingRun {
   framework: string;
   mode: MappingMode;
   reports: SourcedReport[];
 }
 
-export interface MappingOptions {
+interface MappingOptions {
   framework: string;
   files: readonly RepoFile[];
   mode: MappingMode;
@@ -45,7 +45,7 @@ export interface MappingOptions {
   signal?: AbortSignal;
 }
 
-export const COMBINED_SOURCE = 'combined';
+const COMBINED_SOURCE = 'combined';
 
 export async function runMapping(client: ComplianceApi, options: MappingOptions): Promise<MappingRun> {
   if (options.files.length === 0) {

@@ -5,7 +5,7 @@ import { neutralise, tableCell, truncate } from './neutralise.js';
 import type { ReviewReport } from './reportDocument.js';
 import type { SyncRunResult } from './syncRun.js';
 
-export interface MarkdownOptions {
+interface MarkdownOptions {
   /** `summary`: coverage table and the list of gaps; `full` adds the per-control table and evidence. */
   detail?: 'summary' | 'full';
   /** Gaps listed per framework before "… and N more". */
@@ -28,7 +28,7 @@ function gapStatus(gap: GateGap): string {
   return gap.isNew ? `${gap.status}, new` : gap.status;
 }
 
-export function renderFrameworkMarkdown(result: GateResult, options: MarkdownOptions = {}): string {
+function renderFrameworkMarkdown(result: GateResult, options: MarkdownOptions = {}): string {
   const detail = options.detail ?? 'full';
   const maxGaps = options.maxGaps ?? Number.POSITIVE_INFINITY;
   const lines: string[] = [];

@@ -21,7 +21,7 @@ import { buildReviewReport, type ReviewReport } from './reportDocument.js';
 import type { SyncPlan } from './syncPlan.js';
 import { runSync, type SyncRunResult } from './syncRun.js';
 
-export interface ReviewProgress {
+interface ReviewProgress {
   phase: 'plan' | 'sync' | 'map' | 'updates' | 'drift';
   message: string;
 }

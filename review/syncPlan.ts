@@ -8,7 +8,7 @@ import { LIMITS } from '../api/schemas/common.js';
 import type { libraryDocument } from '../api/schemas/responses.js';
 import type { DocumentGroup } from './config.js';
 import { selectDocumentPaths, type RepoFile } from './documents.js';
-import { contentHash, normaliseContent, sameHash } from './hash.js';
+import { contentHash, normaliseContent, sameHash } from '../api/contentHash.js';
 
 export type LibraryDocument = z.output<typeof libraryDocument>;
 

@@ -10,7 +10,7 @@ import { forEachConcurrent } from './concurrency.js';
 import { ReviewError } from './errors.js';
 import type { SyncItem, SyncItemKind, SyncPlan } from './syncPlan.js';
 
-export type SyncOutcome =
+type SyncOutcome =
   | 'ingested'
   | 'refreshed'
   | 'deleted'
@@ -24,7 +24,7 @@ export type SyncOutcome =
   /** Dry run: what would happen. */
   | 'planned';
 
-export interface SyncFileResult {
+interface SyncFileResult {
   kind: SyncItemKind;
   path: string;
   documentId: string | undefined;
@@ -38,7 +38,7 @@ export interface SyncFileResult {
   chargeUncertain?: boolean;
 }
 
-export interface SyncRunOptions {
+interface SyncRunOptions {
   /** The key's mode (ping): sandbox keys are never charged. */
   mode: KeyMode;
   concurrency?: number;

@@ -26,13 +26,13 @@ import type { ActionDefinition } from './runtime/run.js';
 import { appendSummary } from './runtime/summary.js';
 
 /** The report input, through the one reader (review/node/report.ts); relative to the workspace. */
-export async function readReport(root: string, path: string): Promise<ReviewReport> {
+async function readReport(root: string, path: string): Promise<ReviewReport> {
   const file = await readReportFile(path, { role: 'report', root, hint: 'Run the map (or review) action first in the same job; its report-json output is the path to pass.' });
   return file.report as ReviewReport;
 }
 
 /** compliance.yml's gapIssues settings (defaults without a config file), then the inputs. */
-export async function readGapIssueSettings(root: string): Promise<GapIssueSettings> {
+async function readGapIssueSettings(root: string): Promise<GapIssueSettings> {
   const settings = (await configExists(root))
     ? (await readConfigFile(root, configPathInput())).gapIssues
     : configSchema.shape.gapIssues.parse({});
@@ -90,7 +90,7 @@ export function setGapIssueOutputs(applied: AppliedGapIssues | undefined): void 
  * Lists, plans and applies. A refused write is a warning (with the permission to add), never a
  * failure; the summary says what was and was not done.
  */
-export async function syncGapIssues(report: ReviewReport, settings: GapIssueSettings, githubToken: string): Promise<AppliedGapIssues> {
+async function syncGapIssues(report: ReviewReport, settings: GapIssueSettings, githubToken: string): Promise<AppliedGapIssues> {
   const label = settings.labels[0];
   if (!label) throw new InputError('labels', 'must name at least one label: the first one finds the gap issues again');
   const github = await createGitHub(githubToken);

@@ -43,7 +43,7 @@ export function formatsInput(): DownloadFormat[] | undefined {
 }
 
 /** Drift of every generate target against the manifest, the files on disk and the framework updates. */
-export async function currentDrift(client: ComplianceApi, root: string, config: Config): Promise<DriftResult[]> {
+async function currentDrift(client: ComplianceApi, root: string, config: Config): Promise<DriftResult[]> {
   const { verifiedFrameworks } = await client.getCapabilities();
   const slugOf = new Map(config.generate.map((target) => [target.framework, resolveFrameworkSlug(target.framework, verifiedFrameworks)]));
   const updates = await checkFrameworkUpdates(client, [...new Set(slugOf.values())], undefined);
@@ -58,7 +58,7 @@ export async function currentDrift(client: ComplianceApi, root: string, config: 
   }).documents;
 }
 
-export interface WrittenGeneration {
+interface WrittenGeneration {
   run: GenerationRun;
   paths: string[];
 }

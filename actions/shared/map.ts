@@ -49,7 +49,7 @@ import { appendSummary } from './runtime/summary.js';
 export const DEFAULT_REPORT_DIR = 'compliance-report';
 
 /** The frameworks to map: compliance.yml's, narrowed (or extended) by the `framework` input. */
-export function selectFrameworks(config: Config): FrameworkConfig[] {
+function selectFrameworks(config: Config): FrameworkConfig[] {
   const named = textInput('framework');
   const threshold = numberInput('threshold', { min: 0, max: 100 });
   const mode = textInput('mode') === undefined ? undefined : choiceInput('mode', MAPPING_MODES, 'combined');

@@ -16,10 +16,10 @@ import { commentMarker, upsertStickyComment } from './github/stickyComment.js';
 import { choiceInput, numberInput, textInput } from './runtime/inputs.js';
 import { renderComment, type Baseline } from './report.js';
 
-export const COMMENT_MODES = ['auto', 'always', 'never'] as const;
-export type CommentMode = (typeof COMMENT_MODES)[number];
+const COMMENT_MODES = ['auto', 'always', 'never'] as const;
+type CommentMode = (typeof COMMENT_MODES)[number];
 
-export interface CommentInputs {
+interface CommentInputs {
   mode: CommentMode;
   pullRequest: number | undefined;
   /** Distinguishes several reports on one pull request (one comment each). */

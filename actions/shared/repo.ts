@@ -4,7 +4,7 @@ import { decodeUtf8, listRepoFiles, readConfigFile, readRepoBytes, readRepoFiles
 import { workspaceRoot } from './github/context.js';
 import { textInput } from './runtime/inputs.js';
 
-export interface RepoConfig {
+interface RepoConfig {
   /** The workspace (repository root). */
   root: string;
   /** The config's path relative to the root, as annotations name it. */

@@ -32,7 +32,7 @@ import { choiceInput, InputError, listInput, textInput } from './runtime/inputs.
 import { MAX_COMMENT_CHARS } from './github/stickyComment.js';
 
 /** GitHub shows at most 10 annotations of each kind per step; the full list is in the summary. */
-export const MAX_ANNOTATIONS = 10;
+const MAX_ANNOTATIONS = 10;
 
 export interface Baseline {
   path: string;
@@ -49,7 +49,7 @@ export interface GateInputs {
 }
 
 /** A previous report.json (or raw mapping reports): its gap keys and coverage, through the one reader. */
-export async function readBaseline(root: string, path: string): Promise<Baseline> {
+async function readBaseline(root: string, path: string): Promise<Baseline> {
   const { gapKeys, coverage } = await readReportFile(path, { role: 'baseline', acceptMappingReports: true, root });
   return { path, gapKeys, coverage };
 }
@@ -98,7 +98,7 @@ export function reportFormatsInput(): DownloadFormat[] {
   return [...formats];
 }
 
-export interface WrittenReport {
+interface WrittenReport {
   dir: string;
   json: string;
   markdown: string;
@@ -143,7 +143,7 @@ export async function writeReportFiles(
 const pct = (value: number) => `${Math.round(value * 10) / 10}%`;
 
 /** "+2.5 points" / "−1 point" / "no change". */
-export function coverageChange(now: number, before: number): string {
+function coverageChange(now: number, before: number): string {
   const delta = Math.round((now - before) * 10) / 10;
   if (delta === 0) return 'no change';
   const size = Math.abs(delta);
@@ -160,7 +160,7 @@ function baselineTable(report: ReviewReport, baseline: Baseline | undefined, aga
   return [`**Against ${against}:**`, '', '| Framework | Before | Now | Change |', '|---|---|---|---|', ...rows, ''];
 }
 
-export interface CostSummary {
+interface CostSummary {
   mode: 'sandbox' | 'live';
   estimate: CostEstimate;
   budget: BudgetCheck;

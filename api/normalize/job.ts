@@ -16,7 +16,7 @@ import {
 } from './read.js';
 
 export type JobAcceptedModel = z.output<typeof jobAccepted>;
-export type JobStatusModel = z.output<typeof jobStatus>;
+type JobStatusModel = z.output<typeof jobStatus>;
 
 const JOB_ID_NAMES = ['jobId', 'job_id', 'job.id', 'job.jobId', 'id'];
 const STATUS_NAMES = ['status', 'state', 'job.status', 'job.state'];

@@ -21,7 +21,7 @@ import {
   unexpected,
 } from './read.js';
 
-export type MappingReportModel = z.output<typeof mappingReport>;
+type MappingReportModel = z.output<typeof mappingReport>;
 type ControlResultModel = z.output<typeof controlResult>;
 type GapModel = z.output<typeof gap>;
 type ControlStatus = ControlResultModel['status'];

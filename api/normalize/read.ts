@@ -17,7 +17,7 @@ export function isRecord(value: unknown): value is JsonObject {
 }
 
 /** The value at `name`, where a dotted name walks into nested objects (`balance.tokens`). */
-export function valueAt(object: JsonObject, name: string): unknown {
+function valueAt(object: JsonObject, name: string): unknown {
   let value: unknown = object;
   for (const part of name.split('.')) {
     if (!isRecord(value)) return undefined;
@@ -51,7 +51,7 @@ export function toNumber(value: unknown): number | undefined {
   return Number.isFinite(number) ? number : undefined;
 }
 
-export function toBoolean(value: unknown): boolean | undefined {
+function toBoolean(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (value === 'true' || value === 1 || value === 'on' || value === 'yes') return true;
   if (value === 'false' || value === 0 || value === 'off' || value === 'no') return false;
@@ -142,18 +142,6 @@ export function objectOf(raw: unknown, context: NormalizeContext, what: string):
     if (isRecord(inner) && keys.every((key) => key === wrapper || key === 'meta' || key === 'links')) return inner;
   }
   return raw;
-}
-
-export function requireText(object: JsonObject, names: readonly string[], context: NormalizeContext, what: string): string {
-  const text = pickText(object, names);
-  if (text === undefined) throw unexpected(context, what, names, object);
-  return text;
-}
-
-export function requireNumber(object: JsonObject, names: readonly string[], context: NormalizeContext, what: string): number {
-  const number = pickNumber(object, names);
-  if (number === undefined) throw unexpected(context, what, names, object);
-  return number;
 }
 
 /** Lower-case, with spaces and dashes as underscores: "In Progress" → "in_progress". */

@@ -5,7 +5,7 @@
  */
 import type { Command } from '../lib/command.js';
 
-export interface CommandEntry {
+interface CommandEntry {
   summary: string;
   load(): Promise<Command>;
 }

@@ -6,11 +6,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError, exitCodesHelp } from './errors.js';
 import { didYouMean } from './suggest.js';
 
-export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description: string; valueName?: string };
+type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description: string; valueName?: string };
 export type OptionSpecs = Record<string, OptionSpec>;
 
 /** Flags every command accepts. */
-export const GLOBAL_OPTIONS = {
+const GLOBAL_OPTIONS = {
   json: { type: 'boolean', description: 'print one JSON document on stdout (shapes in the README)' },
   'no-color': { type: 'boolean', description: 'no colours (also: NO_COLOR set, or not a terminal)' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
@@ -28,7 +28,7 @@ export const REPO_OPTIONS = {
   config: { type: 'string', valueName: 'PATH', description: 'configuration file, relative to the root (default: compliance.yml)' },
 } as const satisfies OptionSpecs;
 
-export interface CommandHelp {
+interface CommandHelp {
   /** e.g. `compliance sync [options]` */
   usage: string;
   description: string;

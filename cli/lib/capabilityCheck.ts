@@ -9,7 +9,7 @@ import { ConfigError, type ConfigIssue } from '../../review/errors.js';
 import { frameworkCandidates, type FrameworkRef } from './frameworkMatch.js';
 import { didYouMean } from './suggest.js';
 
-export interface Capabilities {
+interface Capabilities {
   verifiedFrameworks: readonly FrameworkRef[];
   documentTypes: ReadonlyArray<{ id: string }>;
 }

@@ -4,7 +4,7 @@ import { writeRepoFile } from '../../review/node/files.js';
 import { UsageError } from './errors.js';
 import type { Output } from './output.js';
 
-export function downloadBytes(download: Download): string | Uint8Array {
+function downloadBytes(download: Download): string | Uint8Array {
   if (download.kind === 'binary') return download.data;
   if (download.kind === 'text') return download.text;
   return `${JSON.stringify(download.data, null, 2)}\n`;

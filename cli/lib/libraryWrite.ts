@@ -3,7 +3,7 @@
  * the same spend rules as sync (the price of each file shown, --dry-run, --max-tokens, the balance).
  * Every file is read and checked before anything is charged.
  */
-import { contentHash, sameHash } from '../../review/hash.js';
+import { contentHash, sameHash } from '../../api/contentHash.js';
 import { readRepoFiles } from '../../review/node/files.js';
 import { documentTitle, libraryContent } from '../../review/syncPlan.js';
 import { booleanFlag, integerFlag, listFlag, stringFlag, type Parsed } from './args.js';
@@ -19,7 +19,7 @@ interface Upload {
 }
 
 /** The files as the library would receive them; every unreadable or out-of-limits file named at once (exit 2). */
-export async function readUploads(paths: readonly string[], root = process.cwd()): Promise<Upload[]> {
+async function readUploads(paths: readonly string[], root = process.cwd()): Promise<Upload[]> {
   const files = await readRepoFiles(root, paths);
   const uploads = files.map((file) => ({ path: file.path, ...libraryContent(file.content) }));
   const bad = uploads.filter((upload) => upload.problem);

@@ -13,7 +13,7 @@ export interface OutputStreams {
   env: Record<string, string | undefined>;
 }
 
-export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
+type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
 // Whether to colour is decided here (TTY, NO_COLOR, --no-color), not by styleText's own stream check.
 const paint = (text: string, styles: Style[]) => styleText(styles, text, { validateStream: false });
 

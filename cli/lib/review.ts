@@ -37,13 +37,13 @@ export const GATE_OPTIONS = {
 /** The frameworks a result's mapping cost lines price, in order (for the itemised dry run). */
 const mappedFrameworks = new WeakMap<ReviewResult, string[]>();
 
-export interface ReviewRun {
+interface ReviewRun {
   result: ReviewResult;
   session: Session;
   files: RepoFile[];
 }
 
-export interface ReviewRunOptions {
+interface ReviewRunOptions {
   /** Replaces the config read from the repo (map narrows or replaces its frameworks). */
   config: Config;
   /** See ReviewInput.sync (default run). */

@@ -8,7 +8,7 @@ import { tokens, usd } from './format.js';
 import type { Output } from './output.js';
 import type { Session } from './session.js';
 
-export interface SpendDecision {
+interface SpendDecision {
   mode: KeyMode;
   /** Live-mode price of the planned calls; undefined when the service lists no price. */
   plannedTokens: number | undefined;

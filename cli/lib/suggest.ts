@@ -1,7 +1,7 @@
 /** "Did you mean": the closest known names to a mistyped command or option (pure, tiny: main.ts loads it). */
 
 /** Optimal string alignment distance: a swapped pair of letters (`reveiw`) counts as one edit. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {

@@ -15,7 +15,7 @@ export function budgetRefusal(message: string, hint: string): ReviewError {
   return new ReviewError('budget_exceeded', message, hint);
 }
 
-export interface SpendReport {
+interface SpendReport {
   /** Live-price tokens this server session has spent (sandbox keys: counted, never charged). */
   spentTokens: number;
   maxTokens: number | null;

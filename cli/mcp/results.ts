@@ -7,14 +7,14 @@ export function jsonText(value: unknown): TextContent {
   return { type: 'text', text: redact(JSON.stringify(value, null, 2)) };
 }
 
-export interface ToolErrorBody {
+interface ToolErrorBody {
   code: string;
   message: string;
   hint: string | null;
   requestId: string | null;
 }
 
-export function describeToolError(error: unknown): ToolErrorBody {
+function describeToolError(error: unknown): ToolErrorBody {
   if (error && typeof error === 'object' && 'code' in error && 'message' in error && !(error instanceof Error)) {
     const plain = error as { code: string; message: string; hint?: string };
     return { code: plain.code, message: redact(plain.message), hint: plain.hint ? redact(plain.hint) : null, requestId: null };

@@ -35,7 +35,7 @@ export interface SharedState {
   tools?: Promise<Map<string, ToolDefinition>>;
 }
 
-export function instructions(shared: SharedState): string {
+function instructions(shared: SharedState): string {
   const { budget } = shared;
   const connection = shared.embedded
     ? 'Connected to an embedded sandbox (no COMPLIANCE_API_KEY or COMPLIANCE_BASE_URL was set): sample data, nothing is charged, state is discarded when the server stops.'

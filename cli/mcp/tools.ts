@@ -19,7 +19,7 @@ import type { McpContext } from './context.js';
 import { errorResult, jsonText } from './results.js';
 
 /** One tools/call: the client's cancellation, and progress notifications while a job is waited for. */
-export interface ToolCall {
+interface ToolCall {
   signal?: AbortSignal;
   onProgress?: (job: JobStatusModel) => void;
 }
@@ -34,7 +34,7 @@ export interface ToolDefinition {
 type JsonSchema = Tool['inputSchema'];
 
 /** The table's zod input as JSON Schema (as the client sends it); `drop` removes fields MCP cannot carry. */
-export function inputJsonSchema(schema: z.ZodType, drop: readonly string[] = []): JsonSchema {
+function inputJsonSchema(schema: z.ZodType, drop: readonly string[] = []): JsonSchema {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
   const properties = { ...(json.properties as Record<string, object> | undefined) };

@@ -30,13 +30,13 @@ export interface TriggerParameters {
   category?: string;
 }
 
-export interface EventItem extends IDataObject {
+interface EventItem extends IDataObject {
   event: TriggerEvent;
   /** The deduplication key: one event, one key. */
   eventKey: string;
 }
 
-export interface DetectResult {
+interface DetectResult {
   events: EventItem[];
   state: TriggerState;
   /** For "Fetch Test Event": the latest event of this kind even when nothing new happened. */

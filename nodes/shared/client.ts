@@ -19,10 +19,10 @@ import {
 } from '../../api/transport.js';
 import { classifyTransportFailure } from '../../api/transportFailure.js';
 
-export const CREDENTIAL_TYPE = 'complianceApi';
-export const USER_AGENT = 'n8n-nodes-compliance (n8n)';
+const CREDENTIAL_TYPE = 'complianceApi';
+const USER_AGENT = 'n8n-nodes-compliance (n8n)';
 
-export type ComplianceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+type ComplianceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 interface FullResponse {
   body?: unknown;
@@ -34,7 +34,7 @@ interface FullResponse {
  * Classifies a failure of n8n's request helper with no response. Only the message is kept: the
  * helper's error carries the request configuration, headers (and so the key) included.
  */
-export function classifyRequestFailure(error: unknown, aborted: boolean): TransportError {
+function classifyRequestFailure(error: unknown, aborted: boolean): TransportError {
   return classifyTransportFailure(error, { callerAborted: aborted, timedOut: false }, { messagesOnly: true });
 }
 
@@ -62,7 +62,7 @@ function bytesOf(body: unknown): Uint8Array {
 }
 
 /** A Transport over `this.helpers.httpRequestWithAuthentication` with the Compliance API credential. */
-export function n8nTransport(context: ComplianceContext): Transport {
+function n8nTransport(context: ComplianceContext): Transport {
   return async (request) => {
     const options: IHttpRequestOptions = {
       method: request.method,
@@ -91,17 +91,11 @@ export function n8nTransport(context: ComplianceContext): Transport {
 }
 
 /** n8n-workflow's sleep; an abort is noticed by the client right after the sleep. */
-export const n8nSleep: Sleep = async (ms) => {
+const n8nSleep: Sleep = async (ms) => {
   await sleep(ms);
 };
 
-/** The base URL of the credential, as entered (the client normalises it). */
-export async function credentialBaseUrl(context: ComplianceContext): Promise<string> {
-  const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-  return String(credentials.baseUrl ?? '');
-}
-
-export interface ClientSettings {
+interface ClientSettings {
   /** Per-attempt timeout in ms. */
   timeoutMs?: number;
 }

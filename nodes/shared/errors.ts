@@ -15,10 +15,10 @@ import {
   ComplianceValidationError,
 } from '../../api/errors.js';
 
-export type NodeError = NodeApiError | NodeOperationError;
+type NodeError = NodeApiError | NodeOperationError;
 
 /** The fields of a compliance error worth showing and returning. */
-export function errorFields(error: unknown): IDataObject {
+function errorFields(error: unknown): IDataObject {
   if (error instanceof ComplianceError) {
     const fields: IDataObject = { code: error.code, message: error.message };
     if (error.hint) fields.hint = error.hint;
@@ -58,16 +58,27 @@ function describe(error: ComplianceError): string {
   return parts.join(' · ');
 }
 
-/** Any failure as an n8n error for `itemIndex`, keeping the service's code, hint and request id. */
-export function toNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {
+/**
+ * Any failure as an n8n error for `itemIndex`, keeping the service's code, hint and request id.
+ * `message`, the failure in the node's words (userWords.ts), replaces the error's own in what is built.
+ */
+export function toNodeError(node: INode, error: unknown, itemIndex?: number, message?: string): NodeError {
+  if (error instanceof NodeOperationError && message !== undefined && message !== error.message) {
+    const worded = new NodeOperationError(node, message, {
+      ...(error.description ? { description: error.description } : {}),
+      ...(itemIndex !== undefined ? { itemIndex } : {}),
+    });
+    Object.assign(worded.context, error.context, itemIndex !== undefined ? { itemIndex } : {});
+    return worded;
+  }
   if (error instanceof NodeApiError || error instanceof NodeOperationError) {
     if (itemIndex !== undefined && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
     return error;
   }
   if (error instanceof ComplianceApiError && error.status !== undefined) {
-    const fields = errorFields(error);
+    const fields = { ...errorFields(error), ...(message !== undefined ? { message } : {}) };
     const apiError = new NodeApiError(node, fields as JsonObject, {
-      message: error.message,
+      message: message ?? error.message,
       description: describe(error),
       httpCode: String(error.status),
       ...(itemIndex !== undefined ? { itemIndex } : {}),
@@ -76,7 +87,7 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): No
     return apiError;
   }
   if (error instanceof ComplianceError) {
-    const operationError = new NodeOperationError(node, error.message, {
+    const operationError = new NodeOperationError(node, message ?? error.message, {
       description: describe(error),
       ...(itemIndex !== undefined ? { itemIndex } : {}),
     });
@@ -86,9 +97,8 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): No
   return new NodeOperationError(node, error instanceof Error ? error : String(error), itemIndex !== undefined ? { itemIndex } : {});
 }
 
-/** The JSON of an error item under "Continue On Fail". */
-export function errorOutput(error: unknown): IDataObject {
-  const fields = errorFields(error);
-  const { message, ...rest } = fields;
-  return { error: message, ...rest };
+/** The JSON of an error item under "Continue On Fail"; `message` as in toNodeError. */
+export function errorOutput(error: unknown, message?: string): IDataObject {
+  const { message: own, ...rest } = errorFields(error);
+  return { error: message ?? own, ...rest };
 }

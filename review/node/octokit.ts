@@ -10,11 +10,13 @@
 import type { Octokit } from '@octokit/core';
 import type { PaginateInterface } from '@octokit/plugin-paginate-rest';
 import type { Api } from '@octokit/plugin-rest-endpoint-methods';
+import type { RetryOptions } from '@octokit/plugin-retry';
+import type { ThrottlingOptions } from '@octokit/plugin-throttling';
 import { gitHubStatus, type GitHubIssueRef, type GitHubIssuesPort, type ListedIssue } from '../githubPort.js';
 
 export type GitHub = Octokit & Api & { paginate: PaginateInterface };
 
-export interface RepositoryRef {
+interface RepositoryRef {
   owner: string;
   repo: string;
 }
@@ -25,7 +27,7 @@ export interface GitHubLog {
   warning(message: string): void;
 }
 
-export interface CreateGitHubOptions {
+interface CreateGitHubOptions {
   token: string;
   /** GITHUB_API_URL; https://api.github.com by default. */
   baseUrl?: string;
@@ -36,6 +38,14 @@ export interface CreateGitHubOptions {
   /** Rate-limit waits longer than this are given up (the write fails with a warning). */
   maxRateLimitWaitSeconds?: number;
   maxRateLimitRetries?: number;
+  /**
+   * Octokit's throttling settings beside ours (the limit handlers stay ours): its pauses between
+   * writes (`write`, `notifications` groups) and `retryAfterBaseValue`, the ms per second of a
+   * retry-after. Tests pass short ones rather than wait GitHub's real pacing.
+   */
+  throttle?: Omit<Partial<ThrottlingOptions>, 'onRateLimit' | 'onSecondaryRateLimit' | 'enabled'>;
+  /** Octokit's retry settings (back-off base `retryAfterBaseValue`, `retries`, `doNotRetry`). */
+  retry?: RetryOptions;
 }
 
 const silent: GitHubLog = { debug: () => {}, info: () => {}, warning: () => {} };
@@ -66,7 +76,8 @@ export async function createGitHub(options: CreateGitHubOptions): Promise<GitHub
     baseUrl: (options.baseUrl || 'https://api.github.com').replace(/\/+$/, ''),
     userAgent: options.userAgent,
     ...(options.fetch ? { request: { fetch: options.fetch } } : {}),
-    throttle: { onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
+    throttle: { ...options.throttle, onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
+    ...(options.retry ? { retry: options.retry } : {}),
     // Octokit's own log would print request failures the callers handle themselves.
     log: { debug: log.debug, info: log.debug, warn: log.debug, error: log.debug },
   }) as unknown as GitHub;

@@ -9,7 +9,7 @@ import { z } from 'zod/v4';
 import { ReviewError } from '../errors.js';
 import { baselineGapKeys, REPORT_SCHEMA, REPORT_SCHEMA_VERSION, type ReviewReport } from '../reportDocument.js';
 
-export interface ReportFile {
+interface ReportFile {
   /** The path as given. */
   path: string;
   /** The review report; undefined for raw mapping reports (accepted as a baseline only). */
@@ -20,7 +20,7 @@ export interface ReportFile {
   coverage: Map<string, number>;
 }
 
-export interface ReadReportOptions {
+interface ReadReportOptions {
   /** How the file was named to the user, for errors: `baseline`, `--report`, `input report`. */
   role: string;
   /** Accept raw mapping reports (downloaded json) too: a baseline may be one. */

@@ -19,7 +19,7 @@ import {
 import { compactKey, containsPhrase, contentTokens, stem, words } from './text.js';
 import type { FrameworkEntry } from './types.js';
 
-export interface SuggestInput {
+interface SuggestInput {
   query?: string;
   jurisdiction?: string;
   domain?: string;
@@ -27,7 +27,7 @@ export interface SuggestInput {
   description?: string;
 }
 
-export interface FrameworkCandidate {
+interface FrameworkCandidate {
   rank: number;
   slug: string;
   name: string;
@@ -41,12 +41,12 @@ export interface FrameworkCandidate {
   verified: boolean;
 }
 
-export interface SuggestResult {
+interface SuggestResult {
   candidates: FrameworkCandidate[];
   warnings: string[];
 }
 
-export const MAX_CANDIDATES = 10;
+const MAX_CANDIDATES = 10;
 /** Candidates scoring below this share of the best score are left out. */
 const RELATIVE_CUTOFF = 0.25;
 

@@ -4,12 +4,11 @@
  */
 import type { FrameworkEntry } from './types.js';
 
-export type { Control, FrameworkEntry, FrameworkUpdate } from './types.js';
+export type { Control, FrameworkEntry } from './types.js';
 export { frameworks } from './catalogue.js';
 export { closestFrameworks, findFramework } from './lookup.js';
-export { MAX_CANDIDATES, suggestFrameworks } from './discovery.js';
-export type { FrameworkCandidate, SuggestInput, SuggestResult } from './discovery.js';
-export { REGIONS, regionName } from './jurisdictions.js';
+export { suggestFrameworks } from './discovery.js';
+export { regionName } from './jurisdictions.js';
 
 /** The `GET /frameworks/{slug}` body: the entry with its control set (when verified) and dated updates. */
 export function frameworkDetails(entry: FrameworkEntry): Record<string, unknown> {

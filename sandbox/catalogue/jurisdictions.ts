@@ -4,7 +4,7 @@
  */
 import { foldAccents } from './text.js';
 
-export interface Region {
+interface Region {
   code: string;
   name: string;
   /** The region that contains this one (US-CA is inside US; EU member states map straight to EU). */
@@ -77,7 +77,7 @@ function scan(tokens: string[], found: Set<string>, matched: string[]): void {
   }
 }
 
-export interface RecognisedJurisdiction {
+interface RecognisedJurisdiction {
   /** Region codes found, in order of first appearance by phrase length. */
   codes: string[];
   /** The phrases that named them, for reasoning sentences. */

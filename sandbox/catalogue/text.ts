@@ -20,7 +20,7 @@ const STOPWORDS = new Set([
 ]);
 
 /** Words too generic to discriminate between frameworks on their own (still used for phrase matches). */
-export function isStopword(token: string): boolean {
+function isStopword(token: string): boolean {
   return STOPWORDS.has(token);
 }
 

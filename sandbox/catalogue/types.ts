@@ -17,7 +17,7 @@ export interface Control {
 }
 
 /** A dated milestone of a framework (publication, amendment, enforcement date). */
-export interface FrameworkUpdate {
+interface FrameworkUpdate {
   /** YYYY-MM-DD */
   date: string;
   title: string;

@@ -11,13 +11,13 @@ import { plainLanguage } from './plainLanguage.js';
 import { POLICY_TEMPLATES, type PolicyTemplate } from './policyTemplates.js';
 import { SANDBOX_WATERMARK } from './watermark.js';
 
-export interface DocumentTypeInfo {
+interface DocumentTypeInfo {
   id: string;
   title: string;
   description: string;
 }
 
-export const FRAMEWORK_REFERENCE: DocumentTypeInfo = {
+const FRAMEWORK_REFERENCE: DocumentTypeInfo = {
   id: 'framework_reference',
   title: 'Framework Reference',
   description: 'A reference guide to the framework: overview, regulator and source, applicability, control families with every control, and recent updates.',
@@ -93,7 +93,7 @@ function relevance(control: Control, focus: readonly string[]): number {
 }
 
 /** The framework's controls most relevant to a policy, in the framework's own order. */
-export function relevantControls(framework: FrameworkEntry, template: PolicyTemplate): Control[] {
+function relevantControls(framework: FrameworkEntry, template: PolicyTemplate): Control[] {
   const controls = framework.controls ?? [];
   const ranked = controls
     .map((control, order) => ({ control, order, score: relevance(control, template.focus) }))

@@ -36,12 +36,12 @@ export function analyseContent(text: string): ContentAnalysis {
 }
 
 /** Stems of a vocabulary phrase, compiled once. */
-export function phraseStems(phrase: string): string[] {
+function phraseStems(phrase: string): string[] {
   return contentStems(phrase);
 }
 
 /** How often the stem sequence occurs contiguously in the analysed content. */
-export function countPhrase(analysis: ContentAnalysis, stems: readonly string[]): number {
+function countPhrase(analysis: ContentAnalysis, stems: readonly string[]): number {
   const first = stems[0];
   if (first === undefined) return 0;
   const starts = analysis.positions.get(first) ?? [];
@@ -58,29 +58,11 @@ export function vocabularyCounts(analysis: ContentAnalysis, entries: readonly Co
   return entries.map((entry) => entry.phrases.reduce((sum, stems) => sum + countPhrase(analysis, stems), 0));
 }
 
-export interface CompiledEntry {
+interface CompiledEntry {
   name: string;
   phrases: string[][];
 }
 
 export function compileVocabulary(entries: readonly VocabularyEntry[]): CompiledEntry[] {
   return entries.map((entry) => ({ name: entry.name, phrases: entry.phrases.map(phraseStems).filter((p) => p.length > 0) }));
-}
-
-/** Cosine similarity of two profiles, each term weighted by `idf(term)`. */
-export function cosine(a: TermProfile, b: TermProfile, idf: (term: string) => number): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (const [term, weight] of Object.entries(a)) {
-    const w = weight * idf(term);
-    normA += w * w;
-    const other = b[term];
-    if (other !== undefined) dot += w * other * idf(term);
-  }
-  for (const [term, weight] of Object.entries(b)) {
-    const w = weight * idf(term);
-    normB += w * w;
-  }
-  return normA && normB ? dot / Math.sqrt(normA * normB) : 0;
 }

@@ -5,7 +5,7 @@
  */
 import { SOURCE_FILE_HEADER_PATTERN } from '../../api/schemas/common.js';
 
-export type BlockKind = 'heading' | 'paragraph' | 'list-item' | 'table-row';
+type BlockKind = 'heading' | 'paragraph' | 'list-item' | 'table-row';
 
 export interface TextBlock {
   kind: BlockKind;

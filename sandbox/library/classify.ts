@@ -10,7 +10,7 @@ import { contentStems, splitSentences, truncateAtWord } from './text.js';
 import { BUILTIN_CATEGORIES, FALLBACK_CATEGORY, TOPIC_TAGS } from './vocabulary.js';
 
 /** Similarity to an existing category's documents at which the document joins that category. */
-export const EXISTING_CATEGORY_MIN_SIMILARITY = 0.4;
+const EXISTING_CATEGORY_MIN_SIMILARITY = 0.4;
 /** Built-in category phrase occurrences per 1,000 content words needed to use a built-in category. */
 const BUILTIN_MIN_DENSITY = 4;
 /** Occurrences a topic needs to become a derived tag, and how many derived tags at most. */
@@ -27,19 +27,19 @@ export interface ClassifiedNeighbour {
   profile: TermProfile;
 }
 
-export interface CategoryDecision {
+interface CategoryDecision {
   category: string;
   method: 'given' | 'existing' | 'builtin' | 'fallback';
   confidence: number;
 }
 
-export interface DocumentClassification extends CategoryDecision {
+interface DocumentClassification extends CategoryDecision {
   tags: string[];
   summary: string;
   profile: TermProfile;
 }
 
-export interface ClassifyInput {
+interface ClassifyInput {
   title: string;
   content: string;
   givenCategory: string | null;
@@ -67,7 +67,7 @@ export function classifyDocument(input: ClassifyInput): DocumentClassification {
  * category whose vocabulary the document uses most densely (in the caller's spelling when the caller
  * has it); else the fallback.
  */
-export function chooseCategory(analysis: ContentAnalysis, neighbours: readonly ClassifiedNeighbour[]): CategoryDecision {
+function chooseCategory(analysis: ContentAnalysis, neighbours: readonly ClassifiedNeighbour[]): CategoryDecision {
   // Maps, not object dictionaries: a library's centroids hold thousands of distinct terms.
   const documentFrequency = new Map<string, number>();
   for (const n of neighbours) for (const term in n.profile) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
@@ -119,7 +119,7 @@ export function chooseCategory(analysis: ContentAnalysis, neighbours: readonly C
 }
 
 /** Given tags first (trimmed, case-insensitively unique), then up to MAX_DERIVED_TAGS topics the content discusses most. */
-export function deriveTags(analysis: ContentAnalysis, givenTags: readonly string[]): string[] {
+function deriveTags(analysis: ContentAnalysis, givenTags: readonly string[]): string[] {
   const tags: string[] = [];
   const seen = new Set<string>();
   const add = (tag: string): void => {
@@ -145,7 +145,7 @@ export function deriveTags(analysis: ContentAnalysis, givenTags: readonly string
  * how much of the document's vocabulary they carry (length-normalised), with a small lead bonus;
  * returned in document order, at most SUMMARY_MAX_CHARS.
  */
-export function summarise(content: string, analysis: ContentAnalysis): string {
+function summarise(content: string, analysis: ContentAnalysis): string {
   const candidates: Array<{ text: string; order: number; score: number }> = [];
   let order = 0;
   for (const block of parseBlocks(content)) {

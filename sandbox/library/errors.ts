@@ -1,6 +1,6 @@
 /** Rejections of the library engine, each with the HTTP status the sandbox answers it with. */
 
-export type LibraryErrorCode =
+type LibraryErrorCode =
   | 'content_too_short'
   | 'content_too_long'
   | 'duplicate_document'

@@ -6,14 +6,11 @@
  *   checkIngest → charge → beginIngest → 202 {documentId, version} → job: completeWork | failWork
  *   checkRefresh → charge → beginRefresh → 202 → job: completeWork | failWork
  */
-export { Library, type LibraryOptions } from './library.js';
-export { LibraryError, type LibraryErrorCode } from './errors.js';
-export { normaliseContent, contentHash } from './contentHash.js';
+export { Library } from './library.js';
+export { LibraryError } from './errors.js';
 export {
   SEARCH_DEFAULT_LIMIT,
   SEARCH_MAX_LIMIT,
-  LIST_DEFAULT_LIMIT,
-  LIST_MAX_LIMIT,
   SANDBOX_CLASSIFICATION_WATERMARK,
   SANDBOX_SUMMARY_PREFIX,
   INDEX_MERGE_EVERY_WRITES,

@@ -12,7 +12,7 @@ import { LIMITS } from '../../api/schemas/common.js';
 import type { TermProfile } from './analysis.js';
 import { classifyDocument, type ClassifiedNeighbour } from './classify.js';
 import { INDEX_MERGE_EVERY_WRITES, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, SANDBOX_CLASSIFICATION_WATERMARK, SANDBOX_SUMMARY_PREFIX } from './constants.js';
-import { contentHash } from './contentHash.js';
+import { contentHash } from '../../api/contentHash.js';
 import { LibraryError } from './errors.js';
 import { splitPassages, type Passage } from './passages.js';
 import {
@@ -24,7 +24,7 @@ import type {
   ListOptions, PendingWork, SearchInput, SearchOutcome, StorageCounters,
 } from './types.js';
 
-export interface LibraryOptions {
+interface LibraryOptions {
   /** Source of document ids (default: `doc_` + 16 random hex digits). */
   newDocumentId?: () => string;
 }

@@ -6,7 +6,7 @@
 import { parseBlocks, type TextBlock } from './blocks.js';
 import { splitSentences } from './text.js';
 
-export const PASSAGE_MAX_CHARS = 1200;
+const PASSAGE_MAX_CHARS = 1200;
 /** A passage shorter than this takes in the next paragraph even when it already has two. */
 const PASSAGE_MIN_CHARS = 400;
 

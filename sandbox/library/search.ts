@@ -37,7 +37,7 @@ const SEQ_OF_PASSAGE = `rowid / ${PASSAGES_PER_DOCUMENT}`;
 const OPEN = '\u0002';
 const CLOSE = '\u0003';
 
-export interface PassageIndex {
+interface PassageIndex {
   table: string;
   /** The key's ranking table: one row per document (see schema.ts rankingTable). */
   rankingTable: string;

@@ -11,18 +11,18 @@ import { LibraryError } from './errors.js';
 import { STOP_WORDS, words } from './text.js';
 
 /** Longest accepted query, in characters. */
-export const QUERY_MAX_CHARS = 500;
+const QUERY_MAX_CHARS = 500;
 /** Most units (terms and phrases) a query may have after stop words are dropped. */
-export const QUERY_MAX_UNITS = 16;
+const QUERY_MAX_UNITS = 16;
 
-export interface QueryUnit {
+interface QueryUnit {
   /** Word tokens, in order. */
   tokens: string[];
   /** A quoted phrase or a hyphenated word. */
   phrase: boolean;
 }
 
-export interface ParsedQuery {
+interface ParsedQuery {
   units: QueryUnit[];
   /** FTS5 expression matching a passage that contains any unit. */
   anyUnit: string;

@@ -51,7 +51,7 @@ export function contentStems(text: string): string[] {
 }
 
 /** A sentence and where it starts in the text it was split from. */
-export interface SentenceSpan {
+interface SentenceSpan {
   text: string;
   /** Offset of the first character in the source string. */
   start: number;

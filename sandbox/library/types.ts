@@ -49,7 +49,7 @@ export interface Classification {
   watermark?: string;
 }
 
-export type DocumentStatus = 'pending' | 'ready';
+type DocumentStatus = 'pending' | 'ready';
 
 /** A library document's metadata, in the `libraryDocument` response shape. */
 export interface LibraryDocumentView {

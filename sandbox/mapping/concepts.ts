@@ -45,7 +45,7 @@ function longestPhrase(tokens: readonly string[], stems: readonly string[], star
 }
 
 /** Prefix of the exact-wording term added beside a concept; it adds weight but is not a further idea. */
-export const LITERAL = '=';
+const LITERAL = '=';
 
 /** Whether a term is the exact wording beside a concept. */
 export function isLiteral(term: string): boolean {

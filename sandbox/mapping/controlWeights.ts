@@ -18,7 +18,7 @@ const LITERAL_FACTOR = 0.3;
 /** How many of a control's heaviest keyword and title terms count as its main ideas. */
 const MAIN_IDEAS = 5;
 /** Terms whose weights sum to a control's reference: what one well-aimed sentence would name. */
-export const REFERENCE_TERMS = 3;
+const REFERENCE_TERMS = 3;
 
 /** Words every control description uses that say nothing about what a control is about. */
 const BOILERPLATE = new Set(
@@ -39,7 +39,7 @@ const TITLE_GENERIC = new Set(conceptTerms('security information control control
 /** Ideas a title needs before a sentence stating all of them counts as stating the control's intent. */
 const TITLE_INTENT_IDEAS = 3;
 
-export interface WeightedKeyword {
+interface WeightedKeyword {
   /** As the control set spells it (named in gaps). */
   keyword: string;
   terms: string[];

@@ -10,7 +10,7 @@ import { conceptTerms } from './concepts.js';
 import type { EvidenceLocation } from './types.js';
 
 /** Longest quote, in characters. */
-export const QUOTE_MAX_CHARS = 300;
+const QUOTE_MAX_CHARS = 300;
 
 /**
  * Heading words that name the kind of document or its container, not the topic of the sentences

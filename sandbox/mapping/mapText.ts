@@ -25,11 +25,11 @@ import { evidenceUnits, type EvidenceUnit } from './evidenceUnits.js';
 import type { ControlResult, ControlStatus, MappingGap, MapTextInput, MappingResult } from './types.js';
 
 /** Score at or above which a control counts as covered. */
-export const COVERED_THRESHOLD = 0.6;
+const COVERED_THRESHOLD = 0.6;
 /** Score at or above which a control counts as partial. */
-export const PARTIAL_THRESHOLD = 0.25;
+const PARTIAL_THRESHOLD = 0.25;
 /** Evidence sentences per control that are scored and quoted. */
-export const MAX_EVIDENCE_PER_CONTROL = 3;
+const MAX_EVIDENCE_PER_CONTROL = 3;
 /** Strength (share of the control's reference weight) a sentence needs to count as evidence. */
 const QUALIFYING_STRENGTH = 0.8;
 /** Strength from which a sentence is thin evidence: it counts THIN_FACTOR of its weight (at most partial). */

@@ -9,11 +9,11 @@ import { megabytes } from '../formats/upload/uploadBudget.js';
 import { WorkerPool, type PoolLimits, type WorkerKind, type WorkerPoolOptions } from '../threads/workerPool.js';
 import type { MappingResult, MapTextInput } from './types.js';
 
-export interface MappingPoolOptions extends Omit<WorkerPoolOptions, 'queue'> {
+interface MappingPoolOptions extends Omit<WorkerPoolOptions, 'queue'> {
   limits?: Partial<PoolLimits>;
 }
 
-export const DEFAULT_MAPPING_LIMITS: PoolLimits = {
+const DEFAULT_MAPPING_LIMITS: PoolLimits = {
   // About 30 times what the largest accepted document takes.
   maxSeconds: 30,
   maxWorkerMemoryBytes: 384 * 1024 * 1024,

@@ -2,7 +2,7 @@
 import type { DocumentModel, DocumentSection } from '../documentModel.js';
 import type { EvidenceLocation, MappingReportInput } from './types.js';
 
-export interface ReportDocumentOptions {
+interface ReportDocumentOptions {
   /** Shown on every page (sandbox keys). */
   watermark?: string;
 }

@@ -37,7 +37,7 @@ export interface EvidenceLocation {
   section?: string;
 }
 
-export interface EvidenceQuote {
+interface EvidenceQuote {
   /** A sentence of the text, at most 300 characters. */
   quote: string;
   location: EvidenceLocation;

@@ -9,7 +9,7 @@ import type { Account, AccountStore } from './accounts.js';
 import { HttpError, tooManyRequests } from './httpError.js';
 import { hashKey } from './keys.js';
 
-export interface BadKeyPolicy {
+interface BadKeyPolicy {
   threshold: number;
   windowMs: number;
   blockMs: number;

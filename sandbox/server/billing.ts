@@ -45,7 +45,7 @@ const DAY_MS = 86_400_000;
 
 export const packList = PACK_CODES.map((code) => ({ code, ...PACKS[code] }));
 
-export interface LedgerEntry {
+interface LedgerEntry {
   id: string;
   at: string;
   operation: string;

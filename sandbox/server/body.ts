@@ -10,9 +10,9 @@ import { LIMITS } from '../../api/schemas/common.js';
 import { HttpError } from './httpError.js';
 
 /** JSON bodies: library content is at most 300,000 characters, which JSON escaping can double. */
-export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
+const JSON_BODY_LIMIT = 2 * 1024 * 1024;
 /** Multipart uploads (and JSON content for mapping): the 10 MB file plus room for the form's framing and fields. */
-export const UPLOAD_BODY_LIMIT = LIMITS.uploadMaxBytes + 256 * 1024;
+const UPLOAD_BODY_LIMIT = LIMITS.uploadMaxBytes + 256 * 1024;
 /** A body this far over the limit is not drained any further: the connection is closed. */
 const DRAIN_CAP = 64 * 1024 * 1024;
 

@@ -32,7 +32,7 @@ function reviewDates(first: number, cadence: Exclude<Cadence, 'none'>, after: nu
   return dates;
 }
 
-export const REVIEW_LOOP_STEPS = [
+const REVIEW_LOOP_STEPS = [
   'refresh changed documents in the library',
   're-run mapping against your frameworks',
   'pull framework updates',

@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { HttpError } from './httpError.js';
 
-export const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
+const CONTROL_TOKEN_HEADER = 'x-sandbox-token';
 
 /** Whether a bound address is reachable from this machine only (127.0.0.0/8, ::1, ::ffff:127.x). */
 export function isLoopbackAddress(address: string): boolean {

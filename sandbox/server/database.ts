@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-export const DATABASE_FILENAME = 'sandbox.sqlite';
+const DATABASE_FILENAME = 'sandbox.sqlite';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sbx_accounts (

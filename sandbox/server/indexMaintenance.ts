@@ -6,7 +6,7 @@
 import type { Library } from '../library/index.js';
 
 /** Quiet time after the last library write before the key's index is merged. */
-export const INDEX_MERGE_IDLE_MS = 1_000;
+const INDEX_MERGE_IDLE_MS = 1_000;
 
 export class IndexMaintenance {
   private readonly timers = new Map<string, NodeJS.Timeout>();

@@ -58,7 +58,7 @@ export interface JobWorker {
 }
 
 /** Refunds a failed job's charge; supplied by billing. */
-export type Refund = (job: JobRecord, reason: string, now: number) => void;
+type Refund = (job: JobRecord, reason: string, now: number) => void;
 
 interface JobRow {
   id: string;

@@ -15,9 +15,9 @@ export interface KeySpec {
   plan: Plan;
 }
 
-export const KEY_PREFIX = { sandbox: 'csk_sandbox_', live: 'csk_live_' } as const;
+const KEY_PREFIX = { sandbox: 'csk_sandbox_', live: 'csk_live_' } as const;
 /** A live key given without a balance opens with this many tokens (about one pack10). */
-export const DEFAULT_LIVE_BALANCE = 3_300_000;
+const DEFAULT_LIVE_BALANCE = 3_300_000;
 const KEY_PATTERN = /^[A-Za-z0-9_.~-]{8,256}$/;
 
 export function hashKey(key: string): string {

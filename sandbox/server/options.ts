@@ -38,7 +38,7 @@ export interface SandboxOptions {
   controlToken?: string;
 }
 
-export interface ModeLimits {
+interface ModeLimits {
   requestsPerMinute: number;
   generationsPerDay: number;
   generationsPer30Days: number;

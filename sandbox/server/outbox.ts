@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 
-export type EmailKind = 'low_balance' | 'auto_topup' | 'review_reminder' | 'payment_received';
+type EmailKind = 'low_balance' | 'auto_topup' | 'review_reminder' | 'payment_received';
 
-export interface OutboxMessage {
+interface OutboxMessage {
   id: string;
   at: string;
   keyId: string;
@@ -18,7 +18,7 @@ export interface OutboxMessage {
   body: string;
 }
 
-export function technicalContact(keyId: string): string {
+function technicalContact(keyId: string): string {
   return `technical-contact+${keyId}@sandbox.invalid`;
 }
 

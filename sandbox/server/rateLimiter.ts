@@ -4,7 +4,7 @@
  */
 import { tooManyRequests } from './httpError.js';
 
-export interface RateLimitState {
+interface RateLimitState {
   limit: number;
   remaining: number;
   resetMs: number;

@@ -27,7 +27,7 @@ interface Validators {
 }
 
 /** Which part of the request arrived: validation picks the body schema of its media type. */
-export type RequestKind = 'params' | 'json' | 'multipart';
+type RequestKind = 'params' | 'json' | 'multipart';
 
 /** The service's code for a refused field, by field name (codeOf adds the per-operation ones). */
 const FIELD_CODES: Record<string, string> = {

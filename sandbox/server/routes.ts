@@ -6,7 +6,7 @@
 import { operations, type OperationId, type OperationSpec } from '../../api/operations.js';
 import { HttpError } from './httpError.js';
 
-export interface RouteMatch {
+interface RouteMatch {
   operation: OperationSpec & { id: OperationId };
   pathParams: Record<string, string>;
 }

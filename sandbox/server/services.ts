@@ -22,7 +22,7 @@ import { RateLimiter } from './rateLimiter.js';
 import { createJobWorkers } from './workers.js';
 
 /** The sandbox's clock: the configured source plus an offset tests can advance (POST /_sandbox/clock). */
-export class SandboxClock {
+class SandboxClock {
   private offsetMs = 0;
   constructor(private readonly source: () => number) {}
   now = (): number => this.source() + this.offsetMs;

@@ -57,7 +57,7 @@ function frameworkOf(slug: string) {
 }
 
 /** What the library jobs write to: the workers need no more of the services (and do not import them). */
-export interface WorkerDependencies {
+interface WorkerDependencies {
   library: Library;
   indexMaintenance: IndexMaintenance;
   /** Runs mapText in worker threads. */

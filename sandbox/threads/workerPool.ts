@@ -27,7 +27,7 @@ export interface WorkerPoolOptions {
   queue?: number;
 }
 
-export function defaultPoolSize(): number {
+function defaultPoolSize(): number {
   return Math.min(4, Math.max(1, availableParallelism() - 1));
 }
 

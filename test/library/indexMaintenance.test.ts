@@ -31,9 +31,23 @@ describe('Library.mergeIndex', () => {
     expect(library.search('b', { query: 'beta' }).total).toBe(1);
   });
 
-  it('is a no-op for a key with no library yet', () => {
+  it('creates nothing for a key with no library yet', () => {
+    const { db, library } = newLibrary();
+    ingestReady(library, 'a', { title: 'A', content: policyText('alpha') });
+    const tables = () => db.prepare(`select name from sqlite_master order by name`).all().map((row) => row.name);
+    const before = tables();
+    library.mergeIndex('nobody');
+    expect(tables()).toEqual(before);
+    expect(library.search('nobody', { query: 'alpha' })).toMatchObject({ total: 0, results: [] });
+  });
+
+  it('starts the burst count again after a merge made by the server', () => {
     const { library } = newLibrary();
-    expect(() => library.mergeIndex('nobody')).not.toThrow();
+    const merge = vi.spyOn(library, 'mergeIndex');
+    for (let i = 1; i < INDEX_MERGE_EVERY_WRITES; i++) ingestReady(library, 'a', { title: `A ${i}`, content: policyText(`alpha ${i}`) });
+    library.mergeIndex('a');
+    ingestReady(library, 'a', { title: 'A last', content: policyText('alpha last') });
+    expect(merge.mock.calls).toEqual([['a']]);
   });
 });
 

@@ -5,7 +5,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../api/schemas/common.js';
 import { libraryDocument, libraryListing } from '../../api/schemas/responses.js';
-import { Library, LibraryError, contentHash } from '../../sandbox/library/index.js';
+import { contentHash } from '../../api/contentHash.js';
+import { Library, LibraryError } from '../../sandbox/library/index.js';
 import { LATER, NOW, SANDBOX_CAPACITY, ingestReady, newLibrary, policyText } from './helpers.js';
 
 function rejection(fn: () => unknown): LibraryError {

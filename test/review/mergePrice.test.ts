@@ -1,6 +1,7 @@
 /** priceSyncPlan: what merging costs the library sync, priced from GET /billing's list, never a constant. */
 import { describe, expect, it } from 'vitest';
-import { contentHash, planSync, priceSyncPlan, type LibraryDocument } from '../../review/index.js';
+import { contentHash } from '../../api/contentHash.js';
+import { planSync, priceSyncPlan, type LibraryDocument } from '../../review/index.js';
 
 const TAG = 'repo:northwind/policies';
 const text = (topic: string) => `# ${topic}\n\n${`Northwind's rules on ${topic}. `.repeat(12)}\n`;

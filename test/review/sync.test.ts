@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   ReviewError,
   checkBudget,
-  contentHash,
-  normaliseContent,
   planSync,
   runSync,
   smallestPackCovering,
@@ -12,6 +10,7 @@ import {
   type DocumentGroup,
 } from '../../review/index.js';
 import type { ComplianceApi } from '../../api/clientTypes.js';
+import { contentHash, normaliseContent } from '../../api/contentHash.js';
 
 const text = (topic: string) => `# ${topic}\n\n${`This policy describes ${topic} at Northwind. `.repeat(10)}\n`;
 const groups: DocumentGroup[] = [{ name: 'policies', paths: ['policies/*.md'], category: 'Policies', tags: ['security'] }];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { ComplianceApiError } from '../../api/errors.js';
-import { contentHash, planSync, runSync, type LibraryDocument } from '../../review/index.js';
+import { contentHash } from '../../api/contentHash.js';
+import { planSync, runSync, type LibraryDocument } from '../../review/index.js';
 
 const TAG = 'repo:northwind/policies';
 const text = (topic: string) => `# ${topic}\n\n${`Northwind's rules on ${topic}. `.repeat(12)}\n`;

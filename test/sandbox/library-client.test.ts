@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ComplianceApiError, ComplianceClient, ComplianceJobError, ComplianceValidationError } from '../../api/node/index.js';
-import { contentHash } from '../../review/hash.js';
+import { contentHash } from '../../api/contentHash.js';
 import { SANDBOX_CLASSIFICATION_WATERMARK, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from '../../sandbox/library/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { loadPolicies } from '../fixtures/policies/corpus.js';

@@ -10,7 +10,6 @@ import type { RepositoryRef } from './context.js';
 import type { GitHub } from './octokit.js';
 import { RefusedWrite } from './permissions.js';
 
-export type { GapIssueRef, ListedIssue } from '../../../review/githubPort.js';
 
 export type AppliedGapIssues = Omit<Applied, 'refused'> & { refused: RefusedWrite | undefined };
 

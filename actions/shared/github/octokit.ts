@@ -8,7 +8,6 @@ import * as core from '@actions/core';
 import { createGitHub as createAdapter, type GitHub } from '../../../review/node/octokit.js';
 import { actionTransport, transportFetch } from '../runtime/transport.js';
 
-export { GITHUB_TOKEN_INPUT, readGitHubToken } from './token.js';
 export type { GitHub } from '../../../review/node/octokit.js';
 
 export function createGitHub(token: string): Promise<GitHub> {

@@ -8,7 +8,7 @@ import * as core from '@actions/core';
 import { describeGitHubError } from '../../../review/githubPort.js';
 import { isForkPullRequest } from './context.js';
 
-export type WritePermission = 'issues: write' | 'pull-requests: write';
+type WritePermission = 'issues: write' | 'pull-requests: write';
 
 // One classification of GitHub errors for every surface (review/githubPort.ts).
 export { describeGitHubError, gitHubStatus as httpStatus, isRefusedGitHubWrite as isRefusedWrite } from '../../../review/githubPort.js';
@@ -23,7 +23,7 @@ export class RefusedWrite extends Error {
   }
 }
 
-export function refusedWriteMessage(what: string, permission: WritePermission, cause: unknown): string {
+function refusedWriteMessage(what: string, permission: WritePermission, cause: unknown): string {
   const why = isForkPullRequest()
     ? 'this run is for a pull request from a fork, whose token is read-only'
     : `the token lacks \`${permission}\` (add \`permissions: ${permission.replace(': ', ': ')}\` to the job, or pass a token that has it as github-token)`;

@@ -16,7 +16,7 @@ export function commentMarker(id: string): string {
   return `<!-- compliance-report:${id.replace(/[^A-Za-z0-9_.:/-]/g, '-')} -->`;
 }
 
-export interface StickyCommentRequest {
+interface StickyCommentRequest {
   repository: RepositoryRef;
   issueNumber: number;
   /** From commentMarker: the comment's first line. */
@@ -27,7 +27,7 @@ export interface StickyCommentRequest {
   createIfMissing: boolean;
 }
 
-export type StickyCommentResult =
+type StickyCommentResult =
   | { action: 'created' | 'updated' | 'unchanged'; id: number; url: string }
   | { action: 'not-needed' };
 

@@ -40,11 +40,6 @@ export function booleanInput(name: string, fallback: boolean): boolean {
   throw new InputError(name, `must be true or false (got ${JSON.stringify(value)})`);
 }
 
-/** An optional boolean: undefined when the input is empty (the configuration decides). */
-export function optionalBooleanInput(name: string): boolean | undefined {
-  return textInput(name) === undefined ? undefined : booleanInput(name, false);
-}
-
 export function numberInput(name: string, options: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
   const raw = textInput(name);
   if (raw === undefined) return undefined;

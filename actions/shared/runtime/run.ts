@@ -14,7 +14,7 @@ import { InputError } from './inputs.js';
 import { appendSummary } from './summary.js';
 import { missingApiKeyError, readApiKey } from './service.js';
 
-export interface Secrets {
+interface Secrets {
   /** The compliance API key; undefined only for actions that declare `needsApiKey: false`. */
   apiKey: string;
   githubToken: string | undefined;
@@ -31,7 +31,7 @@ export interface ActionDefinition {
 }
 
 /** The message for people: what failed and what to do. */
-export function failureMessage(error: unknown): string {
+function failureMessage(error: unknown): string {
   if (error instanceof ConfigError) {
     return `${error.issues.length === 1 ? 'the configuration has a problem' : `the configuration has ${error.issues.length} problems`}:\n${error.message}`;
   }

@@ -10,8 +10,8 @@ import { ComplianceValidationError } from '../../../api/errors.js';
 import { InputError, textInput } from './inputs.js';
 import { actionTransport } from './transport.js';
 
-export const API_KEY_INPUT = 'api-key';
-export const BASE_URL_INPUT = 'base-url';
+const API_KEY_INPUT = 'api-key';
+const BASE_URL_INPUT = 'base-url';
 
 /** The key from the input or the environment, masked in the log; undefined when neither is set. */
 export function readApiKey(): string | undefined {

@@ -14,7 +14,7 @@ const RESERVE_BYTES = 16 * 1024;
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
-export type SummaryFit = 'full' | 'shortened' | 'cut' | 'no-summary';
+type SummaryFit = 'full' | 'shortened' | 'cut' | 'no-summary';
 
 function summaryPath(): string | undefined {
   return process.env.GITHUB_STEP_SUMMARY || undefined;

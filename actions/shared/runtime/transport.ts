@@ -19,7 +19,7 @@ function proxySupported(version = process.versions.node): boolean {
   return major > PROXY_SUPPORT[0] || (major === PROXY_SUPPORT[0] && minor >= PROXY_SUPPORT[1]);
 }
 
-export function createActionTransport(env: Record<string, string | undefined> = process.env): Transport {
+function createActionTransport(env: Record<string, string | undefined> = process.env): Transport {
   const proxied = PROXY_VARIABLES.some((name) => env[name]);
   // `proxyEnv` is newer than the @types/node in use.
   const options = { keepAlive: true, ...(proxied ? { proxyEnv: env } : {}) } as http.AgentOptions;

@@ -2,7 +2,7 @@ import { PARAPHRASES } from '../paraphrases.js';
 import type { Control } from '../types.js';
 
 /** One control written compactly: id, short title, description in our own words, evidence keywords. */
-export type ControlRow = readonly [id: string, title: string, description: string, keywords: readonly string[]];
+type ControlRow = readonly [id: string, title: string, description: string, keywords: readonly string[]];
 
 /** Builds the controls of one family, all carrying the family's group name. */
 export function controlGroup(group: string, rows: readonly ControlRow[]): Control[] {

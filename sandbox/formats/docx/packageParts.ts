@@ -90,7 +90,7 @@ export function settingsXml(): string {
   );
 }
 
-export interface DocumentProperties {
+interface DocumentProperties {
   title: string;
   subject?: string;
   creator: string;

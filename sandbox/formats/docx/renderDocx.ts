@@ -14,7 +14,7 @@ import {
 import { numberingXml, stylesXml } from './styles.js';
 import { zipPackage } from './zipPackage.js';
 
-export const DOCX_CREATOR = 'Compliance sandbox';
+const DOCX_CREATOR = 'Compliance sandbox';
 
 /** The model as a Word document (OOXML package); the same model always gives the same bytes. */
 export function renderDocx(model: DocumentModel): Uint8Array {

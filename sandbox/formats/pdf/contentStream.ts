@@ -24,7 +24,7 @@ function num(value: number): string {
 }
 
 /** A PDF literal string; bytes outside printable ASCII are written as octal escapes. */
-export function pdfLiteralString(byteString: string): string {
+function pdfLiteralString(byteString: string): string {
   let out = '(';
   for (let i = 0; i < byteString.length; i++) {
     const code = byteString.charCodeAt(i);

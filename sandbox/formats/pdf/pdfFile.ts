@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { zlibSync } from 'fflate';
 import { BASE_FONT_NAMES } from './helveticaMetrics.js';
 
-export interface PdfFileContent {
+interface PdfFileContent {
   title: string;
   producer: string;
   /** Written as /CreationDate and /ModDate when known; omitted otherwise (output stays deterministic). */

@@ -4,7 +4,7 @@ import { serialiseContentStream } from './contentStream.js';
 import { layoutPages, PAGE_HEIGHT, PAGE_WIDTH } from './pageLayout.js';
 import { writePdfFile } from './pdfFile.js';
 
-export const PDF_PRODUCER = 'Compliance sandbox';
+const PDF_PRODUCER = 'Compliance sandbox';
 
 /** The model as an A4 PDF 1.7 file (application/pdf); the same model always gives the same bytes. */
 export function renderPdf(model: DocumentModel): Uint8Array {

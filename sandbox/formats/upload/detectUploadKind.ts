@@ -74,7 +74,7 @@ function startsWith(head: Uint8Array, signature: number[], at = 0): boolean {
 }
 
 /** What the first bytes say the file is. */
-export function sniffContent(head: Uint8Array): Sniffed {
+function sniffContent(head: Uint8Array): Sniffed {
   if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06])) return 'zip';
   // PDF allows up to 1024 bytes of junk before the header.
   const prefix = String.fromCharCode(...head.subarray(0, 1024));

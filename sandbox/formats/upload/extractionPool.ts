@@ -10,9 +10,8 @@ import type { ExtractedText, Upload } from './extractText.js';
 import { DEFAULT_UPLOAD_LIMITS, megabytes, type UploadLimits } from './uploadBudget.js';
 import { UploadRejection, type UploadLimitName, type UploadRejectionCode } from './uploadRejection.js';
 
-export { defaultPoolSize } from '../../threads/workerPool.js';
 
-export interface PoolLimits extends UploadLimits, WorkerLimits {}
+interface PoolLimits extends UploadLimits, WorkerLimits {}
 
 export interface ExtractionPoolOptions extends WorkerPoolOptions {
   limits?: Partial<PoolLimits>;

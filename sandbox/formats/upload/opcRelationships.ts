@@ -2,7 +2,7 @@
 import { attribute, readXml } from './xmlReader.js';
 import type { ZipPackage } from './zipArchive.js';
 
-export interface Relationship {
+interface Relationship {
   id: string;
   /** Last path segment of the relationship type URI, e.g. "officeDocument", "worksheet", "slide". */
   type: string;

@@ -24,7 +24,7 @@ export function megabytes(bytes: number): string {
 }
 
 /** The rejection when decompression would pass the byte limit; `what` names the file. */
-export function inflatedBytesRejection(what: string, limits: UploadLimits): UploadRejection {
+function inflatedBytesRejection(what: string, limits: UploadLimits): UploadRejection {
   return new UploadRejection(
     'upload_too_large',
     `${what} expands to more than ${megabytes(limits.maxInflatedBytes)} when decompressed (limit: inflated bytes, ${limits.maxInflatedBytes.toLocaleString('en-US')}).`,
@@ -33,7 +33,7 @@ export function inflatedBytesRejection(what: string, limits: UploadLimits): Uplo
   );
 }
 
-export function charactersRejection(what: string, limits: UploadLimits): UploadRejection {
+function charactersRejection(what: string, limits: UploadLimits): UploadRejection {
   return new UploadRejection(
     'upload_too_large',
     `${what} holds more than ${limits.maxCharacters.toLocaleString('en-US')} characters of text (limit: extracted characters).`,

@@ -6,7 +6,7 @@
  */
 import { SaxesParser } from 'saxes';
 
-export type XmlEvent =
+type XmlEvent =
   | { type: 'open'; name: string; attributes: Readonly<Record<string, string>>; selfClosing: boolean }
   | { type: 'close'; name: string }
   | { type: 'text'; text: string };

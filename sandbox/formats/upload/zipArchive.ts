@@ -9,7 +9,7 @@ import { inflateRawSync } from 'node:zlib';
 import { DEFAULT_UPLOAD_LIMITS, UploadBudget } from './uploadBudget.js';
 import { UploadRejection } from './uploadRejection.js';
 
-export const ZIP_LIMITS = {
+const ZIP_LIMITS = {
   maxEntries: 10_000,
   /** Uncompressed bytes read from one upload, over all the parts extraction needs. */
   maxUncompressedBytes: DEFAULT_UPLOAD_LIMITS.maxInflatedBytes,

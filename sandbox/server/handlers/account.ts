@@ -9,7 +9,7 @@ import type { Account } from '../accounts.js';
 import type { Services } from '../services.js';
 import { ok, type HandlerTable } from './types.js';
 
-export const SANDBOX_CLIENT_NAME = 'compliance-sandbox';
+const SANDBOX_CLIENT_NAME = 'compliance-sandbox';
 
 function limitsOf(services: Services, account: Account) {
   const limits = services.options.limits[account.mode];

@@ -38,7 +38,7 @@ export function accepted(services: Services, job: JobRecord, extra: Record<strin
  * Charges for and records a job in one transaction. The charge comes first, under the job's id, so a
  * job that settles at once (job seconds 0) and fails is refunded what it was charged.
  */
-export function admitJob(
+function admitJob(
   services: Services,
   account: Account,
   operationId: string,
@@ -51,7 +51,7 @@ export function admitJob(
   });
 }
 
-export function jobNotFound(): HttpError {
+function jobNotFound(): HttpError {
   return new HttpError(404, 'job_not_found', 'No job with this id exists for this key.', 'Use the jobId returned when the job was created, with the same key.');
 }
 

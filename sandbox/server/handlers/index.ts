@@ -14,4 +14,4 @@ export const handlers: HandlerTable = {
   ...billingHandlers,
 };
 
-export type { HandlerTable, HandlerContext, Reply } from './types.js';
+export type { HandlerContext, Reply } from './types.js';

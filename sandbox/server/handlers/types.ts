@@ -18,7 +18,7 @@ export type Reply =
   | { status: number; body: unknown; headers?: Record<string, string> }
   | { status: number; file: Uint8Array | string; contentType: string; filename: string };
 
-export type OperationHandler<Id extends OperationId> = (
+type OperationHandler<Id extends OperationId> = (
   ctx: HandlerContext<z.output<Operations[Id]['input']>>,
 ) => Reply | Promise<Reply>;
 

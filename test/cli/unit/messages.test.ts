@@ -60,7 +60,7 @@ describe('errors', () => {
   it('a document ingested without a file name is not shown as "renamed from "', async () => {
     const content = `# Access control\n\n${'Every account is reviewed each quarter by its owner and revoked when unused. '.repeat(4)}\n`;
     const library = [{ id: 'doc_1', title: 'Access', filename: undefined, category: 'Policies', tags: [], version: 1, contentHash: undefined, size: content.length, createdAt: '', updatedAt: '' }];
-    const plan = planSync({ files: [{ path: 'policies/access.md', content }], library: library as never, repoTag: 'repo:a/b', groups: [{ name: 'p', paths: ['policies/*.md'], tags: [] }] as never, deleteRemoved: false, knownHashes: { doc_1: (await import('../../../review/hash.js')).contentHash(content) } });
+    const plan = planSync({ files: [{ path: 'policies/access.md', content }], library: library as never, repoTag: 'repo:a/b', groups: [{ name: 'p', paths: ['policies/*.md'], tags: [] }] as never, deleteRemoved: false, knownHashes: { doc_1: (await import('../../../api/contentHash.js')).contentHash(content) } });
     const renamed = plan.items.find((item) => item.kind === 'renamed');
     expect(renamed).toBeDefined();
     const run = await runSync({} as never, plan, { dryRun: true } as never);

@@ -205,6 +205,20 @@ export class N8nHarness {
   }
 }
 
+/**
+ * Polls `probe` every 250 ms until it gives a value. `context` adds what helps to read a timeout
+ * (the n8n output). For waiting on something that must happen, never on something that must not.
+ */
+export async function until<T>(what: string, probe: () => T | undefined, ms = 90_000, context: () => string = () => ''): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${context()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** The items a node output on its first run (main output 0). */
 export function outputOf(run: N8nRun, nodeName: string): ExecutionItem[] {
   const runs = run.execution.data.resultData.runData[nodeName];

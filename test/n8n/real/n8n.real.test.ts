@@ -7,11 +7,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLeaks } from '../../hardening/leaks.js';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
-import { buildPackage, installN8n, N8nHarness, outputOf, type N8nRun } from './harness.js';
+import { buildPackage, installN8n, N8nHarness, outputOf, until, type N8nRun } from './harness.js';
+import { recordingProxy, type RecordingProxy } from './recordingProxy.js';
 import { credentials, triggerWorkflow, WORKFLOW_IDS, workflows, type Keys } from './workflows.js';
 
 const skip = process.env.COMPLIANCE_SKIP_REAL_N8N === '1';
@@ -38,6 +39,8 @@ function filesUnder(dir: string): string[] {
 
 describe.skipIf(skip)('the nodes in a real n8n', () => {
   let sandbox: RunningSandbox;
+  /** Between n8n and the sandbox: shows when a poll of the trigger was answered. */
+  let proxy: RecordingProxy;
   let n8n: N8nHarness;
   const timings: Record<string, number> = {};
 
@@ -45,15 +48,17 @@ describe.skipIf(skip)('the nodes in a real n8n', () => {
     const bin = installN8n();
     buildPackage();
     sandbox = await startSandbox({ port: 0, jobSeconds: 1, keys: [KEYS.sandbox, KEYS.trigger, `${KEYS.live}:live:${LIVE_BALANCE}`] });
+    proxy = await recordingProxy(sandbox.origin);
     n8n = await N8nHarness.create(bin);
     const started = Date.now();
-    await n8n.importCredentials(credentials(sandbox.origin, sandbox.baseUrl, KEYS));
+    await n8n.importCredentials(credentials(proxy.origin, `${proxy.origin}${new URL(sandbox.baseUrl).pathname}`, KEYS));
     await n8n.importWorkflows(workflows());
     timings.import = Date.now() - started;
   }, 30 * 60_000);
 
   afterAll(async () => {
     n8n?.close();
+    await proxy?.close();
     await sandbox?.close();
     console.log(`real n8n timings (ms): ${JSON.stringify(timings)}`);
   });
@@ -64,6 +69,19 @@ describe.skipIf(skip)('the nodes in a real n8n', () => {
     // No API key in anything n8n printed (outputs, errors, logs), verbatim or encoded.
     expect(findLeaks([{ place: `n8n execute ${id} stdout`, text: run.stdout }, { place: `n8n execute ${id} stderr`, text: run.stderr }], SECRETS)).toEqual([]);
     return run;
+  }
+
+  /** The trigger's balance polls the sandbox has answered (only the trigger reads the balance while n8n runs). */
+  const balancePolls = () => proxy.answered.filter((line) => /^GET \/api\/public\/v1\/billing(\?|$)/.test(line)).length;
+
+  /** Statuses of the trigger workflow's stored executions, oldest first (n8n's own database). */
+  function triggerExecutions(): string[] {
+    const db = new DatabaseSync(join(n8n.userFolder, '.n8n', 'database.sqlite'), { readOnly: true });
+    try {
+      return db.prepare('select status from execution_entity where workflowId = ? order by id').all(WORKFLOW_IDS.triggerBalance).map((row) => String(row.status));
+    } finally {
+      db.close();
+    }
   }
 
   it('authenticates with either header and maps a bad key to the service error (ping)', async () => {
@@ -155,9 +173,10 @@ describe.skipIf(skip)('the nodes in a real n8n', () => {
       // Activation polls once: the balance (about 2.2 days) is under the 7-day threshold.
       let started = Date.now();
       let server = await n8n.start();
-      while (events.length === 0 && Date.now() - started < 60_000) await delay(250);
-      // The execution finishing saves the cursor: give it a moment before stopping.
-      await delay(3_000);
+      const output = () => server.output().slice(-4000);
+      await until('the Balance Low event', () => (events.length ? true : undefined), 60_000, output);
+      // The execution finishing saves the cursor: stop once n8n has stored it as finished.
+      await until('the trigger execution to be stored as finished', () => (triggerExecutions().some((status) => status === 'success') ? true : undefined), 60_000, output);
       await server.stop();
       timings.triggerFirstStart = Date.now() - started;
       expect(events).toHaveLength(1);
@@ -166,12 +185,15 @@ describe.skipIf(skip)('the nodes in a real n8n', () => {
       for (const key of Object.values(KEYS)) expect(server.output()).not.toContain(key);
 
       // A restart polls again at activation: the cursor in the workflow's static data says this
-      // dip was reported, so nothing fires.
+      // dip was reported, so nothing fires. Wait for that poll's answer, then stop n8n, which lets
+      // an execution the poll started finish first: so any second event would have arrived.
       started = Date.now();
+      const pollsBefore = balancePolls();
       server = await n8n.start();
-      await delay(5_000);
+      await until("the restart's activation poll to be answered", () => (balancePolls() > pollsBefore ? true : undefined), 60_000, output);
       await server.stop();
       timings.triggerRestart = Date.now() - started;
+      expect(triggerExecutions()).toEqual(['success']);
       const problems = server.output().split('\n').filter((line) => /Problem with execution|problem activating|Compliance/i.test(line));
       expect(problems).toEqual([]);
       expect(events).toHaveLength(1);

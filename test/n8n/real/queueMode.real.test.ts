@@ -16,7 +16,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLeaks } from '../../hardening/leaks.js';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
@@ -24,7 +23,8 @@ import { FakeGitHubRepo } from '../../templates/n8n/fakeGitHubRepo.js';
 import { REPOSITORY_FILES } from '../../templates/n8n/review-loop.fixtures.js';
 import { SmtpSink } from '../../templates/n8n/smtpSink.js';
 import { CREDENTIAL_REFS, forImport, loadTemplate, type Template } from '../../templates/n8n/templates.js';
-import { buildPackage, freePort, installN8n, N8nHarness } from './harness.js';
+import { buildPackage, freePort, installN8n, N8nHarness, until as untilThen } from './harness.js';
+import { recordingProxy, type RecordingProxy } from './recordingProxy.js';
 import { startPostgres, startRedis, type Service } from './queueServices.js';
 import { missingFor, postgresBin, redisBin, skipReason } from '../../systemPackages.js';
 import { credentials, triggerWorkflow, WORKFLOW_IDS, type Keys } from './workflows.js';
@@ -66,6 +66,8 @@ describe.skipIf(Boolean(skipReason('queue-mode')))('our nodes in n8n queue mode 
   let pg: Service;
   let redis: Service;
   let sandbox: RunningSandbox;
+  /** Between n8n and the sandbox: shows when a poll of the trigger was answered. */
+  let proxy: RecordingProxy;
   let repo: FakeGitHubRepo;
   let smtp: SmtpSink;
   let capture: Server;
@@ -85,15 +87,10 @@ describe.skipIf(Boolean(skipReason('queue-mode')))('our nodes in n8n queue mode 
   }
   /** The worker logs the end of an execution just after it stored the result. */
   const finishedOnWorker = (id: string) => worker?.output().includes(`Worker finished execution ${id} `) ?? false;
-  async function until<T>(what: string, probe: () => T | undefined, ms = 90_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\nmain:\n${main?.output().slice(-3000)}\nworker:\n${worker?.output().slice(-3000)}`);
-      await delay(250);
-    }
-  }
+  const until = <T,>(what: string, probe: () => T | undefined, ms = 90_000) =>
+    untilThen(what, probe, ms, () => `main:\n${main?.output().slice(-3000)}\nworker:\n${worker?.output().slice(-3000)}`);
+  /** The trigger's balance polls the sandbox has answered (only the trigger reads the balance). */
+  const balancePolls = () => proxy.answered.filter((line) => /^GET \/api\/public\/v1\/billing(\?|$)/.test(line)).length;
 
   async function startWorker(): Promise<NonNullable<typeof worker>> {
     // Its own ports: the task-runner broker (and any server it opens) must not clash with main's.
@@ -108,8 +105,9 @@ describe.skipIf(Boolean(skipReason('queue-mode')))('our nodes in n8n queue mode 
     timings[`mainStart${mainOutputs.length}`] = Date.now() - started;
   }
   async function stopMain(): Promise<void> {
-    await main?.stop();
-    mainOutputs[mainOutputs.length - 1] = main?.output() ?? '';
+    if (!main) return;
+    await main.stop();
+    mainOutputs[mainOutputs.length - 1] = main.output();
     main = undefined;
   }
   const allMainOutput = () => [...mainOutputs.slice(0, -1), main?.output() ?? mainOutputs.at(-1) ?? ''].join('\n');
@@ -122,6 +120,7 @@ describe.skipIf(Boolean(skipReason('queue-mode')))('our nodes in n8n queue mode 
     [pg, redis] = await Promise.all([startPostgres(PG_BIN!, 'n8n'), startRedis(REDIS_BIN!)]);
     timings.postgresAndRedis = Date.now() - started;
     sandbox = await startSandbox({ port: 0, jobSeconds: 1, keys: [KEYS.sandbox, KEYS.trigger, `${KEYS.live}:live:${LIVE_BALANCE}`] });
+    proxy = await recordingProxy(sandbox.origin);
     repo = await new FakeGitHubRepo({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
     for (const [path, content] of Object.entries(REPOSITORY_FILES)) repo.files.set(path, content);
     smtp = await new SmtpSink().start();
@@ -154,7 +153,7 @@ describe.skipIf(Boolean(skipReason('queue-mode')))('our nodes in n8n queue mode 
     started = Date.now();
     const { github, smtp: smtpRef, compliance } = CREDENTIAL_REFS;
     await n8n.importCredentials([
-      ...credentials(sandbox.origin, sandbox.baseUrl, KEYS),
+      ...credentials(proxy.origin, `${proxy.origin}${new URL(sandbox.baseUrl).pathname}`, KEYS),
       { ...compliance, data: { apiKey: KEYS.sandbox, baseUrl: sandbox.baseUrl, authHeader: 'bearer' } },
       { ...github, data: { server: repo.url, user: 'n8n', accessToken: GITHUB_TOKEN } },
       { ...smtpRef, data: { host: '127.0.0.1', port: smtp.port, secure: false, user: '', password: '' } },
@@ -176,7 +175,7 @@ describe.skipIf(Boolean(skipReason('queue-mode')))('our nodes in n8n queue mode 
     await worker?.stop();
     n8n?.close();
     capture?.close();
-    await Promise.all([sandbox?.close(), repo?.close(), smtp?.close(), pg?.stop(), redis?.stop()]);
+    await Promise.all([proxy?.close(), sandbox?.close(), repo?.close(), smtp?.close(), pg?.stop(), redis?.stop()]);
     console.log(`queue-mode timings (ms): ${JSON.stringify(timings)}`);
   });
 
@@ -232,11 +231,15 @@ describe.skipIf(Boolean(skipReason('queue-mode')))('our nodes in n8n queue mode 
   it('a restart of main polls the trigger again at activation and nothing fires twice (the cursor lives in the database)', async () => {
     await stopMain();
     const started = Date.now();
+    const pollsBefore = balancePolls();
     await startMain();
-    // Activation polls at once; give a second event time to arrive at the capture server if it were sent.
-    await delay(8_000);
+    // Activation polls at once. Once that poll is answered, stopping main lets an execution it
+    // enqueued be stored first, and the worker (still running) would have run it: so a second
+    // event would show in the database and at the capture server.
+    await until("the restart's activation poll to be answered", () => (balancePolls() > pollsBefore ? true : undefined));
+    await stopMain();
     timings.restart = Date.now() - started;
-    expect(main!.output()).toMatch(/Editor is now accessible/);
+    expect(mainOutputs.at(-1)).toMatch(/Editor is now accessible/);
     expect(events).toHaveLength(1);
     expect(executions(WORKFLOW_IDS.triggerBalance)).toHaveLength(1);
     const problems = allMainOutput().split('\n').filter((line) => /Problem with execution|problem activating|There was a problem/i.test(line));

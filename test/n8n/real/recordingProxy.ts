@@ -12,6 +12,8 @@ export interface RecordingProxy {
   seen: string[];
   /** Each request's body (text), in the same order as `seen`. */
   bodies: string[];
+  /** `METHOD /path?query` once its answer has been handed back in full, in that order. */
+  answered: string[];
   close(): Promise<void>;
 }
 
@@ -19,8 +21,10 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
   const upstream = new URL(target);
   const seen: string[] = [];
   const bodies: string[] = [];
+  const answered: string[] = [];
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    res.on('finish', () => answered.push(`${req.method} ${req.url}`));
     const index = bodies.push('') - 1;
     req.on('data', (chunk: Buffer) => (bodies[index] += chunk.toString()));
     const forward = httpRequest(
@@ -39,6 +43,7 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
     origin: `http://127.0.0.1:${port}`,
     seen,
     bodies,
+    answered,
     close: () => new Promise<void>((resolveClose) => { server.closeAllConnections(); server.close(() => resolveClose()); }),
   };
 }

@@ -3,7 +3,8 @@
  * against the sandbox (a live key, so the ledger records every charge) and a fake GitHub, as one
  * repository's story: a first pull request before the default branch has a report, the library
  * sync, two pull requests touching the same policy (one merged, one abandoned), a pull request
- * changing nothing in scope, a fork, and a symlink pointing out of the checkout.
+ * changing nothing in scope, a fork, and a symlink pointing out of the checkout. Each step is its
+ * own test, in order, on the same repository, so a failure names the step it happened in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -62,23 +63,35 @@ async function charged<T>(run: () => Promise<T>): Promise<{ result: T; entries: 
   return { result, entries: (await ledger()).filter((entry) => !before.has(entry.id)) };
 }
 const SYNC_OPERATIONS = ['ingestLibraryDocument', 'refreshLibraryDocument'];
+/** One step runs a workflow or two (each a few action bundles). */
+const STEP_TIMEOUT = 120_000;
 
-describe('compliance-pr-check.yml with compliance-library-sync.yml', () => {
-  it('the library mirrors the default branch; pull requests map their own text, compare, price the merge and never sync; forks fail', { timeout: 300_000 }, async () => {
-    const origin = makeOrigin(makeWorkspace(HIPAA_CONFIG(90)));
-    const caches = new CacheStore();
-    const common = { origin, github, caches, secrets: { COMPLIANCE_API_KEY: LIVE_API_KEY }, vars: { COMPLIANCE_BASE_URL: sandbox.baseUrl } };
-    const prCheck = (pr: number, ref: string, extra: { fork?: boolean } = {}) =>
-      charged(() => runWorkflow({ ...common, file: FILE, ref, event: pullRequestEvent(pr, extra), ...extra }));
-    const librarySync = () => charged(() => runWorkflow({ ...common, file: SYNC_FILE, ref: 'main', event: { name: 'push', payload: { ref: 'refs/heads/main' } } }));
-    const comment = (pr: number) => fake.commentsOn(pr).filter((entry) => entry.body.startsWith(MARKER));
-    const runs: WorkflowRun[] = [];
+describe('compliance-pr-check.yml with compliance-library-sync.yml: the library mirrors the default branch, pull requests never sync', () => {
+  let origin: string;
+  const caches = new CacheStore();
+  const runs: WorkflowRun[] = [];
+  const common = () => ({ origin, github, caches, secrets: { COMPLIANCE_API_KEY: LIVE_API_KEY }, vars: { COMPLIANCE_BASE_URL: sandbox.baseUrl } });
+  const prCheck = async (pr: number, ref: string, extra: { fork?: boolean } = {}) => {
+    const run = await charged(() => runWorkflow({ ...common(), file: FILE, ref, event: pullRequestEvent(pr, extra), ...extra }));
+    runs.push(run.result);
+    return run;
+  };
+  const librarySync = async () => {
+    const run = await charged(() => runWorkflow({ ...common(), file: SYNC_FILE, ref: 'main', event: { name: 'push', payload: { ref: 'refs/heads/main' } } }));
+    runs.push(run.result);
+    return run;
+  };
+  const comment = (pr: number) => fake.commentsOn(pr).filter((entry) => entry.body.startsWith(MARKER));
+  let prA: number;
+  let prB: number;
+  beforeAll(() => {
+    origin = makeOrigin(makeWorkspace(HIPAA_CONFIG(90)));
+  });
 
-    // Pull request A, opened before the default branch has any report: it works and says so.
+  it('1. pull request A, opened before the default branch has a report, works and says so', { timeout: STEP_TIMEOUT }, async () => {
     pushBranch(origin, 'feature-a', (dir) => writeFileSync(join(dir, POLICY), `\n${A_TEXT}\n`, { flag: 'a' }));
-    const prA = fake.addPullRequest('Recertify access quarterly');
+    prA = fake.addPullRequest('Recertify access quarterly');
     const firstA = await prCheck(prA, 'feature-a');
-    runs.push(firstA.result);
     expect(firstA.result.conclusion, firstA.result.log).toBe('success');
     expect(firstA.result.step('compliance', 'baseline').outputs).toMatchObject({ 'cache-hit': 'false', 'cache-matched-key': '' });
     expect(firstA.result.annotations.filter((entry) => entry.kind === 'error')).toEqual([]);
@@ -90,61 +103,75 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml', () => {
     expect(firstA.entries.map((entry) => entry.operation)).toEqual(['mapDocument']);
     expect(comment(prA)[0]?.body).toContain(`This check spent ${(-firstA.entries[0]!.tokens).toLocaleString('en-US')} tokens`);
     expect(await library()).toHaveLength(0);
+  });
 
-    // The default branch's library sync: 13 documents in, the report saved for pull requests.
+  it("2. the default branch's library sync ingests the 13 documents and saves the report for pull requests", { timeout: STEP_TIMEOUT }, async () => {
     const sync1 = await librarySync();
-    runs.push(sync1.result);
     expect(sync1.result.conclusion, sync1.result.log).toBe('success');
     expect(sync1.result.step('sync', 'sync').outputs).toMatchObject({ ingested: '13', failed: '0' });
     expect(sync1.entries.filter((entry) => entry.operation === 'ingestLibraryDocument')).toHaveLength(13);
     expect(caches.entries.map((entry) => [entry.key.replace(/[0-9a-f]{40}$/, 'SHA'), entry.ref])).toEqual([['compliance-baseline-main-SHA', 'refs/heads/main']]);
     expect(readdirSync(caches.entries[0]!.dir).sort()).toEqual(['compliance.yml', 'report.json', 'report.md']);
+  });
 
-    // Pull request B touches the same policy and removes the asset management standard: a new gap.
-    pushBranch(origin, 'feature-b', (dir) => {
-      writeFileSync(join(dir, POLICY), `\n${B_TEXT}\n`, { flag: 'a' });
-      rmSync(join(dir, 'policies', 'asset-management-standard.md'));
+  describe('3. pull requests A and B (same policy; B also removes the asset management standard)', () => {
+    let runA: Awaited<ReturnType<typeof prCheck>>;
+    let runB: Awaited<ReturnType<typeof prCheck>>;
+    beforeAll(async () => {
+      pushBranch(origin, 'feature-b', (dir) => {
+        writeFileSync(join(dir, POLICY), `\n${B_TEXT}\n`, { flag: 'a' });
+        rmSync(join(dir, 'policies', 'asset-management-standard.md'));
+      });
+      prB = fake.addPullRequest('Named admin accounts');
+      runA = await prCheck(prA, 'feature-a');
+      runB = await prCheck(prB, 'feature-b');
+    }, STEP_TIMEOUT);
+
+    it('both compare against the saved default-branch report and spend nothing on the library', () => {
+      for (const run of [runA, runB]) {
+        expect(run.result.step('compliance', 'baseline').outputs['cache-matched-key']).toMatch(/^compliance-baseline-main-[0-9a-f]{40}$/);
+        expect(run.entries.filter((entry) => SYNC_OPERATIONS.includes(entry.operation))).toEqual([]);
+      }
     });
-    const prB = fake.addPullRequest('Named admin accounts');
-    const runA = await prCheck(prA, 'feature-a');
-    const runB = await prCheck(prB, 'feature-b');
-    runs.push(runA.result, runB.result);
-    for (const run of [runA, runB]) {
-      expect(run.result.step('compliance', 'baseline').outputs['cache-matched-key']).toMatch(/^compliance-baseline-main-[0-9a-f]{40}$/);
-      expect(run.entries.filter((entry) => SYNC_OPERATIONS.includes(entry.operation))).toEqual([]);
-    }
-    expect(runA.result.conclusion, runA.result.log).toBe('success');
-    expect(comment(prA)).toHaveLength(1);
-    const bodyA = comment(prA)[0]?.body ?? '';
-    expect(bodyA).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% | ${HIPAA_COVERAGE}% | no change |`);
-    expect(bodyA).toContain('Against the default branch: 0 gaps introduced, 0 resolved.');
-    expect(bodyA).toContain('**Merging costs the library sync 400,000 tokens**: 1 changed document, 1 × 400,000 tokens (refreshLibraryDocument)');
-    expect(bodyA).not.toContain('No report of the default branch yet');
 
-    expect(runB.result.conclusion, runB.result.log).toBe('success');
-    const bodyB = comment(prB)[0]?.body ?? '';
-    expect(bodyB).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% | 92.3% | −1.5 points |`);
-    expect(bodyB).toContain('Against the default branch: 1 gap introduced (164.310(d)(2)(iv)), 0 resolved.');
-    expect(bodyB).toContain("**Merging costs the library sync 400,000 tokens**: 1 changed document, 1 × 400,000 tokens (refreshLibraryDocument); 1 document leaves the library's scope (free)");
-    expect(runB.result.step('compliance', 'map').outputs).toMatchObject({ 'merge-tokens': '400000', 'new-gaps': '1', 'gaps-resolved': '0' });
-    // Neither pull request reached the library.
-    expect(await libraryText('access-control-policy.md')).not.toContain(A_TEXT);
-    expect(await libraryText('access-control-policy.md')).not.toContain(B_TEXT);
+    it('A: no change in coverage, no gap introduced, the merge priced as one refresh, one comment updated', () => {
+      expect(runA.result.conclusion, runA.result.log).toBe('success');
+      expect(comment(prA)).toHaveLength(1);
+      const bodyA = comment(prA)[0]?.body ?? '';
+      expect(bodyA).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% | ${HIPAA_COVERAGE}% | no change |`);
+      expect(bodyA).toContain('Against the default branch: 0 gaps introduced, 0 resolved.');
+      expect(bodyA).toContain('**Merging costs the library sync 400,000 tokens**: 1 changed document, 1 × 400,000 tokens (refreshLibraryDocument)');
+      expect(bodyA).not.toContain('No report of the default branch yet');
+    });
 
-    // A pull request changing nothing in scope (and not compliance.yml): nothing mapped, nothing spent.
+    it('B: coverage down, the new gap named, the removed document free to drop', () => {
+      expect(runB.result.conclusion, runB.result.log).toBe('success');
+      const bodyB = comment(prB)[0]?.body ?? '';
+      expect(bodyB).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% | 92.3% | −1.5 points |`);
+      expect(bodyB).toContain('Against the default branch: 1 gap introduced (164.310(d)(2)(iv)), 0 resolved.');
+      expect(bodyB).toContain("**Merging costs the library sync 400,000 tokens**: 1 changed document, 1 × 400,000 tokens (refreshLibraryDocument); 1 document leaves the library's scope (free)");
+      expect(runB.result.step('compliance', 'map').outputs).toMatchObject({ 'merge-tokens': '400000', 'new-gaps': '1', 'gaps-resolved': '0' });
+    });
+
+    it('neither reached the library', async () => {
+      expect(await libraryText('access-control-policy.md')).not.toContain(A_TEXT);
+      expect(await libraryText('access-control-policy.md')).not.toContain(B_TEXT);
+    });
+  });
+
+  it('4. a pull request changing nothing in scope (and not compliance.yml) maps nothing and spends nothing', { timeout: STEP_TIMEOUT }, async () => {
     pushBranch(origin, 'docs-only', (dir) => writeFileSync(join(dir, 'NOTES.txt'), 'meeting notes\n'));
     const prC = fake.addPullRequest('Notes');
     const runC = await prCheck(prC, 'docs-only');
-    runs.push(runC.result);
     expect(runC.result.conclusion, runC.result.log).toBe('success');
     expect(runC.entries).toEqual([]);
     expect(runC.result.step('compliance', 'map').outputs).toMatchObject({ status: 'unchanged', 'tokens-spent': '0', 'merge-tokens': '0' });
     expect(comment(prC)[0]?.body).toContain('changes no document in scope and not compliance.yml: nothing was mapped, nothing spent');
+  });
 
-    // A is merged, B abandoned: the library sync on the default branch brings the library to main.
+  it('5. A merged, B abandoned: the library sync on the default branch brings the library to main', { timeout: STEP_TIMEOUT }, async () => {
     mergeBranch(origin, 'feature-a');
     const sync2 = await librarySync();
-    runs.push(sync2.result);
     expect(sync2.result.conclusion, sync2.result.log).toBe('success');
     expect(sync2.result.step('sync', 'sync').outputs).toMatchObject({ ingested: '0', refreshed: '1', failed: '0' });
     expect(caches.entries).toHaveLength(2);
@@ -154,21 +181,22 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml', () => {
     expect(text).toContain(A_TEXT);
     expect(text).not.toContain(B_TEXT);
     expect(showFile(origin, 'main', POLICY)).toContain(A_TEXT);
+  });
 
-    // A pull request from a fork: no key, so the check fails (never green unchecked) and says what to do.
+  it('6. a pull request from a fork (no key) fails, never green unchecked, and says what to do', { timeout: STEP_TIMEOUT }, async () => {
     const writes = fake.writes().length;
     pushBranch(origin, 'fork-change', (dir) => writeFileSync(join(dir, POLICY), '\nAnything.\n', { flag: 'a' }));
     const forkPr = fake.addPullRequest('From a fork');
     const fork = await prCheck(forkPr, 'fork-change', { fork: true });
-    runs.push(fork.result);
     expect(fork.result.conclusion).toBe('failure');
     expect(fork.result.step('compliance', 'map').outcome).toBe('failure');
     expect(fork.result.summary).toContain('GitHub does not pass secrets to pull requests from forks');
     expect(fork.result.annotations.find((entry) => entry.kind === 'error')?.message).toContain('A maintainer must read the change and push it to a branch of this repository');
     expect(fork.entries).toEqual([]);
     expect(fake.writes()).toHaveLength(writes);
+  });
 
-    // A pull request whose report directory is a symlink out of the checkout: nothing is written there.
+  it('7. a pull request whose report directory is a symlink out of the checkout writes nothing there', { timeout: STEP_TIMEOUT }, async () => {
     const outside = mkdtempSync(join(tmpdir(), 'outside-checkout-'));
     pushBranch(origin, 'symlink', (dir) => {
       symlinkSync(outside, join(dir, 'compliance-report'));
@@ -176,12 +204,14 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml', () => {
     });
     const prE = fake.addPullRequest('Symlinked report directory');
     const symlinked = await prCheck(prE, 'symlink');
-    runs.push(symlinked.result);
     expect(symlinked.result.conclusion).toBe('failure');
     expect(symlinked.result.step('compliance', 'map').outcome).toBe('failure');
     expect(symlinked.result.annotations.find((entry) => entry.kind === 'error')?.message).toContain('compliance-report: is a symbolic link; nothing is written through links');
     expect(readdirSync(outside)).toEqual([]);
+  });
 
+  it('8. no run leaked the key', () => {
+    expect(runs).toHaveLength(8);
     for (const run of runs) expect(leaks(run, [LIVE_API_KEY], github)).toEqual([]);
   });
 });

@@ -10,8 +10,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../api/client.js';
 import { createClient } from '../../../shared/client.js';
 import { errorOutput, toNodeError } from '../../../shared/errors.js';
-import { inUserWords, operationLabel } from '../helpers/userWords.js';
-import { resources, resourceNames } from './resources.js';
+import { operationLabel, userMessage } from '../helpers/userWords.js';
+import { resources } from './resources.js';
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
   const items = this.getInputData();
@@ -29,15 +29,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
     if (!this.continueOnFail()) throw unsupported;
     return [items.map((_, itemIndex) => errorItem(this, unsupported, itemIndex))];
   }
-  const label = operationLabel(entry, resource, operation, resourceNames[resource as keyof typeof resources]);
+  const label = operationLabel(entry, resource, operation, resources[resource as keyof typeof resources].name);
   const shownFields = entry.module.description;
   if (entry.module.executeOnce) {
     try {
       return [await entry.module.executeOnce.call(this, items, await createClient(this))];
-    } catch (caught) {
-      const error = inUserWords(caught, label, shownFields);
-      if (this.continueOnFail()) return [[errorItem(this, error, 0)]];
-      throw toNodeError(this.getNode(), error);
+    } catch (error) {
+      const message = userMessage(error, label, shownFields);
+      if (this.continueOnFail()) return [[errorItem(this, error, 0, message)]];
+      throw toNodeError(this.getNode(), error, undefined, message);
     }
   }
   const returnData: INodeExecutionData[] = [];
@@ -47,21 +47,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
       client ??= await createClient(this);
       const results = await entry.module.execute!.call(this, itemIndex, client);
       returnData.push(...results.map((result) => ({ ...result, pairedItem: result.pairedItem ?? { item: itemIndex } })));
-    } catch (caught) {
-      const error = inUserWords(caught, label, shownFields);
+    } catch (error) {
+      const message = userMessage(error, label, shownFields);
       if (this.continueOnFail()) {
-        returnData.push(errorItem(this, error, itemIndex));
+        returnData.push(errorItem(this, error, itemIndex, message));
         continue;
       }
-      throw toNodeError(this.getNode(), error, itemIndex);
+      throw toNodeError(this.getNode(), error, itemIndex, message);
     }
   }
   return [returnData];
 }
 
-/** The output item of a failed input item under Continue On Fail. */
-function errorItem(context: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
-  const item: INodeExecutionData = { json: errorOutput(error), pairedItem: { item: itemIndex } };
-  if (context.getNode().onError === 'continueErrorOutput') item.error = toNodeError(context.getNode(), error, itemIndex);
+/** The output item of a failed input item under Continue On Fail; `message` in the UI's words when there is one. */
+function errorItem(context: IExecuteFunctions, error: unknown, itemIndex: number, message?: string): INodeExecutionData {
+  const item: INodeExecutionData = { json: errorOutput(error, message), pairedItem: { item: itemIndex } };
+  if (context.getNode().onError === 'continueErrorOutput') item.error = toNodeError(context.getNode(), error, itemIndex, message);
   return item;
 }

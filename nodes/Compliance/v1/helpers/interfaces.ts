@@ -6,7 +6,7 @@ import type { OperationId } from '../../../../api/operations.js';
  * One operation of the node: its parameters and either `execute` for one input item or
  * `executeOnce` for all input items together (Review → Sync Documents: the items are one set).
  */
-export type OperationModule = { description: INodeProperties[] } & (
+type OperationModule = { description: INodeProperties[] } & (
   | { execute(this: IExecuteFunctions, itemIndex: number, client: ComplianceClient): Promise<INodeExecutionData[]>; executeOnce?: undefined }
   | { executeOnce(this: IExecuteFunctions, items: INodeExecutionData[], client: ComplianceClient): Promise<INodeExecutionData[]>; execute?: undefined }
 );

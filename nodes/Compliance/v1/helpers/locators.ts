@@ -7,9 +7,9 @@ import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-wo
 import { text } from './utils.js';
 
 /** Shown on version 1 only (the old plain-text fields). */
-export const ONLY_V1: IDisplayOptions = { show: { '@version': [1] } };
+const ONLY_V1: IDisplayOptions = { show: { '@version': [1] } };
 /** Shown from version 2 on (the resource locators). */
-export const FROM_V2: IDisplayOptions = { show: { '@version': [{ _cnd: { gte: 2 } }] } };
+const FROM_V2: IDisplayOptions = { show: { '@version': [{ _cnd: { gte: 2 } }] } };
 
 function shown(property: INodeProperties, when: IDisplayOptions): INodeProperties {
   return { ...property, displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, ...when.show } } };
@@ -23,7 +23,7 @@ export function versioned(v1: INodeProperties, v2: INodeProperties): INodeProper
 const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const ID_REGEX = '^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$';
 
-export const EXAMPLE_JOB_ID = '3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a';
+const EXAMPLE_JOB_ID = '3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a';
 
 export function frameworkLocator(options: { description: string; byNameToo?: boolean; name?: string }): INodeProperties {
   return {

@@ -5,7 +5,7 @@
  */
 export type SnippetFormat = 'plain' | 'markdown' | 'html';
 
-export interface Highlight {
+interface Highlight {
   start: number;
   end: number;
 }
@@ -21,7 +21,7 @@ function decode(html: string): string {
 }
 
 /** One snippet as plain text and the [start, end) offsets of its highlighted terms. */
-export function plainSnippet(html: string): { text: string; highlights: Highlight[] } {
+function plainSnippet(html: string): { text: string; highlights: Highlight[] } {
   let text = '';
   const highlights: Highlight[] = [];
   for (const [index, part] of html.split(/<\/?mark>/i).entries()) {

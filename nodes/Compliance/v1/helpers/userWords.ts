@@ -2,7 +2,7 @@
  * Errors in the words of the node's UI: the API core speaks in operation ids and API field names
  * ("getJob: jobId must be a UUID"); the user sees the operation "Get Job" and a field labelled
  * "Job ID". The code, hint and request id stay as they are (toNodeError puts them in the
- * description and context).
+ * description and context). The message is computed, never written into the caught error.
  */
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -41,10 +41,11 @@ function fieldLabel(field: string, properties: INodeProperties[]): string | unde
 }
 
 /**
- * Rewrites the message of a compliance error, or of a node error made from one (its context keeps
- * the operation id and field), in place for the UI; other errors pass unchanged.
+ * The message of a compliance error, or of a node error made from one (its context keeps the
+ * operation id and field), in the UI's words; undefined for other errors, which keep their own.
+ * The error itself is left as it is: toNodeError and errorOutput build what n8n shows from both.
  */
-export function inUserWords(error: unknown, operation: string, properties: INodeProperties[]): unknown {
+export function userMessage(error: unknown, operation: string, properties: INodeProperties[]): string | undefined {
   let operationId: unknown;
   let field: unknown;
   if (error instanceof ComplianceError) {
@@ -53,14 +54,12 @@ export function inUserWords(error: unknown, operation: string, properties: INode
   } else if (error instanceof NodeOperationError && typeof error.context.code === 'string') {
     ({ operationId, field } = error.context);
   } else {
-    return error;
+    return undefined;
   }
   let message = (error as Error).message;
   if (typeof operationId === 'string' && message.startsWith(`${operationId}: `)) message = message.slice(operationId.length + 2);
   const label = typeof field === 'string' && field && message.startsWith(field) ? fieldLabel(field, properties) : undefined;
-  if (label && typeof field === 'string') message = `${label} in ${operation}${message.slice(field.length)}`;
-  // Errors of the credential (base URL, key) have no operation and stay as they are.
-  else if (operationId) message = `${operation}: ${message}`;
-  (error as Error).message = message;
-  return error;
+  if (label && typeof field === 'string') return `${label} in ${operation}${message.slice(field.length)}`;
+  // Errors of the credential (base URL, key) have no operation and keep their message.
+  return operationId ? `${operation}: ${message}` : message;
 }

@@ -19,7 +19,7 @@ import { toNodeError } from '../../../shared/errors.js';
 import type { ResourceOperations } from './interfaces.js';
 
 /** What a call costs, from the table's cost, short enough for the operation dropdown. */
-export function costNote(operationId: OperationId): string {
+function costNote(operationId: OperationId): string {
   const { cost } = operations[operationId];
   if (cost.kind === 'free') return '';
   if (cost.kind === 'fixed') return ` ${cost.tokens.toLocaleString('en-US')} tokens on live keys.`;
@@ -39,7 +39,7 @@ const SHORT: Partial<Record<OperationId, string>> = {
 };
 
 /** The table's first sentence without its parentheses, or the shorter text above. */
-export function shortDescription(operationId: OperationId): string {
+function shortDescription(operationId: OperationId): string {
   const first = operations[operationId].description.split(/(?<=[a-z)])\. /)[0]!.replace(/\s*\([^)]*\)/g, '').replace(/[.:;,]$/, '');
   return SHORT[operationId] ?? `${first.split(/: |; /)[0]!}.`;
 }
@@ -48,7 +48,7 @@ export function shortDescription(operationId: OperationId): string {
 const VERBS = /^(get|list|check|download|search|suggest|generate|map|ingest|refresh|delete|set|buy|create|wait)\b/i;
 
 /** The action line n8n shows (and tools expose): the table's summary, as a verb phrase. */
-export function actionOf(operationId: OperationId): string {
+function actionOf(operationId: OperationId): string {
   const { summary } = operations[operationId];
   if (VERBS.test(summary)) return summary;
   // Lower-case a plain first word only: "OpenAPI description" keeps its capitals.
@@ -127,7 +127,7 @@ export function compact<T extends Record<string, unknown>>(object: T): Partial<T
 // ---------------------------------------------------------------------------------------------
 // Waiting for jobs (operations the table marks `createsJob`)
 
-export const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
+const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
 
 export function waitProperties(displayOptions: IDisplayOptions, withToggle = true): INodeProperties[] {
   const whenWaiting: IDisplayOptions = withToggle
