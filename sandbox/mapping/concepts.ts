@@ -52,22 +52,55 @@ export function isLiteral(term: string): boolean {
   return term.startsWith(LITERAL);
 }
 
+/**
+ * Words that say little on their own: "conduct" is a verb far more often than a code of conduct,
+ * "critical systems" are not a criticality analysis, a whistleblower's "identity" is not an account,
+ * and everything is "reviewed". Standing alone (not inside a longer phrase such as "code of conduct",
+ * "access review" or "identity verification") they add weight but are never one of the ideas that
+ * make a sentence evidence (mapText.ts).
+ */
+const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set(
+  'conduct conducts conducted conducting critical identity identities review reviews reviewed reviewing'.split(' '),
+);
+
+/** A text's terms, and those of them only an ambiguous word standing alone produced. */
+export interface ReadTerms {
+  terms: string[];
+  ambiguous: Set<string>;
+}
+
 /** The text's terms in order: concepts for synonym phrases, stems for other content words. */
 export function conceptTerms(text: string): string[] {
+  return readTerms(text).terms;
+}
+
+/** conceptTerms, also telling which terms rest only on an ambiguous word standing alone. */
+export function readTerms(text: string): ReadTerms {
   const tokens = words(text);
   const stems = tokens.map(stem);
   const terms: string[] = [];
+  const ambiguous = new Set<string>();
+  const plain = new Set<string>();
+  const note = (term: string, alone: boolean): void => void (alone ? ambiguous : plain).add(term);
   let i = 0;
   while (i < tokens.length) {
     const { concept, end } = longestPhrase(tokens, stems, i);
+    const alone = AMBIGUOUS_WORDS.has(tokens[i]!) && end <= i + 1;
     if (concept !== undefined) {
       // The exact wording rides along: "subcontractor" is a supplier, and also more than that.
-      terms.push(concept, `${LITERAL}${stems.slice(i, end).join('_')}`);
+      const literal = `${LITERAL}${stems.slice(i, end).join('_')}`;
+      terms.push(concept, literal);
+      note(concept, alone);
+      note(literal, alone);
       i = end;
       continue;
     }
-    if (!STOP_WORDS.has(tokens[i]!)) terms.push(stems[i]!);
+    if (!STOP_WORDS.has(tokens[i]!)) {
+      terms.push(stems[i]!);
+      note(stems[i]!, alone);
+    }
     i++;
   }
-  return terms;
+  for (const term of plain) ambiguous.delete(term);
+  return { terms, ambiguous };
 }
