@@ -26,6 +26,15 @@ describe('a single ambiguous word never credits a control on its own', () => {
     expect(ids(slug, meant)).toContain(id);
   });
 
+  it.each([
+    ['Once the review is completed, the Security Officer approves or rejects the Issue.', 'CC6.2', 'Access is approved by the manager before credentials are issued to the new hire.'],
+    ['Regular status reporting of the plan, along with key metrics and success indicators should be reported to Senior Management.', 'CC6.4', 'Badge access to the data centre is restricted to authorised staff.'],
+    ['Significant findings shall be reported immediately in a written format.', 'CC7.1', 'Vulnerability scan findings are remediated within 30 days.'],
+  ])('SOC 2: "%s" (a ticket "Issue", "key metrics", audit "findings") does not credit %s; the real statement does', (ambiguous, id, meant) => {
+    expect(ids('soc-2', ambiguous)).not.toContain(id);
+    expect(ids('soc-2', meant)).toContain(id);
+  });
+
   it('the whistleblower sentence credits no identity control in ISO 27001 or HIPAA', () => {
     const text = 'The whistleblower’s identity may have to be disclosed to conduct a thorough investigation.';
     expect(ids('iso-27001', text)).toEqual([]);
