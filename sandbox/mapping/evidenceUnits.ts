@@ -21,15 +21,17 @@ const CONTAINER_TERMS: ReadonlySet<string> = new Set(conceptTerms('policy statem
 /**
  * A sentence saying a requirement does not apply ("we do not operate a clearinghouse", "group health
  * plans are out of scope") or is not done ("backups are not encrypted", "Acme has no on-premise
- * server") names the control's words but is the opposite of evidence. A prohibition ("users must not
- * share passwords", "we do not allow shared accounts") is a control, so only a statement of what is
- * not done counts here.
+ * server") names the control's words but is the opposite of evidence. A prohibition or restriction
+ * ("users must not share passwords", "we do not allow shared accounts", "developers do not have
+ * access to production", "staff do not store ePHI on USB drives") is a control, so only a protective
+ * measure stated as not taken counts here.
  */
 const NOT_APPLICABLE = new RegExp(
   String.raw`\b(?:not applicable|n\/a|out of scope|outside (?:the |our )?scope|not in scope|excluded from (?:the )?scope` +
-    String.raw`|(?:does|do|did) not (?:currently |yet )?(?:operate|apply|have|run|offer|sponsor|act as|encrypt|perform|conduct|maintain|keep|store|process|test|monitor|log|back up|retain|require|review)` +
-    String.raw`|(?:is|are|was|were) not (?:currently |yet |being )?(?:a|an|in scope|applicable|covered|encrypted|performed|conducted|maintained|tested|monitored|logged|reviewed|backed up|implemented|required|in place|enforced|enabled|stored|processed)` +
-    String.raw`|(?:has|have) no|there (?:is|are) no)\b`,
+    // "we do not encrypt", not the imperative "Do not log ePHI"; "does not have access" restricts access.
+    String.raw`|(?<=\w\s)(?:does|do|did) not (?:currently |yet )?(?:have(?! (?:\w+ )?(?:access|permissions?|rights|privileges)\b)|operate|apply|run|offer|sponsor|act as|encrypt|perform|conduct|maintain|test|monitor|log|back up|retain|review)` +
+    String.raw`|(?:is|are|was|were) not (?:currently |yet |being )?(?:a|an|in scope|applicable|covered|encrypted|performed|conducted|maintained|tested|monitored|logged|reviewed|backed up|implemented|required|in place|enforced|enabled)` +
+    String.raw`|(?:has|have) no(?! (?:\w+ )?(?:access|permissions?|rights|privileges)\b))\b`,
   'i',
 );
 

@@ -87,4 +87,13 @@ describe('negation and scope', () => {
   it('a prohibition is a control, not a negation', () => {
     expect(ids('hipaa-security', 'Users must not share passwords or accounts; every user has a unique user ID.')).toContain('164.312(a)(2)(i)');
   });
+
+  it.each([
+    ['Developers do not have access to ePHI in production unless authorised by role.', '164.308(a)(4)(i)'],
+    ['Workforce members who do not need ePHI for their role have no access to it.', '164.308(a)(4)(i)'],
+    ['Staff do not store ePHI on removable media or USB drives.', '164.310(d)(2)(i)'],
+    ['Do not store ePHI on unencrypted removable media or USB drives.', '164.310(d)(2)(i)'],
+  ])('a restriction stated with "not"/"no" is still evidence: "%s" → %s', (sentence, id) => {
+    expect(ids('hipaa-security', sentence)).toContain(id);
+  });
 });
