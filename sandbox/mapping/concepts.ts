@@ -82,7 +82,6 @@ export function readTerms(text: string): ReadTerms {
   const terms: string[] = [];
   const ambiguous = new Set<string>();
   const plain = new Set<string>();
-  const note = (term: string, alone: boolean): void => void (alone ? ambiguous : plain).add(term);
   let i = 0;
   while (i < tokens.length) {
     const { concept, end } = longestPhrase(tokens, stems, i);
@@ -91,14 +90,14 @@ export function readTerms(text: string): ReadTerms {
       // The exact wording rides along: "subcontractor" is a supplier, and also more than that.
       const literal = `${LITERAL}${stems.slice(i, end).join('_')}`;
       terms.push(concept, literal);
-      note(concept, alone);
-      note(literal, alone);
+      const kind = alone ? ambiguous : plain;
+      kind.add(concept).add(literal);
       i = end;
       continue;
     }
     if (!STOP_WORDS.has(tokens[i]!)) {
       terms.push(stems[i]!);
-      note(stems[i]!, alone);
+      (alone ? ambiguous : plain).add(stems[i]!);
     }
     i++;
   }

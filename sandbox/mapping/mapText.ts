@@ -124,17 +124,16 @@ function evidenceByControl(units: readonly EvidenceUnit[], controls: readonly We
       const intent = control.intents.find((terms) => terms.every(says) && terms.some((t) => unit.terms.has(t)));
       // An ambiguous word standing alone ("conduct", "critical") adds weight but is never one of the
       // ideas, nor the main one: it cannot make a sentence evidence on its own.
-      const idea = (t: string): boolean => !isLiteral(t) && !unit.ambiguous.has(t) && !(unit.delegated && DELEGATE_TERMS.has(t));
-      const ideas = [...match.credit.keys()].filter(idea).length;
+      let ideas = 0;
+      for (const t of match.credit.keys()) if (isIdea(unit, t)) ideas++;
       // Words only the control's description uses ("create, receive, maintain or transmit") are not enough.
-      const main = [...unit.terms].some((t) => control.main.has(t) && idea(t));
-      const specificMain = [...unit.terms].some((t) => control.main.has(t) && idea(t) && !GENERIC_TERMS.has(t));
+      const main = [...unit.terms].some((t) => control.main.has(t) && isIdea(unit, t));
       // Capped: past "names the control's main ideas" a longer sentence is not more about it.
       match.strength = Math.min(MAX_STRENGTH, Math.max(ideas < 2 || !main ? 0 : total / control.reference, intent ? INTENT_STRENGTH : 0));
       // Handing a control to a provider names what is handed over, often in one idea ("physical
       // security of data centers"): one specific idea is enough for the delegation to be its
       // (partial) evidence; "security" alone is not.
-      if (unit.delegated && specificMain) match.strength = Math.max(match.strength, QUALIFYING_STRENGTH);
+      if (unit.delegated && [...unit.terms].some((t) => control.main.has(t) && isIdea(unit, t) && !GENERIC_TERMS.has(t))) match.strength = Math.max(match.strength, QUALIFYING_STRENGTH);
       if (match.strength >= THIN_STRENGTH) qualified.push([index, match]);
     }
     named = new Map();
@@ -148,6 +147,11 @@ function evidenceByControl(units: readonly EvidenceUnit[], controls: readonly We
     });
   }
   return evidence;
+}
+
+/** Whether a term of the sentence is one of its ideas: not an exact wording, an ambiguous word alone, or who a delegation names. */
+function isIdea(unit: EvidenceUnit, term: string): boolean {
+  return !isLiteral(term) && !unit.ambiguous.has(term) && !(unit.delegated && DELEGATE_TERMS.has(term));
 }
 
 function assess(weighted: WeightedControl, matches: readonly Match[]): { result: ControlResult; covered: Set<string> } {
