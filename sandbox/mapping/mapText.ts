@@ -119,9 +119,14 @@ function evidenceByControl(units: readonly EvidenceUnit[], controls: readonly We
       if ((named.get(index) ?? 0) < 1) continue;
       const control = controls[index]!;
       const total = [...match.credit.values()].reduce((s, w) => s + w, 0);
-      const says = (term: string): boolean => (unit.terms.has(term) && !unit.ambiguous.has(term)) || unit.headingTerms.has(term);
+      const says = (term: string): boolean => unit.terms.has(term) || unit.headingTerms.has(term);
+      const plainly = (term: string): boolean => says(term) && !unit.ambiguous.has(term);
       // A sentence stating one of the control's paraphrases in full speaks to it squarely.
-      const intent = control.intents.find((terms) => terms.every(says) && terms.some((t) => unit.terms.has(t)));
+      // An ambiguous word may complete it ("the yearly review" of "policy reviewed annually") but is
+      // never one of the two ideas it rests on.
+      const intent = control.intents.find(
+        (terms) => terms.every(says) && terms.some((t) => unit.terms.has(t)) && terms.filter(plainly).length >= Math.min(2, terms.length),
+      );
       // An ambiguous word standing alone ("conduct", "critical") adds weight but is never one of the
       // ideas, nor the main one: it cannot make a sentence evidence on its own.
       let ideas = 0;

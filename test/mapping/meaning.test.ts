@@ -35,6 +35,10 @@ describe('a single ambiguous word never credits a control on its own', () => {
     expect(ids('soc-2', meant)).toContain(id);
   });
 
+  it('may complete a statement two other ideas carry: "the yearly review" of the policy is its periodic review (164.316(b)(2)(iii))', () => {
+    expect(ids('hipaa-security', 'The Security Officer keeps this policy current and leads the yearly review.')).toContain('164.316(b)(2)(iii)');
+  });
+
   it('the whistleblower sentence credits no identity control in ISO 27001 or HIPAA', () => {
     const text = 'The whistleblower’s identity may have to be disclosed to conduct a thorough investigation.';
     expect(ids('iso-27001', text)).toEqual([]);
