@@ -52,22 +52,58 @@ export function isLiteral(term: string): boolean {
   return term.startsWith(LITERAL);
 }
 
+/**
+ * Words that say little on their own: "conduct" is a verb far more often than a code of conduct,
+ * "critical systems" are not a criticality analysis, a whistleblower's "identity" is not an account,
+ * everything is "reviewed", a ticket is an "Issue" (not credentials issued), "key metrics" are no
+ * keys and audit "findings" are not vulnerability findings. Standing alone (not inside a longer
+ * phrase such as "code of conduct", "access review" or "identity verification") they add weight but
+ * are never one of the ideas that make a sentence evidence (mapText.ts).
+ */
+const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set(
+  'conduct conducts conducted conducting critical identity identities review reviews reviewed reviewing issue issues key keys findings'.split(' '),
+);
+
+/** A text's terms, and those of them only an ambiguous word standing alone produced. */
+export interface ReadTerms {
+  terms: string[];
+  ambiguous: ReadonlySet<string>;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
 /** The text's terms in order: concepts for synonym phrases, stems for other content words. */
 export function conceptTerms(text: string): string[] {
+  return readTerms(text).terms;
+}
+
+/** conceptTerms, also telling which terms rest only on an ambiguous word standing alone. */
+export function readTerms(text: string): ReadTerms {
   const tokens = words(text);
   const stems = tokens.map(stem);
   const terms: string[] = [];
+  // Most sentences have no ambiguous word: nothing more is allocated for them.
+  const alone: string[] = [];
   let i = 0;
   while (i < tokens.length) {
     const { concept, end } = longestPhrase(tokens, stems, i);
+    const ambiguousWord = AMBIGUOUS_WORDS.has(tokens[i]!) && end <= i + 1;
     if (concept !== undefined) {
       // The exact wording rides along: "subcontractor" is a supplier, and also more than that.
-      terms.push(concept, `${LITERAL}${stems.slice(i, end).join('_')}`);
+      const literal = `${LITERAL}${stems.slice(i, end).join('_')}`;
+      terms.push(concept, literal);
+      if (ambiguousWord) alone.push(concept, literal);
       i = end;
       continue;
     }
-    if (!STOP_WORDS.has(tokens[i]!)) terms.push(stems[i]!);
+    if (!STOP_WORDS.has(tokens[i]!)) {
+      terms.push(stems[i]!);
+      if (ambiguousWord) alone.push(stems[i]!);
+    }
     i++;
   }
-  return terms;
+  if (!alone.length) return { terms, ambiguous: NONE };
+  // A term the text also states another way ("review" beside "access review") is not ambiguous.
+  const count = (list: readonly string[], term: string): number => list.reduce((n, t) => (t === term ? n + 1 : n), 0);
+  return { terms, ambiguous: new Set(alone.filter((term) => count(terms, term) === count(alone, term))) };
 }

@@ -34,8 +34,8 @@ const BOILERPLATE = new Set(
   ),
 );
 
-/** Title words too broad to make a title an intent on their own (nearly every control is about them). */
-const TITLE_GENERIC = new Set(conceptTerms('security information control controls management managed data system systems cybersecurity'));
+/** Words too broad to make a title an intent, or a delegation evidence, on their own (nearly every control is about them). */
+export const GENERIC_TERMS: ReadonlySet<string> = new Set(conceptTerms('security information control controls management managed data system systems cybersecurity'));
 /** Ideas a title needs before a sentence stating all of them counts as stating the control's intent. */
 const TITLE_INTENT_IDEAS = 3;
 
@@ -69,7 +69,7 @@ export function weightControls(controls: readonly MappingControl[]): WeightedCon
       return terms;
     };
     const keywords = control.keywords.map((keyword) => ({ keyword, terms: add(keyword, 1) })).filter((k) => k.terms.length);
-    const title = add(control.title.replace(/\((?:Standard|Required|Addressable)[^)]*\)/g, ''), 1).filter((t) => !isLiteral(t) && !TITLE_GENERIC.has(t));
+    const title = add(control.title.replace(/\((?:Standard|Required|Addressable)[^)]*\)/g, ''), 1).filter((t) => !isLiteral(t) && !GENERIC_TERMS.has(t));
     const intents = (control.paraphrases ?? []).map((paraphrase) => add(paraphrase, 1).filter((t) => !isLiteral(t))).filter((terms) => terms.length);
     // A title of three specific ideas ("Equipment siting and protection") is itself a statement of intent.
     if (title.length >= TITLE_INTENT_IDEAS) intents.push(title);

@@ -6,7 +6,7 @@
  */
 import { lineOfOffset, parseBlocks } from '../library/blocks.js';
 import { splitSentences, truncateAtWord } from '../library/text.js';
-import { conceptTerms } from './concepts.js';
+import { conceptTerms, readTerms } from './concepts.js';
 import type { EvidenceLocation } from './types.js';
 
 /** Longest quote, in characters. */
@@ -20,9 +20,31 @@ const CONTAINER_TERMS: ReadonlySet<string> = new Set(conceptTerms('policy statem
 
 /**
  * A sentence saying a requirement does not apply ("we do not operate a clearinghouse", "group health
- * plans are out of scope") names the control's words but is the opposite of evidence.
+ * plans are out of scope") or is not done ("backups are not encrypted", "Acme has no on-premise
+ * server") names the control's words but is the opposite of evidence. A prohibition or restriction
+ * ("users must not share passwords", "we do not allow shared accounts", "developers do not have
+ * access to production", "staff do not store ePHI on USB drives") is a control, so only a protective
+ * measure stated as not taken counts here.
  */
-const NOT_APPLICABLE = /\b(?:not applicable|n\/a|out of scope|outside (?:the |our )?scope|(?:does|do|did) not (?:operate|apply|have|run|offer|sponsor|act as)|(?:is|are) not (?:a|an|in scope|applicable|covered))\b/i;
+const NOT_APPLICABLE = new RegExp(
+  String.raw`\b(?:not applicable|n\/a|out of scope|outside (?:the |our )?scope|not in scope|excluded from (?:the )?scope` +
+    // "we do not encrypt", not the imperative "Do not log ePHI"; "does not have access" restricts access.
+    String.raw`|(?<=\w\s)(?:does|do|did) not (?:currently |yet )?(?:have(?! (?:\w+ )?(?:access|permissions?|rights|privileges)\b)|operate|apply|run|offer|sponsor|act as|encrypt|perform|conduct|maintain|test|monitor|log|back up|retain|review)` +
+    String.raw`|(?:is|are|was|were) not (?:currently |yet |being )?(?:a|an|in scope|applicable|covered|encrypted|performed|conducted|maintained|tested|monitored|logged|reviewed|backed up|implemented|required|in place|enforced|enabled)` +
+    String.raw`|(?:has|have) no(?! (?:\w+ )?(?:access|permissions?|rights|privileges)\b))\b`,
+  'i',
+);
+
+/**
+ * A sentence handing a control to someone else ("Physical security of data centers is ensured by the
+ * cloud infrastructure service provider", "inherited from AWS") is evidence that the control is
+ * delegated, not that the organisation operates it: mapText.ts reports such a control partial at
+ * most, quoting the delegation.
+ */
+const DELEGATION = new RegExp(
+  String.raw`\b(?:(?:(?:ensured|provided|handled|managed|performed|maintained|operated|covered|secured|protected|hosted|implemented|taken care of)\s+by|the responsibility of|delegated to|outsourced to|inherited from|reli(?:es|ed) on|rely on)\s+(?:the\s+|our\s+|a\s+|an\s+|its\s+)?(?:[\w&.'-]+\s+){0,4}?(?:provider|providers|vendor|vendors|hosting|aws|amazon|azure|google|gcp|cloud|processor|sub-?processors?|third[- ]part(?:y|ies)|suppliers?|data cent(?:er|re)s?)|shared responsibility model)\b`,
+  'i',
+);
 
 /**
  * A sentence stating what the document covers ("This policy applies to all staff", "Applies to: …",
@@ -36,6 +58,10 @@ export interface EvidenceUnit {
   text: string;
   /** Concept terms of the sentence. */
   terms: ReadonlySet<string>;
+  /** Its terms that only an ambiguous word standing alone produced ("conduct", "critical"): weight, not ideas. */
+  ambiguous: ReadonlySet<string>;
+  /** The sentence delegates what it names to a provider: evidence of a partial control at most. */
+  delegated: boolean;
   /** Concept terms of its section heading that the sentence does not use itself. */
   headingTerms: ReadonlySet<string>;
   location: EvidenceLocation;
@@ -67,12 +93,15 @@ export function evidenceUnits(text: string): EvidenceUnit[] {
     // and scoring them as one would let its sentences add up to controls none of them speaks to.
     for (const sentence of splitSentences(body)) {
       if (NOT_APPLICABLE.test(sentence.text) || SCOPE_STATEMENT.test(sentence.text)) continue;
-      const terms = new Set(conceptTerms(sentence.text));
+      const read = readTerms(sentence.text);
+      const terms = new Set(read.terms);
       if (!terms.size) continue;
       units.push({
         order: units.length,
         text: truncateAtWord(sentence.text, QUOTE_MAX_CHARS),
         terms,
+        ambiguous: read.ambiguous,
+        delegated: DELEGATION.test(sentence.text),
         headingTerms: new Set(heading.filter((t) => !terms.has(t))),
         location: {
           ...(block.source !== undefined ? { source: block.source } : {}),

@@ -20,7 +20,7 @@
  * nothing for a control cannot change it. Deterministic.
  */
 import { isLiteral } from './concepts.js';
-import { weightControls, type WeightedControl } from './controlWeights.js';
+import { GENERIC_TERMS, weightControls, type WeightedControl } from './controlWeights.js';
 import { evidenceUnits, type EvidenceUnit } from './evidenceUnits.js';
 import type { ControlResult, ControlStatus, MappingGap, MapTextInput, MappingResult } from './types.js';
 
@@ -49,6 +49,10 @@ const FULL_EVIDENCE = 1;
 const MAX_STRENGTH = 1.2;
 /** Strength of a sentence that states one of a control's paraphrases in full. */
 const INTENT_STRENGTH = 1;
+/** Score of a control whose only evidence delegates it to a provider: partial. */
+const DELEGATED_SCORE = 0.5;
+/** Terms a delegation uses to name who it hands the control to, not what it hands over. */
+const DELEGATE_TERMS: ReadonlySet<string> = new Set(['#supplier', '#cloud']);
 /** Uncovered key terms named in a gap. */
 const GAP_TERMS = 5;
 
@@ -116,25 +120,43 @@ function evidenceByControl(units: readonly EvidenceUnit[], controls: readonly We
       const control = controls[index]!;
       const total = [...match.credit.values()].reduce((s, w) => s + w, 0);
       const says = (term: string): boolean => unit.terms.has(term) || unit.headingTerms.has(term);
+      const plainly = (term: string): boolean => says(term) && !unit.ambiguous.has(term);
       // A sentence stating one of the control's paraphrases in full speaks to it squarely.
-      const intent = control.intents.find((terms) => terms.every(says) && terms.some((t) => unit.terms.has(t)));
-      const ideas = [...match.credit.keys()].filter((t) => !isLiteral(t)).length;
+      // An ambiguous word may complete it ("the yearly review" of "policy reviewed annually") but is
+      // never one of the two ideas it rests on.
+      const intent = control.intents.find(
+        (terms) => terms.every(says) && terms.some((t) => unit.terms.has(t)) && terms.filter(plainly).length >= Math.min(2, terms.length),
+      );
+      // An ambiguous word standing alone ("conduct", "critical") adds weight but is never one of the
+      // ideas, nor the main one: it cannot make a sentence evidence on its own.
+      let ideas = 0;
+      for (const t of match.credit.keys()) if (isIdea(unit, t)) ideas++;
       // Words only the control's description uses ("create, receive, maintain or transmit") are not enough.
-      const main = [...unit.terms].some((t) => control.main.has(t));
+      const main = [...unit.terms].some((t) => control.main.has(t) && isIdea(unit, t));
       // Capped: past "names the control's main ideas" a longer sentence is not more about it.
       match.strength = Math.min(MAX_STRENGTH, Math.max(ideas < 2 || !main ? 0 : total / control.reference, intent ? INTENT_STRENGTH : 0));
+      // Handing a control to a provider names what is handed over, often in one idea ("physical
+      // security of data centers"): one specific idea is enough for the delegation to be its
+      // (partial) evidence; "security" alone is not.
+      if (unit.delegated && [...unit.terms].some((t) => control.main.has(t) && isIdea(unit, t) && !GENERIC_TERMS.has(t))) match.strength = Math.max(match.strength, QUALIFYING_STRENGTH);
       if (match.strength >= THIN_STRENGTH) qualified.push([index, match]);
     }
     named = new Map();
     qualified.sort((a, b) => b[1].strength - a[1].strength || a[0] - b[0]);
     const best = qualified[0]?.[1].strength ?? 0;
     qualified.forEach(([index, match], rank) => {
-      // Near-twins (a HIPAA standard and its implementation specification) tie rather than compete.
-      const near = match.strength >= TIE_RATIO * best;
+      // Near-twins (a HIPAA standard and its implementation specification) tie rather than compete;
+      // a delegation hands over everything it names.
+      const near = match.strength >= TIE_RATIO * best || unit.delegated;
       if (near || (rank < MAX_CONTROLS_PER_SENTENCE && match.strength >= RIVAL_RATIO * best)) evidence[index]!.push(match);
     });
   }
   return evidence;
+}
+
+/** Whether a term of the sentence is one of its ideas: not an exact wording, an ambiguous word alone, or who a delegation names. */
+function isIdea(unit: EvidenceUnit, term: string): boolean {
+  return !isLiteral(term) && !unit.ambiguous.has(term) && !(unit.delegated && DELEGATE_TERMS.has(term));
 }
 
 function assess(weighted: WeightedControl, matches: readonly Match[]): { result: ControlResult; covered: Set<string> } {
@@ -150,7 +172,10 @@ function assess(weighted: WeightedControl, matches: readonly Match[]): { result:
   const full = FULL_EVIDENCE * weighted.reference;
   // A paraphrase stated in full counts as its strength even when its terms are light ones.
   const best = evidence.reduce((m, e) => Math.max(m, e.strength * focus(e)), 0);
-  const score = full > 0 ? Math.round(Math.min(1, Math.max(coveredWeight / full, best / FULL_EVIDENCE)) * 1000) / 1000 : 0;
+  let score = full > 0 ? Math.min(1, Math.max(coveredWeight / full, best / FULL_EVIDENCE)) : 0;
+  // Evidenced only by statements delegating it to a provider: partial, the delegation quoted.
+  if (evidence.length && evidence.every((e) => e.unit.delegated)) score = Math.min(Math.max(score, PARTIAL_THRESHOLD), DELEGATED_SCORE);
+  score = Math.round(score * 1000) / 1000;
   const status: ControlStatus = score >= COVERED_THRESHOLD ? 'covered' : score >= PARTIAL_THRESHOLD ? 'partial' : 'missing';
   const { id, title } = weighted.control;
   return {

@@ -1,0 +1,126 @@
+/**
+ * The evaluation on material nobody here wrote (issue 26): the JupiterOne loader, its crosswalk and
+ * split, and the retrieval baselines, on a small package written here in the package's own shape;
+ * and, when the real package is unpacked (COMPLIANCE_EVAL_J1_DIR or the tools cache), the set itself
+ * and regression floors on its held-out half (bench/mappingExternal.ts reports the figures).
+ */
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildBaselines } from '../fixtures/evaluation/baselines.js';
+import { mappingFramework } from '../fixtures/evaluation/evaluate.js';
+import { evaluateJupiterOne, loadJ1, ourControlIds } from '../fixtures/evaluation/jupiterOneEval.js';
+import { J1_CROSSWALK, J1_PACKAGE, j1Half, jupiterOneDir, loadJupiterOneSet, renderTemplate } from '../fixtures/evaluation/jupiterone.js';
+
+/** A package directory in the published layout, with the given procedures and mappings. */
+function fakePackage(options: { version?: string; hipaa?: Record<string, string[]>; soc2?: Record<string, string[]> } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'j1-'));
+  mkdirSync(join(dir, 'templates', 'procedures'), { recursive: true });
+  mkdirSync(join(dir, 'templates', 'standards'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: J1_PACKAGE.name, version: options.version ?? J1_PACKAGE.version }));
+  const procedures = ['cp-one', 'cp-two', 'cp-no-file'];
+  writeFileSync(join(dir, 'templates', 'config.json'), JSON.stringify({ procedures: procedures.map((id) => ({ id, file: `procedures/${id}.md`, provider: 'Okta' })) }));
+  writeFileSync(join(dir, 'templates', 'procedures', 'cp-one.md.tmpl'), '### One\n\n{{companyShortName}} enables MFA through {{provider}} and tracks requests in {{ticketingSystem}}.\n{{#needStandardHIPAA}}HIPAA text.{{/needStandardHIPAA}}{{^supportBYODandMDM}}Dropped.{{/supportBYODandMDM}}\n');
+  writeFileSync(join(dir, 'templates', 'procedures', 'cp-two.md.tmpl'), '### Two\n\nBackups are taken daily.\n');
+  const hipaa = options.hipaa ?? { 'cp-one': ['164.312(d)', '164.316(b)(1)(i)'], 'cp-two': [] };
+  writeFileSync(
+    join(dir, 'templates', 'standards', 'controls-mapping.json'),
+    JSON.stringify({ procedures: Object.entries(hipaa).map(([id, requirements]) => ({ id, implements: [{ standard: 'HIPAA', requirements }, { standard: 'PCI DSS', requirements: ['8.3'] }] })) }),
+  );
+  const soc2 = options.soc2 ?? { 'CC6.1': ['cp-one'], 'CC1.2': [] };
+  writeFileSync(join(dir, 'templates', 'standards', 'soc2-controls-mapping.json'), JSON.stringify({ domains: [{ controls: Object.entries(soc2).map(([ref, procs]) => ({ ref, procedures: procs })) }] }));
+  return dir;
+}
+
+describe('JupiterOne loader and crosswalk', () => {
+  const ours = ourControlIds();
+
+  it('reads procedures with a file, fills placeholders, and labels them in our ids through the crosswalk', () => {
+    const set = loadJupiterOneSet(ours, fakePackage());
+    expect(set.procedures.map((p) => p.id)).toEqual(['cp-one', 'cp-two']);
+    const one = set.procedures[0]!;
+    expect(one.text).toContain('Acme enables MFA through Okta and tracks requests in the ticketing system.');
+    expect(one.text).toContain('HIPAA text.');
+    expect(one.text).not.toMatch(/\{\{|Dropped/);
+    // 164.316(b)(1)(i) is the pre-2013 number of our 164.316(b)(2)(i); PCI DSS is not read.
+    expect(one.labels).toEqual({ 'hipaa-security': ['164.312(d)', '164.316(b)(2)(i)'], 'soc-2': ['CC6.1'] });
+    expect(set.procedures[1]!.labels).toEqual({});
+  });
+
+  it('every id the crosswalk renames lands on a control of ours, and lossy steps are written down', () => {
+    for (const [slug, crosswalk] of Object.entries(J1_CROSSWALK)) {
+      for (const target of Object.values(crosswalk.renamed)) expect(ours[slug as keyof typeof ours].has(target), `${slug} ${target}`).toBe(true);
+      expect(crosswalk.lossy.length, slug).toBeGreaterThan(0);
+    }
+    expect(J1_CROSSWALK['soc-2'].scored('CC7.3')).toBe(true);
+    expect(J1_CROSSWALK['soc-2'].scored('A1.2')).toBe(false);
+  });
+
+  it('refuses an id the crosswalk does not know, naming it and the fix', () => {
+    expect(() => loadJupiterOneSet(ours, fakePackage({ hipaa: { 'cp-one': ['164.999(z)'] } }))).toThrow(/HIPAA 164\.999\(z\) has no control in our hipaa-security set; add it to J1_CROSSWALK/);
+  });
+
+  it('refuses a missing package naming the directory and COMPLIANCE_EVAL_J1_DIR, and another version', () => {
+    const missing = join(tmpdir(), 'no-such-j1');
+    expect(() => loadJupiterOneSet(ours, missing)).toThrow(new RegExp(`not found at ${missing}: set COMPLIANCE_EVAL_J1_DIR`));
+    expect(() => loadJupiterOneSet(ours, fakePackage({ version: '2.10.0' }))).toThrow(/is @jupiterone\/security-policy-templates@2\.10\.0, the evaluation is fixed to .*@2\.11\.1/);
+  });
+
+  it('looks in COMPLIANCE_EVAL_J1_DIR, else in the tools cache outside the repository', () => {
+    expect(jupiterOneDir({ COMPLIANCE_EVAL_J1_DIR: '/x/y' })).toBe('/x/y');
+    expect(jupiterOneDir({})).toMatch(/\.cache\/compliance-tools\/jupiterone-security-policy-templates\/2\.11\.1\/package$/);
+    expect(jupiterOneDir({}).startsWith(process.cwd())).toBe(false);
+  });
+
+  it('splits by the procedure id alone, into both halves', () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `cp-${i}`);
+    const halves = ids.map(j1Half);
+    expect(ids.map(j1Half)).toEqual(halves);
+    expect(new Set(halves)).toEqual(new Set(['tuning', 'held-out']));
+  });
+
+  it('renders an inverted section away and any other variable as a plain phrase', () => {
+    expect(renderTemplate('{{^a}}x{{/a}}See {{&securityPolicyURL}} by {{companyFullName}}.', 'P')).toBe('See the security policy page by Acme.');
+  });
+});
+
+describe('retrieval baselines from the catalogue', () => {
+  const soc2 = mappingFramework('soc-2').controls;
+  const baselines = buildBaselines(soc2);
+  const text = 'Vulnerability scanning runs weekly and configuration monitoring raises drift detection alerts; vulnerability management tracks every finding.';
+
+  it('keyword ≥ 2 predicts a control two of whose keywords are present, and not one with a single keyword', () => {
+    expect(baselines.predict('keyword ≥ 2', text)).toContain('CC7.1');
+    expect(baselines.predict('keyword ≥ 2', 'We run vulnerability scanning.')).toEqual([]);
+  });
+
+  it.each(['BM25 top 3', 'TF-IDF top 3'] as const)('%s ranks the control the text is about first, three at most', (name) => {
+    const predicted = baselines.predict(name, text);
+    expect(predicted[0]).toBe('CC7.1');
+    expect(predicted.length).toBe(3);
+    expect(baselines.predict(name, 'Sourdough rises overnight in a warm kitchen.')).toEqual([]);
+  });
+});
+
+const available = existsSync(join(jupiterOneDir(), 'package.json'));
+
+describe.runIf(available)('the JupiterOne set (package unpacked at COMPLIANCE_EVAL_J1_DIR)', () => {
+  const set = available ? loadJ1() : { dir: '', procedures: [] };
+
+  it('is the 2.11.1 set: 139 procedures with files, HIPAA labels on 70 and SOC 2 labels on 115, split into both halves', () => {
+    expect(set.procedures).toHaveLength(139);
+    expect(set.procedures.filter((p) => p.labels['hipaa-security']?.length)).toHaveLength(70);
+    expect(set.procedures.filter((p) => p.labels['soc-2']?.length)).toHaveLength(115);
+    expect(set.procedures.filter((p) => p.half === 'held-out').length).toBe(64);
+  });
+
+  it('held-out half: the engine keeps above its regression floor (not the issue 26 target, which is not met; see the fixture README)', () => {
+    for (const score of evaluateJupiterOne(set, 'held-out')) {
+      const engine = score.methods.find((m) => m.method === 'engine: covered or partial')!;
+      const bm25 = score.methods.find((m) => m.method === 'BM25 top 3')!;
+      expect(engine.f1, score.framework).toBeGreaterThanOrEqual(bm25.f1 - 0.05);
+      expect(engine.precision, score.framework).toBeGreaterThanOrEqual(0.2);
+    }
+  });
+});
