@@ -118,3 +118,32 @@ describe('deleting a document with a pending job', () => {
     }
   });
 });
+
+describe('what the library counts and refuses', () => {
+  it('refuses blank text (spaces, zero-width spaces) before charging, and counts characters as code points', async () => {
+    box = await sandbox();
+    const call = client(box, LIVE_KEY);
+    const balance = (await call('GET', '/billing')).body.balanceTokens;
+    for (const content of [' '.repeat(300), '\u200B'.repeat(300), '\uFEFF\u2060\u200D\n'.repeat(100)]) {
+      const error = envelope(await call('POST', '/library/documents', { body: { title: 'Blank', content } }), 400, 'empty_document');
+      expect(error.message).toContain('no text to read');
+    }
+    // 150 emoji are 150 characters (300 UTF-16 code units): under the minimum, and the message says how it counted.
+    const short = envelope(await call('POST', '/library/documents', { body: { title: 'Emoji', content: '🔒'.repeat(150) } }), 400, 'content_too_short');
+    expect(short.message).toContain('has 150 characters (Unicode code points)');
+    expect((await call('GET', '/billing')).body.balanceTokens).toBe(balance);
+
+    // 300,000 emoji are 300,000 characters: within the maximum, held and reported as that size.
+    const emoji = await call('POST', '/library/documents', { body: { title: 'Emoji', content: '🔒 '.repeat(150_000) } });
+    expect(emoji.status).toBe(202);
+    expect((await call('GET', `/library/documents/${emoji.body.documentId}`)).body.size).toBe(300_000);
+    const blankRefresh = await call('POST', `/library/documents/${emoji.body.documentId}/refresh`, { body: { content: '\u200B'.repeat(300) } });
+    envelope(blankRefresh, 400, 'empty_document');
+
+    const openapi = (await call('GET', '/openapi.json')).body;
+    const content = openapi.paths['/library/documents'].post.requestBody.content['application/json'].schema.properties.content;
+    expect(content).toMatchObject({ minLength: 200, maxLength: 300_000 });
+    expect(content.description).toContain('Unicode code points');
+    expect(new RegExp(content.pattern, 'u').test('\u200B'.repeat(300))).toBe(false);
+  });
+});

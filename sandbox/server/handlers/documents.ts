@@ -1,5 +1,5 @@
 /** generateDocument, mapDocument, getJob and downloadDocument. */
-import { LIMITS, type DownloadFormat } from '../../../api/schemas/common.js';
+import { isBlankText, LIMITS, type DownloadFormat } from '../../../api/schemas/common.js';
 import { findFramework } from '../../catalogue/index.js';
 import type { DocumentModel } from '../../documentModel.js';
 import { CONTENT_TYPES, renderDocx, renderMarkdown, renderPdf, UploadRejection } from '../../formats/index.js';
@@ -180,7 +180,7 @@ export const documentHandlers: Pick<HandlerTable, 'generateDocument' | 'mapDocum
     if (!framework) throw frameworkNotFound(input.framework!, { verifiedOnly: true });
     if (!framework.verified || !framework.controls?.length) throw frameworkNotVerified(framework);
     const text = await mappingText(services, input);
-    if (!text.trim()) {
+    if (isBlankText(text)) {
       throw new HttpError(400, 'empty_document', 'No text could be found in the document.', 'Upload a document with text (scanned images are not read).');
     }
     const jobInput: MappingJobInput = { mode: account.mode, frameworkSlug: framework.slug, text, ...(input.title ? { title: input.title } : {}) };
