@@ -59,15 +59,20 @@ describe('MCP over HTTP keeps bounded state', () => {
 
   it('refuses a body over the limit at once, and bodies over the in-flight cap with 503', async () => {
     running = await serveHttp(0, newServer, { maxBodyBytes: 600_000, maxBodyBytesInFlight: 1_000_000 });
-    const declared = await fetch(running.url, { method: 'POST', headers: HEADERS, body: ' '.repeat(600_001) });
+    const session = await initialize(running.url);
+    const inSession = { ...HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const declared = await fetch(running.url, { method: 'POST', headers: inSession, body: ' '.repeat(600_001) });
     expect(declared.status).toBe(413);
+    // Without a session (an initialize, which the session keeps) the limit is 64 KB.
+    const bigInitialize = INITIALIZE.replace('"limits-test"', JSON.stringify('x'.repeat(65_536)));
+    expect((await fetch(running.url, { method: 'POST', headers: HEADERS, body: bigInitialize })).status).toBe(413);
 
     // A slow client holds 500 KB of a body open; a second 600 KB body crosses the shared cap.
-    const held = request(running.url, { method: 'POST', headers: { ...HEADERS, 'transfer-encoding': 'chunked' } });
+    const held = request(running.url, { method: 'POST', headers: { ...inSession, 'transfer-encoding': 'chunked' } });
     held.on('error', () => undefined);
     held.write(' '.repeat(500_000));
     while (running.bodyBytesInFlight() < 500_000) await new Promise((resolve) => setImmediate(resolve));
-    const crowded = await fetch(running.url, { method: 'POST', headers: HEADERS, body: ' '.repeat(599_000) });
+    const crowded = await fetch(running.url, { method: 'POST', headers: inSession, body: ' '.repeat(599_000) });
     expect(crowded.status).toBe(503);
     expect(crowded.headers.get('retry-after')).toBe('1');
     held.destroy();
