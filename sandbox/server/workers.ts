@@ -61,7 +61,7 @@ export interface WorkerDependencies {
   library: Library;
   indexMaintenance: IndexMaintenance;
   /** Runs mapText in worker threads. */
-  mapping: Pick<WorkerPool<MapTextInput, MappingResult>, 'run'>;
+  mapping: Pick<WorkerPool<MapTextInput, MappingResult>, 'run' | 'pending'>;
 }
 
 export function createJobWorkers(services: WorkerDependencies): Record<JobKind, JobWorker> {
@@ -108,11 +108,14 @@ export function createJobWorkers(services: WorkerDependencies): Record<JobKind, 
         const framework = frameworkOf(input.frameworkSlug);
         if (!framework.controls?.length) throw new JobFailure('framework_not_verified', `${framework.name} has no control set to map against.`);
         try {
-          return await services.mapping.run({
-            text: input.text,
-            framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls },
-            ...(input.title ? { title: input.title } : {}),
-          });
+          return await services.mapping.run(
+            {
+              text: input.text,
+              framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls },
+              ...(input.title ? { title: input.title } : {}),
+            },
+            job.keyHash,
+          );
         } catch (error) {
           if (error instanceof MappingLimit) throw new JobFailure('mapping_too_large', `${error.message} Split the document and map the parts.`);
           throw new JobFailure('processing_failed', `Mapping failed in the sandbox: ${error instanceof Error ? error.message : String(error)}`);
