@@ -84,6 +84,18 @@ const REJECTION_STATUS: Readonly<Record<UploadRejection['code'], number>> = {
 /** Mappings of one key waiting for or holding a mapping worker; beyond it a new one is 429 `mappings_busy`. */
 export const MAX_PENDING_MAPPINGS_PER_KEY = 4;
 
+/**
+ * A key's mappings waiting for or holding a worker are bounded: beyond that one is refused before it
+ * is admitted or charged, and (server.ts asks first) before its body of up to 2 MB is read and parsed
+ * on the event loop, so one key's flood cannot fill the sandbox's memory or hold up other keys.
+ */
+export function refuseBusyMappings(services: Services, keyHash: string): void {
+  const pending = services.mapping.pending(keyHash);
+  if (pending >= MAX_PENDING_MAPPINGS_PER_KEY) {
+    throw tooManyRequests('mappings_busy', `This key has ${pending} mappings waiting for or holding a mapping worker (at most ${MAX_PENDING_MAPPINGS_PER_KEY}). Nothing was charged.`, 1000, 'once one of them has finished');
+  }
+}
+
 async function mappingText(services: Services, owner: string, input: { content?: string | undefined; file?: { data: Uint8Array | ArrayBuffer | Blob; filename: string; contentType?: string | undefined } | undefined }): Promise<string> {
   if (input.file === undefined) return input.content ?? '';
   const { data: raw, filename, contentType } = input.file;
@@ -186,13 +198,8 @@ export const documentHandlers: Pick<HandlerTable, 'generateDocument' | 'mapDocum
     if (isBlankText(text)) {
       throw new HttpError(400, 'empty_document', 'No text could be found in the document.', 'Upload a document with text (scanned images are not read).');
     }
-    // A key's mappings waiting for or holding a worker are bounded: beyond that one is refused before it
-    // is admitted or charged (checked in the same turn as the admission), so one key's flood cannot fill
-    // the sandbox's memory or the workers' queue.
-    const pending = services.mapping.pending(account.keyHash);
-    if (pending >= MAX_PENDING_MAPPINGS_PER_KEY) {
-      throw tooManyRequests('mappings_busy', `This key has ${pending} mappings waiting for or holding a mapping worker (at most ${MAX_PENDING_MAPPINGS_PER_KEY}). Nothing was charged.`, 1000, 'once one of them has finished');
-    }
+    // Checked again in the same turn as the admission: the body arrived and was read meanwhile.
+    refuseBusyMappings(services, account.keyHash);
     const jobInput: MappingJobInput = { mode: account.mode, frameworkSlug: framework.slug, text, ...(input.title ? { title: input.title } : {}) };
     // Re-read the account: the upload was read asynchronously and the balance may have moved.
     const current = services.accounts.byHash(account.keyHash)!;
