@@ -36,6 +36,23 @@ export default tseslint.config(
     },
   },
   {
+    // The runner executes workflow commands printed to stdout: the actions print only through
+    // actions/shared/runtime/log.ts, which escapes every line (review/'s logText).
+    files: ['actions/**/*.ts'],
+    ignores: ['actions/shared/runtime/log.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='core'][property.name=/^(info|debug|notice|warning|error|setFailed|startGroup)$/]",
+          message: 'Print through log (actions/shared/runtime/log.ts): it escapes the line so repository text cannot issue workflow commands.',
+        },
+        { selector: "MemberExpression[object.name='console']", message: 'Print through log (actions/shared/runtime/log.ts).' },
+        { selector: "MemberExpression[object.name='process'][property.name=/^(stdout|stderr)$/]", message: 'Print through log (actions/shared/runtime/log.ts).' },
+      ],
+    },
+  },
+  {
     // SHA-256: n8n's scanner allows node:crypto in community nodes (and it has no timers or I/O).
     files: ['api/contentHash.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['node:*', '!node:crypto', 'fs', 'path', 'undici'] }] },

@@ -60,12 +60,15 @@ export const OPERATION_ERRORS: Readonly<Partial<Record<OperationId, Partial<Reco
       description: `\`upload_too_large\`: the file is over ${LIMITS.uploadMaxBytes / 1024 / 1024} MB (${LIMITS.uploadMaxBytes.toLocaleString('en-US')} bytes), or reading it crossed a limit named in \`limit\` (\`inflated_bytes\`, \`extracted_characters\`, \`worker_memory\`, \`zip_entries\`); \`payload_too_large\`: a JSON body over 2 MB. Nothing was charged.`,
     },
     '422': { codes: ['extraction_timeout'], description: '`extraction_timeout` (`limit`: `extraction_seconds`): reading the file took over the time limit. Nothing was charged.' },
-    '429': { codes: ['rate_limited', 'uploads_busy'], description: '`rate_limited`, or `uploads_busy`: every upload reader is busy and the queue is full; retry after Retry-After seconds. Nothing was charged.' },
+    '429': {
+      codes: ['rate_limited', 'uploads_busy', 'mappings_busy'],
+      description: "`rate_limited`; `uploads_busy`: this key's uploads fill its share of the upload readers and its queue; `mappings_busy`: this key already has 4 mappings waiting for a mapping worker. Retry after Retry-After seconds. Nothing was charged.",
+    },
   },
   ingestLibraryDocument: {
     '400': {
-      codes: ['invalid_json', 'unknown_field', 'invalid_request', 'content_too_short', 'content_too_long'],
-      description: `Invalid request (\`invalid_json\`, \`unknown_field\`, \`invalid_request\`), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`). Nothing was charged.`,
+      codes: ['invalid_json', 'unknown_field', 'invalid_request', 'empty_document', 'content_too_short', 'content_too_long'],
+      description: `Invalid request (\`invalid_json\`, \`unknown_field\`, \`invalid_request\`), blank content (\`empty_document\`: only white space or invisible characters), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`); characters are Unicode code points. Nothing was charged.`,
     },
     '409': {
       codes: ['duplicate_document', 'library_full'],
@@ -74,8 +77,8 @@ export const OPERATION_ERRORS: Readonly<Partial<Record<OperationId, Partial<Reco
   },
   refreshLibraryDocument: {
     '400': {
-      codes: ['content_too_short', 'content_too_long'],
-      description: `Content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`). Nothing was charged.`,
+      codes: ['empty_document', 'content_too_short', 'content_too_long'],
+      description: `Blank content (\`empty_document\`: only white space or invisible characters), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`); characters are Unicode code points. Nothing was charged.`,
     },
     '404': { codes: ['document_not_found'], description: '`document_not_found`: no such document for this key.' },
     '409': {

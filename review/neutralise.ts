@@ -1,6 +1,8 @@
 /**
- * Text from the service goes into GitHub issues, comments and summaries. It must not ping people
- * (@mentions), inject markup (HTML) or end our hidden marker comment early.
+ * Text from a repository or the service (file names, titles, quotes, config values) reaches three
+ * places, each escaped here: GitHub issues, comments and summaries (`neutralise`: no @mentions, no
+ * HTML, no early end of our hidden marker comment), and the runner's log and terminals (`logText`:
+ * one line that can never be read as a workflow command).
  */
 
 const ZERO_WIDTH_JOINER = '\u200D';
@@ -11,8 +13,9 @@ export function neutralise(text: string): string {
     .replace(/<\/?[A-Za-z][^<>]*>/g, '')
     .replace(/</g, '&lt;')
     .replace(/--!?>/g, '--&gt;')
-    // A mention needs `@` at a word start; an e-mail address (word character before `@`) pings nobody.
-    .replace(/(^|[^\w`@])@(?=[A-Za-z0-9])/g, `$1@${ZERO_WIDTH_JOINER}`);
+    // GitHub mentions any `@name` not after a word character, `@@name` and `` `@name `` (an unclosed
+    // backtick is no code span) included; an e-mail address (word character before `@`) pings nobody.
+    .replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, `$1@${ZERO_WIDTH_JOINER}`);
 }
 
 /** One table cell: neutralised, on one line, pipes escaped. */
@@ -22,4 +25,22 @@ export function tableCell(text: string): string {
 
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
+}
+
+/** Line breaks (the runner and terminals split on all of these) and other control characters (ANSI escapes). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u2028\u2029]/g;
+const VISIBLE: Record<string, string> = { '\n': '\\n', '\r': '\\r' };
+
+/**
+ * Text for one runner log or terminal line. The runner executes a line whose text (after leading
+ * blanks) starts with `::` and a `##[command]` anywhere in a line, so line breaks and control
+ * characters are shown escaped (`\n`, `\u001b`) and both markers are broken by a zero-width joiner:
+ * a file named `x\n::error::y` prints as `x\n:‍:error:‍:y`, one line the runner only shows.
+ */
+export function logText(text: string): string {
+  return text
+    .replace(CONTROL, (char) => VISIBLE[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/:(?=:)/g, `:${ZERO_WIDTH_JOINER}`)
+    .replace(/#(?=#\[)/g, `#${ZERO_WIDTH_JOINER}`);
 }

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod/v4';
 import { fixedPrice } from '../api/operations.js';
-import { LIMITS } from '../api/schemas/common.js';
+import { characterCount, LIMITS, libraryContentProblem } from '../api/schemas/common.js';
 import type { libraryDocument } from '../api/schemas/responses.js';
 import type { DocumentGroup } from './config.js';
 import { selectDocumentPaths, type RepoFile } from './documents.js';
@@ -79,18 +79,14 @@ export function documentTitle(path: string, content: string): string {
  */
 export function libraryContent(text: string): { content: string; problem: string | undefined } {
   const normalised = normaliseContent(text);
-  const content = normalised.length > LIMITS.libraryMaxChars && normalised.endsWith('\n') ? normalised.slice(0, -1) : normalised;
+  const content = characterCount(normalised) > LIMITS.libraryMaxChars && normalised.endsWith('\n') ? normalised.slice(0, -1) : normalised;
   return { content, problem: sizeProblem(content) };
 }
 
+/** The client's one rule for library text (api's libraryContentProblem: lenient at both bounds, naming its count). */
 function sizeProblem(content: string): string | undefined {
-  if (content.length < LIMITS.libraryMinChars) {
-    return `${content.length} characters: the library needs at least ${LIMITS.libraryMinChars}`;
-  }
-  if (content.length > LIMITS.libraryMaxChars) {
-    return `${content.length.toLocaleString('en-US')} characters: the library holds at most ${LIMITS.libraryMaxChars.toLocaleString('en-US')}; split the file`;
-  }
-  return undefined;
+  const problem = libraryContentProblem(content);
+  return problem && `the document ${problem.message}`;
 }
 
 export function planSync(input: PlanSyncInput): SyncPlan {

@@ -9,6 +9,7 @@
  * it and sends nothing. `tokens-spent` says what the call drew from the balance.
  */
 import * as core from '@actions/core';
+import { log } from './runtime/log.js';
 import { isOperationId, operationIds, operations } from '../../api/operations.js';
 import type { Download } from '../../api/clientTypes.js';
 import { checkBudget, estimateCost, formatTokens } from '../../review/index.js';
@@ -52,7 +53,7 @@ export const callAction: ActionDefinition = {
         core.setOutput('tokens-spent', '0');
         const verdict = budget.allowed ? 'Dry run: nothing was sent.' : `Refused before sending anything: ${budget.reasons.join('; ')}.`;
         appendSummary(`## compliance call ${operationId}\n\n${verdict} The call costs ${price} at live prices${mode === 'sandbox' ? ' (sandbox key: never charged)' : ''}.\n\nTokens spent: **0**.\n`);
-        if (!budget.allowed) core.setFailed(`refused before spending anything: ${budget.reasons.join('; ')}`);
+        if (!budget.allowed) log.setFailed(`refused before spending anything: ${budget.reasons.join('; ')}`);
         return;
       }
       if (mode === 'live') tokensSpent = tokensEach ?? 0;
@@ -81,7 +82,7 @@ export const callAction: ActionDefinition = {
     const jobId = operation.createsJob ? (result as { jobId?: string }).jobId : undefined;
     let job: unknown;
     if (jobId && wait) {
-      core.info(`Waiting for job ${jobId}…`);
+      log.info(`Waiting for job ${jobId}…`);
       job = await client.waitForJob(jobId, { estimatedSeconds: (result as { estimatedSeconds?: number }).estimatedSeconds });
     }
 

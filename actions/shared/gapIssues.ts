@@ -5,6 +5,7 @@
  * and at most `max-new` are opened per run. It never calls the compliance service.
  */
 import * as core from '@actions/core';
+import { log } from './runtime/log.js';
 import {
   configSchema,
   planGapIssues,
@@ -97,7 +98,7 @@ async function syncGapIssues(report: ReviewReport, settings: GapIssueSettings, g
   const repository = currentRepository();
   const existing = await listGapIssues(github, repository, label);
   const plan = planGapIssues(report, existing, settings);
-  core.info(`Gap issues: ${plan.create.length} to open, ${plan.update.length} to update, ${plan.close.length} to close, ${plan.unchanged.length} unchanged, ${plan.deferred.length} deferred.`);
+  log.info(`Gap issues: ${plan.create.length} to open, ${plan.update.length} to update, ${plan.close.length} to close, ${plan.unchanged.length} unchanged, ${plan.deferred.length} deferred.`);
   const applied = await applyGapIssuePlan(github, repository, plan, { label });
   if (applied.refused) warnRefused(applied.refused);
   appendSummary(renderAppliedMarkdown(plan, applied), { final: true });

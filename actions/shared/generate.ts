@@ -6,6 +6,7 @@
  * hand is never overwritten without `force`. A later step commits the files or opens a pull request.
  */
 import * as core from '@actions/core';
+import { log } from './runtime/log.js';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import type { DownloadFormat } from '../../api/schemas/common.js';
 import { FORMATS } from '../../api/schemas/common.js';
@@ -70,7 +71,7 @@ export async function generateInto(client: ComplianceApi, root: string, plan: Ge
     manifest,
     now: new Date().toISOString(),
     ...(formats ? { formats } : {}),
-    onProgress: ({ output, status }) => core.info(`${output}: ${status}`),
+    onProgress: ({ output, status }) => log.info(`${output}: ${status}`),
   });
   const paths: string[] = [];
   for (const file of run.files) {
@@ -137,6 +138,6 @@ export const generateAction: ActionDefinition = {
     core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
     core.setOutput('tokens-spent', String(mode === 'live' ? generated.length * (billing.prices.generateDocument ?? 0) : 0));
     const failed = written.run.results.filter((result) => result.status !== 'generated');
-    if (failed.length > 0) core.setFailed(`generation failed for ${failed.map((result) => `${result.output} (${result.error?.message ?? result.status})`).join('; ')}`);
+    if (failed.length > 0) log.setFailed(`generation failed for ${failed.map((result) => `${result.output} (${result.error?.message ?? result.status})`).join('; ')}`);
   },
 };

@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
+import { log } from './runtime/log.js';
 import {
   FAIL_ON,
   formatTokens,
@@ -82,7 +83,7 @@ export function reportDirectory(root: string): string {
 async function readPullRequestGateInputs(root: string): Promise<GateInputs & { missingBaseline: string | undefined }> {
   const path = textInput('baseline');
   if (!path || existsSync(isAbsolute(path) ? path : resolve(root, path))) return { ...(await readGateInputs(root)), missingBaseline: undefined };
-  core.notice(`No baseline at ${path}: the default branch has no saved report yet, so nothing is compared this run.`, { title: 'No default-branch report yet' });
+  log.notice(`No baseline at ${path}: the default branch has no saved report yet, so nothing is compared this run.`, { title: 'No default-branch report yet' });
   return { failOn: choiceInput('fail-on', FAIL_ON, 'coverage'), baseline: undefined, waivers: parseWaiversInput(textInput('waivers')), missingBaseline: path };
 }
 
@@ -92,7 +93,7 @@ async function configUnchanged(root: string, currentText: string): Promise<boole
   if (!path) return false;
   const bytes = await readRepoBytes(root, path);
   if (!bytes) {
-    core.notice(`base-config ${path} does not exist: compliance.yml is treated as changed.`);
+    log.notice(`base-config ${path} does not exist: compliance.yml is treated as changed.`);
     return false;
   }
   return decodeUtf8(bytes, path).replace(/\r\n/g, '\n').trim() === currentText.replace(/\r\n/g, '\n').trim();
@@ -164,14 +165,14 @@ export const mapAction: ActionDefinition = {
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       failOn: gate.failOn,
       ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
-      onProgress: ({ phase, message }) => core.info(`[${phase}] ${message}`),
+      onProgress: ({ phase, message }) => log.info(`[${phase}] ${message}`),
     });
     if (result.status === 'refused') {
       core.setOutput('tokens-spent', '0');
-      core.setFailed(`refused before spending anything: ${result.budget.reasons.join('; ')}`);
+      log.setFailed(`refused before spending anything: ${result.budget.reasons.join('; ')}`);
       return;
     }
-    for (const entry of result.frameworkErrors) core.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
+    for (const entry of result.frameworkErrors) log.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
     const { report, tokensSpent } = result;
 
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.
@@ -198,13 +199,13 @@ export const mapAction: ActionDefinition = {
 
     if (result.frameworkErrors.length > 0) {
       const errors = result.frameworkErrors.map((entry) => `${entry.framework}: ${entry.message}`);
-      core.setFailed(`mapping failed for ${errors.length} framework${errors.length === 1 ? '' : 's'}: ${errors.join('; ')}`);
+      log.setFailed(`mapping failed for ${errors.length} framework${errors.length === 1 ? '' : 's'}: ${errors.join('; ')}`);
       return;
     }
     const reasons = result.frameworks.flatMap((entry) => entry.reasons.map((reason) => `${entry.framework.name}: ${reason}`));
     if (!report.passed) {
-      if (failBelow) core.setFailed(`compliance gate failed: ${reasons.join('; ')}`);
-      else core.warning(`compliance gate failed (fail-below is false, so the step passes): ${reasons.join('; ')}`);
+      if (failBelow) log.setFailed(`compliance gate failed: ${reasons.join('; ')}`);
+      else log.warning(`compliance gate failed (fail-below is false, so the step passes): ${reasons.join('; ')}`);
     }
   },
 };

@@ -7,7 +7,7 @@
  * - `never`: no comment.
  * Outside pull requests (push, schedule) nothing is commented unless `pull-request` names one.
  */
-import * as core from '@actions/core';
+import { log } from './runtime/log.js';
 import type { ReviewReport } from '../../review/index.js';
 import { currentRepository, pullRequestNumber, runUrl } from './github/context.js';
 import { createGitHub } from './github/octokit.js';
@@ -46,11 +46,11 @@ export async function publishReportComment(
 ): Promise<string | undefined> {
   if (inputs.mode === 'never') return undefined;
   if (inputs.pullRequest === undefined) {
-    core.info('Not a pull request run: no comment (pass pull-request to comment on one).');
+    log.info('Not a pull request run: no comment (pass pull-request to comment on one).');
     return undefined;
   }
   if (!context.githubToken) {
-    core.warning('No GitHub token: the pull request comment was skipped. Pass github-token (the default is the workflow token).');
+    log.warning('No GitHub token: the pull request comment was skipped. Pass github-token (the default is the workflow token).');
     return undefined;
   }
   const github = await createGitHub(context.githubToken);
@@ -63,10 +63,10 @@ export async function publishReportComment(
       createIfMissing: inputs.mode === 'always' || worthAComment(report),
     });
     if (result.action === 'not-needed') {
-      core.info('The gate passed with nothing new: no comment created (comment: always creates one on every run).');
+      log.info('The gate passed with nothing new: no comment created (comment: always creates one on every run).');
       return undefined;
     }
-    core.info(`Pull request comment ${result.action}: ${result.url}`);
+    log.info(`Pull request comment ${result.action}: ${result.url}`);
     return result.url;
   } catch (error) {
     if (error instanceof RefusedWrite) {
@@ -74,7 +74,7 @@ export async function publishReportComment(
       return undefined;
     }
     // Any other GitHub failure must not hide the result or decide the gate either.
-    core.warning(`Could not write the pull request comment: ${error instanceof Error ? error.message : String(error)}`);
+    log.warning(`Could not write the pull request comment: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   }
 }

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import * as core from '@actions/core';
+import { log } from './runtime/log.js';
 import { parse as parseYaml } from 'yaml';
 import {
   configSchema,
@@ -131,7 +132,7 @@ export async function writeReportFiles(
             documents.push(await writeRepoFile(root, join(dir, `${framework.framework.key}${suffix}.${format}`), data));
           } catch (error) {
             if (!(error instanceof ComplianceError)) throw error;
-            core.warning(`Could not download the ${format} report of ${framework.framework.name}: ${error.toDisplayString()}`);
+            log.warning(`Could not download the ${format} report of ${framework.framework.name}: ${error.toDisplayString()}`);
           }
         }
       }
@@ -215,14 +216,14 @@ export function annotateGaps(report: ReviewReport, limit: number = MAX_ANNOTATIO
     .sort((a, b) => severity(a.gap) - severity(b.gap) || a.gap.controlId.localeCompare(b.gap.controlId));
   for (const { result, gap } of ranked.slice(0, limit)) {
     const location = gap.evidence.find((quote) => quote.location.source && quote.location.source !== 'combined')?.location;
-    core.warning(`${gap.controlId} ${gap.title} (${gap.status}${gap.isNew ? ', new' : ''}): ${truncate(neutralise(gap.missing), 500)}`, {
+    log.warning(`${gap.controlId} ${gap.title} (${gap.status}${gap.isNew ? ', new' : ''}): ${truncate(neutralise(gap.missing), 500)}`, {
       title: `Compliance gap in ${result.framework.name}`,
       ...(location?.source ? { file: location.source } : {}),
       ...(location?.source && location.line !== undefined ? { startLine: location.line } : {}),
     });
   }
   const hidden = ranked.length - Math.min(ranked.length, limit);
-  if (hidden > 0) core.info(`${hidden} more gap${hidden === 1 ? '' : 's'} listed in the job summary and report.md (GitHub shows at most ${limit} annotations per step).`);
+  if (hidden > 0) log.info(`${hidden} more gap${hidden === 1 ? '' : 's'} listed in the job summary and report.md (GitHub shows at most ${limit} annotations per step).`);
   return Math.min(ranked.length, limit);
 }
 
@@ -243,7 +244,7 @@ export function annotateExpiredWaivers(frameworks: readonly GateResult[], config
     for (const waiver of result.expiredWaivers) {
       if (count >= MAX_ANNOTATIONS) return count;
       const line = waiverLine(configText, waiver.control);
-      core.error(`The waiver for ${waiver.control} (${result.framework.name}, owner ${waiver.owner}) expired on ${waiver.expires}: the gap counts again. Renew it with a new expiry or close the gap.`, {
+      log.error(`The waiver for ${waiver.control} (${result.framework.name}, owner ${waiver.owner}) expired on ${waiver.expires}: the gap counts again. Renew it with a new expiry or close the gap.`, {
         title: 'Expired compliance waiver',
         file: configPath,
         ...(line !== undefined ? { startLine: line } : {}),

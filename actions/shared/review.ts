@@ -6,6 +6,7 @@
  * then issues; the gate is decided last.
  */
 import * as core from '@actions/core';
+import { log } from './runtime/log.js';
 import {
   checkBudget,
   estimateCost,
@@ -88,14 +89,14 @@ export const reviewAction: ActionDefinition = {
 
     const label = config.gapIssues.labels[0];
     let github = wantIssues && githubToken && label && !dryRun ? await createGitHub(githubToken) : undefined;
-    if (wantIssues && !githubToken) core.warning('No GitHub token: gap issues are skipped. Leave github-token at its default and grant `issues: write`.');
+    if (wantIssues && !githubToken) log.warning('No GitHub token: gap issues are skipped. Leave github-token at its default and grant `issues: write`.');
     let existingIssues: Awaited<ReturnType<typeof listGapIssues>> | undefined;
     if (github && label) {
       try {
         existingIssues = await listGapIssues(github, currentRepository(), label);
       } catch (error) {
         // The review still runs and reports; only the issues are left out.
-        core.warning(`Could not list the gap issues (${describeGitHubError(error)}): gap issues are skipped this run.`);
+        log.warning(`Could not list the gap issues (${describeGitHubError(error)}): gap issues are skipped this run.`);
         github = undefined;
       }
     }
@@ -118,7 +119,7 @@ export const reviewAction: ActionDefinition = {
       ...(existingIssues ? { existingIssues } : {}),
       ...(since ? { lastReviewDate: since } : {}),
       ...(hasGenerate ? { manifest: await readManifest(repo.root), generatedFiles: await readOptionalRepoFiles(repo.root, driftInputPaths(config.generate)) } : {}),
-      onProgress: ({ phase, message }) => core.info(`[${phase}] ${message}`),
+      onProgress: ({ phase, message }) => log.info(`[${phase}] ${message}`),
     });
 
     // Regeneration spends tokens of its own: only when asked, only drifted documents, within the cap.
@@ -162,7 +163,7 @@ export const reviewAction: ActionDefinition = {
     appendSummary(compose('full'), { shortened: () => compose('summary'), moreAt: 'report.md' });
     annotateExpiredWaivers(result.frameworks, repo.path, repo.text);
     annotateGaps(result.report);
-    for (const entry of result.frameworkErrors) core.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
+    for (const entry of result.frameworkErrors) log.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
     setReportOutputs(result.report, written);
     core.setOutput('status', result.status);
     core.setOutput('tokens-spent', String(tokensSpent));
@@ -183,20 +184,20 @@ export const reviewAction: ActionDefinition = {
     }
 
     if (result.status === 'refused') {
-      core.setFailed(`refused before spending anything: ${result.budget.reasons.join('; ')}`);
+      log.setFailed(`refused before spending anything: ${result.budget.reasons.join('; ')}`);
       return;
     }
     if (result.frameworkErrors.length > 0) {
-      core.setFailed(`mapping failed: ${result.frameworkErrors.map((entry) => `${entry.framework}: ${entry.message}`).join('; ')}`);
+      log.setFailed(`mapping failed: ${result.frameworkErrors.map((entry) => `${entry.framework}: ${entry.message}`).join('; ')}`);
       return;
     }
     const failedGeneration = generation?.run.results.filter((entry) => entry.status !== 'generated') ?? [];
-    if (failedGeneration.length > 0) core.warning(`regeneration failed for ${failedGeneration.map((entry) => entry.output).join(', ')}`);
-    if (result.sync?.run && !result.sync.run.complete) core.warning('the library sync did not finish: see the job summary');
+    if (failedGeneration.length > 0) log.warning(`regeneration failed for ${failedGeneration.map((entry) => entry.output).join(', ')}`);
+    if (result.sync?.run && !result.sync.run.complete) log.warning('the library sync did not finish: see the job summary');
     if (result.status === 'completed' && !result.report.passed) {
       const reasons = result.frameworks.flatMap((entry) => entry.reasons.map((reason) => `${entry.framework.name}: ${reason}`)).join('; ');
-      if (failBelow) core.setFailed(`compliance gate failed: ${reasons}`);
-      else core.warning(`compliance gate failed (fail-below is false, so the step passes): ${reasons}`);
+      if (failBelow) log.setFailed(`compliance gate failed: ${reasons}`);
+      else log.warning(`compliance gate failed (fail-below is false, so the step passes): ${reasons}`);
     }
   },
 };

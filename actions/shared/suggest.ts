@@ -4,6 +4,7 @@
  * ranked table in the job summary.
  */
 import * as core from '@actions/core';
+import { log } from './runtime/log.js';
 import { neutralise, tableCell, truncate } from '../../review/index.js';
 import { InputError, numberInput, textInput } from './runtime/inputs.js';
 import type { ActionDefinition } from './runtime/run.js';
@@ -50,6 +51,6 @@ export const suggestAction: ActionDefinition = {
     core.setOutput('count', String(candidates.length));
     core.setOutput('top', candidates[0]?.slug ?? candidates[0]?.name ?? '');
     core.setOutput('top-name', candidates[0]?.name ?? '');
-    core.info(candidates.length ? `Top candidate: ${candidates[0]?.name} (${Math.round((candidates[0]?.confidence ?? 0) * 100)}%)` : 'No framework matched.');
+    log.info(candidates.length ? `Top candidate: ${candidates[0]?.name} (${Math.round((candidates[0]?.confidence ?? 0) * 100)}%)` : 'No framework matched.');
   },
 };

@@ -5,6 +5,7 @@
  * and checked against `max-tokens` and the balance before anything is spent; `dry-run` stops there.
  */
 import * as core from '@actions/core';
+import { log } from './runtime/log.js';
 import { listAllLibraryDocuments } from '../../api/library.js';
 import {
   assertBudget,
@@ -87,11 +88,11 @@ export const syncAction: ActionDefinition = {
       assertBudget(budget);
     }
 
-    core.info(`Syncing ${files.length} document${files.length === 1 ? '' : 's'} into the library as ${repositoryTag(repository)}${dryRun ? ' (dry run)' : ''}: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged, ${plan.counts.removed} removed.`);
+    log.info(`Syncing ${files.length} document${files.length === 1 ? '' : 's'} into the library as ${repositoryTag(repository)}${dryRun ? ' (dry run)' : ''}: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged, ${plan.counts.removed} removed.`);
     const run = await runSync(client, plan, {
       mode,
       dryRun,
-      onProgress: ({ done, total, result }) => core.info(`${done}/${total} ${result.path || result.documentId || ''}: ${result.outcome} (${result.message})`),
+      onProgress: ({ done, total, result }) => log.info(`${done}/${total} ${result.path || result.documentId || ''}: ${result.outcome} (${result.message})`),
     });
     const planned = `Planned at live prices: ${formatTokens(plan.totalTokens)}${maxTokens !== undefined ? `; cap ${formatTokens(maxTokens)}` : ''}.`;
     appendSummary(`${renderSyncMarkdown(run)}\n${planned}\n`);
@@ -105,7 +106,7 @@ export const syncAction: ActionDefinition = {
     );
     if (!run.complete) {
       const failures = run.results.filter((result) => result.outcome === 'failed' || result.outcome === 'not-attempted');
-      core.setFailed(
+      log.setFailed(
         `sync did not finish: ${failures.length} document${failures.length === 1 ? '' : 's'} not synced (${failures.slice(0, 5).map((result) => `${result.path}: ${result.message}`).join('; ')})${run.stoppedBecause ? `; stopped: ${run.stoppedBecause}` : ''}`,
       );
     }

@@ -30,6 +30,7 @@ export type ServiceErrorCode =
   | 'job_already_running'
   | 'job_not_found'
   | 'library_full'
+  | 'mappings_busy'
   | 'missing_api_key'
   | 'missing_content'
   | 'missing_framework'

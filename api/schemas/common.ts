@@ -19,6 +19,65 @@ export const LIMITS = {
   libraryDocumentsLive: 500,
 } as const;
 
+/**
+ * Characters are Unicode code points, as JSON Schema's minLength/maxLength and a person count them
+ * (an emoji is one character, not two UTF-16 code units). The sandbox enforces its limits in them.
+ */
+export function characterCount(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - pairs;
+}
+
+/**
+ * A character with something to read: not white space, a control character or an invisible one
+ * (default-ignorable: zero-width spaces and joiners, the byte-order mark). Text without one is blank.
+ * As a JSON Schema pattern (ECMA-262 with the u flag) it is the service's rule too.
+ */
+export const READABLE_CHARACTER = '[^\\p{White_Space}\\p{Cc}\\p{Default_Ignorable_Code_Point}]';
+const READABLE = new RegExp(READABLE_CHARACTER, 'u');
+
+/** Text with nothing to read: only white space, control or invisible characters (300 zero-width spaces). */
+export function isBlankText(text: string): boolean {
+  return !READABLE.test(text);
+}
+
+export type LibraryContentProblem = { code: 'empty_document' | 'content_too_short' | 'content_too_long'; message: string };
+
+/**
+ * Why a library document's text would be refused, or undefined. The service counts code points; a
+ * client must never refuse what a service counting either way could accept, so this check is lenient
+ * at both bounds (the higher count, UTF-16 code units, against the minimum; the lower, code points,
+ * against the maximum) and its message says which count it used.
+ */
+export function libraryContentProblem(text: string): LibraryContentProblem | undefined {
+  if (isBlankText(text)) {
+    return { code: 'empty_document', message: 'has no text to read: only white space or invisible characters (such as zero-width spaces)' };
+  }
+  if (text.length < LIMITS.libraryMinChars) {
+    return { code: 'content_too_short', message: `has ${text.length} characters even counted as UTF-16 code units (the higher count); the library needs at least ${LIMITS.libraryMinChars} characters` };
+  }
+  if (text.length > LIMITS.libraryMaxChars) {
+    const characters = characterCount(text);
+    if (characters > LIMITS.libraryMaxChars) {
+      return {
+        code: 'content_too_long',
+        message: `has ${characters.toLocaleString('en-US')} characters counted as Unicode code points (the lower count); the library holds at most ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters`,
+      };
+    }
+  }
+  return undefined;
+}
+
 export const PACK_CODES = ['pack10', 'pack25', 'pack50', 'pack100', 'pack200', 'pack500'] as const;
 export type PackCode = (typeof PACK_CODES)[number];
 

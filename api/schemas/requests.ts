@@ -12,7 +12,10 @@ import {
   LIMITS,
   PACK_CODES,
   PATH_ID_PATTERN,
+  READABLE_CHARACTER,
   UUID_PATTERN,
+  isBlankText,
+  libraryContentProblem,
   nonEmptyString,
 } from './common.js';
 
@@ -120,7 +123,7 @@ export const mapDocumentInput = z
     if (!input.framework) {
       ctx.addIssue({ code: 'custom', path: ['framework'], message: 'framework is required', params: { code: 'missing_framework' } });
     }
-    if (input.file === undefined && !input.content?.trim()) {
+    if (input.file === undefined && (input.content === undefined || isBlankText(input.content))) {
       ctx.addIssue({
         code: 'custom',
         path: ['content'],
@@ -145,10 +148,22 @@ export const downloadDocumentInput = z.strictObject({
   format: z.enum(FORMATS).optional(),
 });
 
+/**
+ * The client checks library text leniently (libraryContentProblem); the OpenAPI states the service's
+ * rule, which the sandbox enforces in code points: minLength, maxLength and a readable character.
+ */
 const libraryContent = z
   .string()
-  .min(LIMITS.libraryMinChars, `must be at least ${LIMITS.libraryMinChars} characters`)
-  .max(LIMITS.libraryMaxChars, `must be at most ${LIMITS.libraryMaxChars} characters`);
+  .superRefine((text, ctx) => {
+    const problem = libraryContentProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.message, params: { code: problem.code } });
+  })
+  .meta({
+    minLength: LIMITS.libraryMinChars,
+    maxLength: LIMITS.libraryMaxChars,
+    pattern: READABLE_CHARACTER,
+    description: `The document text: ${LIMITS.libraryMinChars} to ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (Unicode code points), not blank (white space or invisible characters only).`,
+  });
 
 export const ingestLibraryDocumentInput = z.strictObject({
   title: nonEmptyString.max(500),

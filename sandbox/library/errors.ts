@@ -1,6 +1,7 @@
 /** Rejections of the library engine, each with the HTTP status the sandbox answers it with. */
 
 type LibraryErrorCode =
+  | 'empty_document'
   | 'content_too_short'
   | 'content_too_long'
   | 'duplicate_document'
@@ -13,6 +14,7 @@ type LibraryErrorCode =
   | 'invalid_cursor';
 
 const STATUS: Record<LibraryErrorCode, number> = {
+  empty_document: 400,
   content_too_short: 400,
   content_too_long: 400,
   // 409: the request conflicts with the library's current state and the caller can resolve it

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { LIMITS } from '../../api/schemas/common.js';
+import { characterCount, isBlankText, LIMITS } from '../../api/schemas/common.js';
 import type { TermProfile } from './analysis.js';
 import { classifyDocument, type ClassifiedNeighbour } from './classify.js';
 import { INDEX_MERGE_EVERY_WRITES, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, SANDBOX_CLASSIFICATION_WATERMARK, SANDBOX_SUMMARY_PREFIX } from './constants.js';
@@ -135,7 +135,7 @@ export class Library {
          content, content_hash, size, bytes, pending_kind, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 1, ?, ?, ?, ?, 'ingest', ?, ?)`,
       keyId, id, input.title.trim(), input.filename?.trim() || null, givenCategory, givenTags, givenCategory, givenTags,
-      input.content, hash, input.content.length, Buffer.byteLength(input.content, 'utf8'),
+      input.content, hash, characterCount(input.content), Buffer.byteLength(input.content, 'utf8'),
       admission.now, admission.now,
     );
     return { documentId: id, version: 1, kind: 'ingest' };
@@ -228,7 +228,7 @@ export class Library {
            category = ?, tags = ?, summary = ?, classification = ?, profile = ?,
            pending_kind = null, pending_content = null, pending_hash = null, updated_at = ?, passages = ?
          where seq = ?`,
-        version, content, hash, content.length, Buffer.byteLength(content, 'utf8'),
+        version, content, hash, characterCount(content), Buffer.byteLength(content, 'utf8'),
         result.category, JSON.stringify(result.tags), (sandbox ? SANDBOX_SUMMARY_PREFIX : '') + result.summary,
         JSON.stringify(classification), JSON.stringify(result.profile), options.now, passages.length, row.seq,
       );
@@ -487,21 +487,30 @@ function uniqueTags(tags: readonly string[]): string[] {
   });
 }
 
+/** The service's rule, in code points (characterCount): not blank, and within the library's limits. */
 function sizeRejection(content: string): LibraryError | null {
-  if (content.length < LIMITS.libraryMinChars) {
+  if (isBlankText(content)) {
     return new LibraryError(
-      'content_too_short',
-      `The content has ${content.length} characters; the minimum is ${LIMITS.libraryMinChars}.`,
-      'Library documents are whole policies or procedures; send the full text.',
-      { size: content.length, minimum: LIMITS.libraryMinChars },
+      'empty_document',
+      'The content has no text to read: only white space or invisible characters (such as zero-width spaces).',
+      "Send the document's text.",
     );
   }
-  if (content.length > LIMITS.libraryMaxChars) {
+  const size = characterCount(content);
+  if (size < LIMITS.libraryMinChars) {
+    return new LibraryError(
+      'content_too_short',
+      `The content has ${size} characters (Unicode code points); the minimum is ${LIMITS.libraryMinChars}.`,
+      'Library documents are whole policies or procedures; send the full text.',
+      { size, minimum: LIMITS.libraryMinChars },
+    );
+  }
+  if (size > LIMITS.libraryMaxChars) {
     return new LibraryError(
       'content_too_long',
-      `The content has ${content.length} characters; the maximum is ${LIMITS.libraryMaxChars}.`,
+      `The content has ${size.toLocaleString('en-US')} characters (Unicode code points); the maximum is ${LIMITS.libraryMaxChars.toLocaleString('en-US')}.`,
       'Split the document into parts of at most 300,000 characters and ingest each.',
-      { size: content.length, maximum: LIMITS.libraryMaxChars },
+      { size, maximum: LIMITS.libraryMaxChars },
     );
   }
   return null;

@@ -110,6 +110,14 @@ function fromRow(row: JobRow, readInput: () => { value: unknown }): JobRecord {
   };
 }
 
+/** The reason of a library job whose document was deleted while it was pending. */
+export function documentDeleted(documentId: string): JobFailure {
+  return new JobFailure(
+    'document_deleted',
+    `The library document ${documentId} was deleted (DELETE /library/documents/${documentId}) before this job finished: nothing was indexed and the charge was refunded.`,
+  );
+}
+
 const DAY_MS = 86_400_000;
 /** How long a poll of a due job waits for its prepared work before answering `running`. */
 const PREPARATION_WAIT_MS = 5_000;
@@ -232,6 +240,22 @@ export class Jobs {
     for (const { id } of due) this.settle(id, now);
   }
 
+  /**
+   * Fails the open library jobs of a document being deleted (call inside the delete's transaction):
+   * the job reports that, not an internal error, and its charge is refunded once by the failure path.
+   */
+  failForDeletedDocument(keyHash: string, documentId: string, now: number): number {
+    const open = this.db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE key_hash = ? AND document_id = ? AND final_status IS NULL`)
+      .all(keyHash, documentId) as unknown as JobRow[];
+    for (const row of open) {
+      const job = this.toRecord(row);
+      this.fail(job, documentDeleted(documentId), now);
+      console.error(`[sandbox] job ${job.id} (${job.kind}) failed: document ${documentId} was deleted before it finished; refunded ${job.chargedTokens} tokens`);
+    }
+    return open.length;
+  }
+
   /** Fails every job left open by a previous process (library work is refunded by the failure path). */
   failInterrupted(now: number): number {
     const open = this.db.prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE final_status IS NULL`).all() as unknown as JobRow[];
@@ -317,6 +341,8 @@ export class Jobs {
       } catch (error) {
         const failure =
           error instanceof JobFailure ? error : new JobFailure('internal_error', 'The job failed unexpectedly in the sandbox.');
+        // The real cause is for the operator's log only (the job's reason never carries internals).
+        if (!(error instanceof JobFailure)) console.error(`[sandbox] job ${id} (${current.kind}) failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
         this.fail(current, failure, now);
       }
       return this.read(id)!;

@@ -8,6 +8,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { OperationId } from '../../api/operations.js';
+import { characterCount, READABLE_CHARACTER } from '../../api/schemas/common.js';
 import { HttpError } from './httpError.js';
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[]; description?: string };
@@ -48,6 +49,7 @@ function codeOf(operationId: OperationId, field: string, error: ErrorObject): st
     if (operationId === 'mapDocument') return error.keyword === 'required' || error.keyword === 'pattern' ? 'missing_content' : 'invalid_request';
     if (error.keyword === 'minLength') return 'content_too_short';
     if (error.keyword === 'maxLength') return 'content_too_long';
+    if (error.keyword === 'pattern') return 'empty_document';
   }
   if (field === 'query' && (operationId === 'suggestFrameworks' || operationId === 'searchLibrary')) return 'missing_query';
   return FIELD_CODES[field] ?? 'invalid_request';
@@ -87,16 +89,17 @@ function explain(field: string, error: ErrorObject, data: unknown): { text: stri
       return { text: `must be at least ${count(params.limit)}`, hint: `Use a value of at least ${count(params.limit)}.` };
     case 'minLength':
     case 'maxLength': {
-      const length = typeof data === 'string' ? count(data.length) : '?';
+      const length = typeof data === 'string' ? count(characterCount(data)) : '?';
       const least = error.keyword === 'minLength';
       if (least && params.limit === 1) return { text: 'must not be empty', hint: `Give ${field} a value, or leave it out if it is optional.` };
       return {
-        text: `has ${length} characters; must be at ${least ? 'least' : 'most'} ${count(params.limit)} characters`,
+        text: `has ${length} characters (Unicode code points); must be at ${least ? 'least' : 'most'} ${count(params.limit)} characters`,
         hint: least ? `Give ${field} at least ${count(params.limit)} characters.` : `Shorten ${field} to at most ${count(params.limit)} characters${field === 'content' ? ' (split the document)' : ''}.`,
       };
     }
     case 'pattern': {
       if (params.pattern === '\\S') return { text: 'must not be blank', hint: described ?? `Give ${field} a value that is not only spaces.` };
+      if (params.pattern === READABLE_CHARACTER) return { text: 'has no text to read: only white space or invisible characters (such as zero-width spaces)', hint: `Give ${field} the document's text.` };
       if (!described) return { text: `must match ${String(params.pattern)}`, hint: `Check ${field} against GET /openapi.json.` };
       // The document describes each pattern as "Must be …": the message says it of the field.
       const text = `${described[0]!.toLowerCase()}${described.slice(1).replace(/\.$/, '')}`;
@@ -138,19 +141,19 @@ export function compileRequestValidators(document: { paths: Record<string, Recor
   // strict: a keyword Ajv does not know, or one on a schema of the wrong type, is a bug in the
   // document. strictRequired would also refuse "at least one of" (anyOf of required) and if/then,
   // whose branches name the parent's properties: the idiom JSON Schema has for those rules.
-  // unicode: false counts string lengths in UTF-16 code units, as JavaScript, the client and the
-  // library limits do (JSON Schema counts code points: 150 emoji would be 150, not 300). Ajv calls
-  // that option deprecated (it still works); any other warning is a bug in the document.
+  // Ajv's defaults count string lengths in code points, as JSON Schema does (the service's characters
+  // are code points: an emoji is one), and give patterns the u flag (\p{…}). Any warning is a bug in
+  // the document.
   const logger = {
     log: () => {},
     warn: (message: string) => {
-      if (!/DEPRECATED: option unicode/.test(message)) throw new Error(`OpenAPI request schema: ${message}`);
+      throw new Error(`OpenAPI request schema: ${message}`);
     },
     error: (message: string) => {
       throw new Error(`OpenAPI request schema: ${message}`);
     },
   };
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, unicode: false, verbose: true, allErrors: false, validateSchema: eager, logger });
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, verbose: true, allErrors: false, validateSchema: eager, logger });
   const operationsById = new Map<OperationId, OperationDoc>();
   for (const methods of Object.values(document.paths)) for (const operation of Object.values(methods)) operationsById.set(operation.operationId, operation);
   const compiled = new Map<OperationId, Validators>();

@@ -15,6 +15,7 @@ import { ADMIN_PREFIX, handleAdmin } from './admin.js';
 import { readInput } from './body.js';
 import { FAULT_HEADER, faultError, HTML_502, parseFault, type Fault } from './faults.js';
 import { handlers, type HandlerContext, type Reply } from './handlers/index.js';
+import { refuseBusyMappings } from './handlers/documents.js';
 import type { KeyedOperationId } from './handlers/types.js';
 import { HttpError } from './httpError.js';
 import { buildOpenApi } from './openapi.js';
@@ -79,6 +80,7 @@ export function createSandboxServer(services: Services): Server {
         });
       }
 
+      if (operation.id === 'mapDocument') refuseBusyMappings(services, account.keyHash);
       const raw = (await readInput(req, operation, pathParams, url.searchParams)) as Record<string, unknown>;
       const multipart = String(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
       validateRequest(operation.id, method === 'GET' || method === 'DELETE' ? 'params' : multipart ? 'multipart' : 'json', raw);

@@ -11,8 +11,8 @@ import { generateDocumentModel, type GenerationInput } from '../generation/index
 import type { MappingResult, MapTextInput } from '../mapping/index.js';
 import { MappingLimit } from '../mapping/mappingPool.js';
 import type { WorkerPool } from '../threads/workerPool.js';
-import { JobFailure, type JobKind, type JobRecord, type JobWorker } from './jobs.js';
-import type { Library } from '../library/index.js';
+import { documentDeleted, JobFailure, type JobKind, type JobRecord, type JobWorker } from './jobs.js';
+import { LibraryError, type Library } from '../library/index.js';
 import type { IndexMaintenance } from './indexMaintenance.js';
 
 /** The stored input of a generation job (the validated request, framework resolved to a slug). */
@@ -61,14 +61,21 @@ interface WorkerDependencies {
   library: Library;
   indexMaintenance: IndexMaintenance;
   /** Runs mapText in worker threads. */
-  mapping: Pick<WorkerPool<MapTextInput, MappingResult>, 'run'>;
+  mapping: Pick<WorkerPool<MapTextInput, MappingResult>, 'run' | 'pending'>;
 }
 
 export function createJobWorkers(services: WorkerDependencies): Record<JobKind, JobWorker> {
   const library: JobWorker = {
     complete(job, now) {
       const input = job.input as LibraryJobInput;
-      const document = services.library.completeWork(job.keyHash, input.documentId, { mode: input.mode, now: new Date(now).toISOString() });
+      let document;
+      try {
+        document = services.library.completeWork(job.keyHash, input.documentId, { mode: input.mode, now: new Date(now).toISOString() });
+      } catch (error) {
+        // A delete fails the document's open jobs itself; this covers any that reach here anyway.
+        if (error instanceof LibraryError && error.code === 'document_not_found') throw documentDeleted(input.documentId);
+        throw error;
+      }
       services.indexMaintenance.written(job.keyHash);
       return { documentId: document.id, version: document.version };
     },
@@ -101,11 +108,14 @@ export function createJobWorkers(services: WorkerDependencies): Record<JobKind, 
         const framework = frameworkOf(input.frameworkSlug);
         if (!framework.controls?.length) throw new JobFailure('framework_not_verified', `${framework.name} has no control set to map against.`);
         try {
-          return await services.mapping.run({
-            text: input.text,
-            framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls },
-            ...(input.title ? { title: input.title } : {}),
-          });
+          return await services.mapping.run(
+            {
+              text: input.text,
+              framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls },
+              ...(input.title ? { title: input.title } : {}),
+            },
+            job.keyHash,
+          );
         } catch (error) {
           if (error instanceof MappingLimit) throw new JobFailure('mapping_too_large', `${error.message} Split the document and map the parts.`);
           throw new JobFailure('processing_failed', `Mapping failed in the sandbox: ${error instanceof Error ? error.message : String(error)}`);

@@ -5,6 +5,11 @@
  * pool starts a fresh one for the next task. Excess tasks wait in a queue; beyond it they are
  * refused with a retry delay. What a task is and how its refusals read is the kind's (WorkerKind):
  * upload extraction and document mapping each have one.
+ *
+ * Fair across owners (API keys): each owner has its own queue and at most `perOwner` tasks running,
+ * and free workers serve the owners with waiting tasks in turn (round robin), so one key's flood
+ * waits behind its own work and another key's task waits for at most one task per worker. The queue
+ * limit is per owner too: a flooding key is refused, not the keys it would crowd out.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -23,8 +28,10 @@ export interface PoolLimits {
 export interface WorkerPoolOptions {
   /** Workers running at once; default: available parallelism minus one (the server's own thread), 1–4. */
   size?: number;
-  /** Tasks waiting for a worker before further ones are refused; default twice the size. */
+  /** Tasks of one owner waiting for a worker before further ones of it are refused; default twice the size. */
   queue?: number;
+  /** Tasks of one owner running at once; default the size minus one (at least 1), so another owner always finds a worker. */
+  perOwner?: number;
 }
 
 function defaultPoolSize(): number {
@@ -71,6 +78,7 @@ export class WorkerPoolBusy extends Error {
 
 interface Pending<Task, Output> {
   task: Task;
+  owner: string;
   resolve(result: Output): void;
   reject(error: Error): void;
 }
@@ -137,8 +145,13 @@ function startWorker(kind: WorkerKind<unknown>): Worker {
 export class WorkerPool<Task, Output> {
   readonly size: number;
   readonly queueLength: number;
+  readonly perOwner: number;
   private readonly slots: Array<Slot<Task, Output>>;
-  private readonly waiting: Array<Pending<Task, Output>> = [];
+  /** Waiting tasks by owner. */
+  private readonly waiting = new Map<string, Array<Pending<Task, Output>>>();
+  /** When each owner with work in the pool last had a task started: the longest unserved goes next. */
+  private readonly lastServed = new Map<string, number>();
+  private serial = 0;
   private nextId = 1;
   /** Recent seconds per task (moving average), for the retry delay of a refusal. */
   private averageSeconds = 1;
@@ -151,27 +164,61 @@ export class WorkerPool<Task, Output> {
   ) {
     this.size = Math.max(1, Math.floor(options.size ?? defaultPoolSize()));
     this.queueLength = Math.max(0, Math.floor(options.queue ?? this.size * 2));
+    this.perOwner = Math.max(1, Math.floor(options.perOwner ?? this.size - 1));
     this.slots = Array.from({ length: this.size }, () => ({ worker: undefined, job: undefined }));
   }
 
-  /** The worker's answer to `task`; rejects with the kind's errors, WorkerPoolBusy, or Error (the pool's own fault). */
-  run(task: Task): Promise<Output> {
+  /**
+   * The worker's answer to `task`, run for `owner` (an API key's hash; one owner when omitted); rejects
+   * with the kind's errors, WorkerPoolBusy (this owner's queue is full), or Error (the pool's own fault).
+   */
+  run(task: Task, owner = ''): Promise<Output> {
     if (this.closed) return Promise.reject(new Error(`The ${this.kind.name} pool is closed.`));
-    const busy = this.slots.every((slot) => slot.job);
-    if (busy && this.waiting.length >= this.queueLength) {
-      const seconds = Math.max(1, Math.ceil(((this.waiting.length + this.size) / this.size) * this.averageSeconds));
-      return Promise.reject(new WorkerPoolBusy(seconds, this.kind.busyMessage(this.waiting.length)));
+    const queued = this.waiting.get(owner)?.length ?? 0;
+    const canStart = this.running(owner) < this.perOwner && this.slots.some((slot) => !slot.job);
+    if (!canStart && queued >= this.queueLength) {
+      const ahead = queued + this.running(owner);
+      const seconds = Math.max(1, Math.ceil((ahead / Math.min(this.perOwner, this.size)) * this.averageSeconds));
+      return Promise.reject(new WorkerPoolBusy(seconds, this.kind.busyMessage(queued)));
     }
     return new Promise<Output>((resolve, reject) => {
-      this.waiting.push({ task, resolve, reject });
+      const queue = this.waiting.get(owner);
+      if (queue) queue.push({ task, owner, resolve, reject });
+      else this.waiting.set(owner, [{ task, owner, resolve, reject }]);
       this.dispatch();
     });
+  }
+
+  /** Tasks of `owner` waiting or running: what admission bounds per key. */
+  pending(owner = ''): number {
+    return (this.waiting.get(owner)?.length ?? 0) + this.running(owner);
+  }
+
+  private running(owner: string): number {
+    return this.slots.filter((slot) => slot.job?.owner === owner).length;
+  }
+
+  /** The next task to start (round robin): of the owners waiting with room under their cap, the one served longest ago. */
+  private next(): Pending<Task, Output> | undefined {
+    let chosen: string | undefined;
+    for (const owner of this.waiting.keys()) {
+      if (this.running(owner) >= this.perOwner) continue;
+      if (chosen === undefined || (this.lastServed.get(owner) ?? -1) < (this.lastServed.get(chosen) ?? -1)) chosen = owner;
+    }
+    if (chosen === undefined) return undefined;
+    const queue = this.waiting.get(chosen)!;
+    const pending = queue.shift()!;
+    if (queue.length === 0) this.waiting.delete(chosen);
+    this.lastServed.set(chosen, ++this.serial);
+    return pending;
   }
 
   /** Terminates every worker; queued and running tasks fail. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.waiting.splice(0)) pending.reject(new Error('The sandbox is stopping.'));
+    const queued = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    for (const pending of queued) pending.reject(new Error('The sandbox is stopping.'));
     await Promise.all(
       this.slots.map(async (slot) => {
         const job = slot.job;
@@ -185,8 +232,9 @@ export class WorkerPool<Task, Output> {
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (slot.job || this.waiting.length === 0) continue;
-      const pending = this.waiting.shift()!;
+      if (slot.job) continue;
+      const pending = this.next();
+      if (!pending) return;
       let worker: Worker;
       try {
         worker = slot.worker ?? this.spawn(slot);
@@ -246,6 +294,8 @@ export class WorkerPool<Task, Output> {
     const seconds = (performance.now() - job.startedAt) / 1000;
     this.averageSeconds = this.averageSeconds * 0.8 + seconds * 0.2;
     slot.job = undefined;
+    // An owner with nothing left in the pool is forgotten (keys come and go; the map stays small).
+    if (!this.waiting.has(job.owner) && this.running(job.owner) === 0) this.lastServed.delete(job.owner);
     settle();
     if (!this.closed) this.dispatch();
   }

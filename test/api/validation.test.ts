@@ -34,6 +34,10 @@ describe('request validation', () => {
     ['ingest under 200 characters', 'ingestLibraryDocument', { title: 'Short', content: 'x'.repeat(199) }, 'content_too_short', 'content'],
     ['ingest over 300,000 characters', 'ingestLibraryDocument', { title: 'Long', content: tooLong }, 'content_too_long', 'content'],
     ['refresh under 200 characters', 'refreshLibraryDocument', { id: 'doc_1', content: 'short' }, 'content_too_short', 'content'],
+    ['ingest of 300 spaces', 'ingestLibraryDocument', { title: 'Blank', content: ' '.repeat(300) }, 'empty_document', 'content'],
+    ['ingest of 300 zero-width spaces', 'ingestLibraryDocument', { title: 'Blank', content: '\u200B'.repeat(300) }, 'empty_document', 'content'],
+    ['refresh of invisible characters only', 'refreshLibraryDocument', { id: 'doc_1', content: '\uFEFF\u2060\u200D\n'.repeat(100) }, 'empty_document', 'content'],
+    ['mapping of zero-width spaces', 'mapDocument', { framework: 'nist-csf-2', content: '\u200B'.repeat(300) }, 'missing_content', 'content'],
     ['an unknown pack', 'createCheckout', { pack: 'pack1000' }, 'invalid_pack', 'pack'],
     ['auto-top-up with an unknown pack', 'setAutoTopUp', { enabled: true, thresholdTokens: 200_000, pack: 'pack7' }, 'invalid_pack', 'pack'],
     ['a threshold under 100,000', 'setAutoTopUp', { enabled: true, thresholdTokens: 99_999, pack: 'pack10' }, 'invalid_threshold', 'thresholdTokens'],
@@ -57,7 +61,15 @@ describe('request validation', () => {
 
   it('names the length of content that is too long', async () => {
     const error = await refusal('ingestLibraryDocument', { title: 'Long', content: tooLong });
-    expect(error.message).toContain('300,001 characters');
+    expect(error.message).toContain('300,001 characters counted as Unicode code points');
+  });
+
+  it('says which way it counted, and refuses only what no service could accept', async () => {
+    // 199 UTF-16 code units: fewer code points still, so under the minimum counted either way.
+    expect((await refusal('ingestLibraryDocument', { title: 'Short', content: '🔒'.repeat(99) + 'x' })).message).toContain('199 characters even counted as UTF-16 code units');
+    await service.close();
+    // 300,001 emoji are 300,001 code points (600,002 code units): over the maximum counted either way.
+    expect((await refusal('ingestLibraryDocument', { title: 'Long', content: '🔒'.repeat(300_001) })).message).toContain('300,001 characters counted as Unicode code points');
   });
 
   it('a non-object input', async () => {

@@ -3,6 +3,7 @@ import {
   evaluateGate,
   gapMarker,
   markerKey,
+  logText,
   neutralise,
   planGapIssues,
   type ExistingIssue,
@@ -75,5 +76,20 @@ describe('planGapIssues', () => {
 describe('neutralise', () => {
   it('leaves e-mail addresses and comparisons readable', () => {
     expect(neutralise('mail ciso@northwind.example if a < b')).toBe('mail ciso@northwind.example if a &lt; b');
+  });
+
+  it('breaks the mention forms GitHub pings: after a second @, after an unclosed backtick, at the start', () => {
+    expect(neutralise('ask @@admin-team')).toBe('ask @@\u200Dadmin-team');
+    expect(neutralise('ask `@security-team now')).toBe('ask `@\u200Dsecurity-team now');
+    expect(neutralise('@org/admins')).toBe('@\u200Dorg/admins');
+  });
+});
+
+describe('logText', () => {
+  it('keeps a value on one line the runner never reads as a command', () => {
+    expect(logText('policies/x\n::error::y.md')).toBe('policies/x\\n:\u200D:error:\u200D:y.md');
+    expect(logText('##[warning]y ::: z')).toBe('#\u200D#[warning]y :\u200D:\u200D: z');
+    expect(logText('a\r\u001b[2K\u2028b')).toBe('a\\r\\u001b[2K\\u2028b');
+    expect(logText('policies/access-control.md: ingested (12:30)')).toBe('policies/access-control.md: ingested (12:30)');
   });
 });

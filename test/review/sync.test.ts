@@ -24,6 +24,22 @@ function plan(input: Partial<PlanSyncInput>) {
 }
 
 describe('planSync', () => {
+  it('never sends blank text, and counts characters leniently as the client does (issue 25)', () => {
+    const files = [
+      { path: 'policies/spaces.md', content: ' '.repeat(300) },
+      { path: 'policies/invisible.md', content: '\u200B'.repeat(300) },
+      // 150 emoji: 300 UTF-16 code units, so a service counting either way might take it; the service says.
+      { path: 'policies/emoji.md', content: '🔒'.repeat(150) },
+    ];
+    const result = plan({ files });
+    expect(result.items.map((item) => [item.path, item.kind])).toEqual([
+      ['policies/spaces.md', 'invalid'],
+      ['policies/invisible.md', 'invalid'],
+      ['policies/emoji.md', 'new'],
+    ]);
+    expect(result.items[0]).toMatchObject({ reason: expect.stringContaining('no text to read'), tokens: 0 });
+  });
+
   it('classifies new, changed, unchanged and removed, and prices them', () => {
     const files = [
       { path: 'policies/changed.md', content: text('incident response, revised') },

@@ -1,7 +1,7 @@
 /** Library routes over HTTP: admission rejections before any charge, refunds, isolation, search charge. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import { client, envelope, LIVE_KEY, OTHER_KEY, policyText, sandbox } from './helpers.js';
+import { client, envelope, LIVE_KEY, ManualClock, OTHER_KEY, policyText, sandbox } from './helpers.js';
 
 let box: RunningSandbox | undefined;
 afterEach(async () => {
@@ -78,5 +78,72 @@ describe('library jobs and billing', () => {
     envelope(await call('POST', `/library/documents/${id}/refresh`, { key: OTHER_KEY, body: { content: policyText('Theirs') } }), 404, 'document_not_found');
     expect((await call('POST', '/library/search', { key: OTHER_KEY, body: { query: 'least privilege' } })).body.results).toEqual([]);
     expect((await call('GET', `/library/documents/${id}`)).status).toBe(200);
+  });
+});
+
+describe('deleting a document with a pending job', () => {
+  it('fails the job as document_deleted (not internal_error), refunds it once and logs it', async () => {
+    const clock = new ManualClock();
+    box = await sandbox({ jobSeconds: 60, clock: clock.now });
+    const call = client(box, LIVE_KEY);
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void logged.push(String(line)));
+    try {
+      const kept = await call('POST', '/library/documents', { body: { title: 'Kept', content: policyText('Kept') } });
+      clock.advance(60_000);
+      expect((await call('GET', `/jobs/${kept.body.jobId}`)).body.status).toBe('completed');
+      const start = (await call('GET', '/billing')).body.balanceTokens;
+
+      const ingest = await call('POST', '/library/documents', { body: { title: 'Pending', content: policyText('Pending') } });
+      const refresh = await call('POST', `/library/documents/${kept.body.documentId}/refresh`, { body: { content: policyText('Changed') } });
+      expect([ingest.status, refresh.status]).toEqual([202, 202]);
+      expect((await call('GET', `/jobs/${ingest.body.jobId}`)).body.status).toBe('queued');
+      expect((await call('DELETE', `/library/documents/${ingest.body.documentId}`)).status).toBe(200);
+      expect((await call('DELETE', `/library/documents/${kept.body.documentId}`)).status).toBe(200);
+
+      clock.advance(60_000); // past the jobs' due time: settling must not touch them again
+      for (const [job, documentId] of [[ingest.body.jobId, ingest.body.documentId], [refresh.body.jobId, kept.body.documentId]]) {
+        const answer = await call('GET', `/jobs/${job}`);
+        expect(answer.body).toMatchObject({ status: 'failed', error: { code: 'document_deleted' } });
+        expect(answer.body.error.message).toContain(`${documentId} was deleted`);
+      }
+      const billing = (await call('GET', '/billing')).body;
+      expect(billing.balanceTokens).toBe(start);
+      const refunds = billing.ledger.filter((entry: { operation: string }) => entry.operation === 'refund');
+      expect(refunds.map((entry: { reference: string }) => entry.reference).sort()).toEqual([ingest.body.jobId, refresh.body.jobId].sort());
+      expect(logged.filter((line) => line.includes('was deleted before it finished'))).toHaveLength(2);
+      expect(logged.filter((line) => line.includes(ingest.body.jobId))).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe('what the library counts and refuses', () => {
+  it('refuses blank text (spaces, zero-width spaces) before charging, and counts characters as code points', async () => {
+    box = await sandbox();
+    const call = client(box, LIVE_KEY);
+    const balance = (await call('GET', '/billing')).body.balanceTokens;
+    for (const content of [' '.repeat(300), '\u200B'.repeat(300), '\uFEFF\u2060\u200D\n'.repeat(100)]) {
+      const error = envelope(await call('POST', '/library/documents', { body: { title: 'Blank', content } }), 400, 'empty_document');
+      expect(error.message).toContain('no text to read');
+    }
+    // 150 emoji are 150 characters (300 UTF-16 code units): under the minimum, and the message says how it counted.
+    const short = envelope(await call('POST', '/library/documents', { body: { title: 'Emoji', content: '🔒'.repeat(150) } }), 400, 'content_too_short');
+    expect(short.message).toContain('has 150 characters (Unicode code points)');
+    expect((await call('GET', '/billing')).body.balanceTokens).toBe(balance);
+
+    // 300,000 emoji are 300,000 characters: within the maximum, held and reported as that size.
+    const emoji = await call('POST', '/library/documents', { body: { title: 'Emoji', content: '🔒 '.repeat(150_000) } });
+    expect(emoji.status).toBe(202);
+    expect((await call('GET', `/library/documents/${emoji.body.documentId}`)).body.size).toBe(300_000);
+    const blankRefresh = await call('POST', `/library/documents/${emoji.body.documentId}/refresh`, { body: { content: '\u200B'.repeat(300) } });
+    envelope(blankRefresh, 400, 'empty_document');
+
+    const openapi = (await call('GET', '/openapi.json')).body;
+    const content = openapi.paths['/library/documents'].post.requestBody.content['application/json'].schema.properties.content;
+    expect(content).toMatchObject({ minLength: 200, maxLength: 300_000 });
+    expect(content.description).toContain('Unicode code points');
+    expect(new RegExp(content.pattern, 'u').test('\u200B'.repeat(300))).toBe(false);
   });
 });

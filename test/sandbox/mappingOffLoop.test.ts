@@ -234,7 +234,7 @@ describe('jobs whose work is prepared off the event loop', () => {
     expect(error.limit).toBe('mapping_seconds');
     // The limit counts from when the worker takes the task; starting a worker from the TS sources comes first.
     expect(ms).toBeLessThan(5_000);
-    const workers = createJobWorkers({ library: undefined as never, indexMaintenance: undefined as never, mapping: { run: () => Promise.reject(error) } });
+    const workers = createJobWorkers({ library: undefined as never, indexMaintenance: undefined as never, mapping: { run: () => Promise.reject(error), pending: () => 0 } });
     const input: MappingJobInput = { mode: 'sandbox', frameworkSlug: 'hipaa-security', text: 'policy' };
     await expect(workers.mapping.prepare!({ id: 'job', input } as JobRecord)).rejects.toMatchObject({
       code: 'mapping_too_large',

@@ -55,6 +55,7 @@ const EXAMPLES: Record<OperationId, { valid: Input[]; invalid: Input[] }> = {
       { content: 'text' },
       { framework: 'gdpr' },
       { framework: 'gdpr', content: '   ' },
+      { framework: 'gdpr', content: '\u200B\uFEFF\u2060 \n' },
       { framework: 'gdpr', content: 5 },
       { framework: '', content: 'text' },
       { framework: 'gdpr', file: file(), content: 'text' },
@@ -71,11 +72,15 @@ const EXAMPLES: Record<OperationId, { valid: Input[]; invalid: Input[] }> = {
       { title: 'T', content: TEXT, tags: ['a', 'b'], category: 'policy', filename: 'docs/a.md' },
       { title: 'T', content: TEXT, tags: 'a, b' },
       { title: 'x'.repeat(500), content: 'y'.repeat(300_000) },
-      // Lengths are UTF-16 code units on both sides: 150 emoji are 300.
-      { title: 'T', content: '🔒'.repeat(150) },
+      // Characters are code points: 200 emoji are 200 (400 UTF-16 code units), and 300,000 fit.
+      { title: 'T', content: '🔒'.repeat(200) },
+      { title: 'T', content: '🔒'.repeat(300_000) },
     ],
     invalid: [
       { title: 'T', content: 'too short' },
+      { title: 'T', content: ' '.repeat(300) },
+      { title: 'T', content: '\u200B'.repeat(300) },
+      { title: 'T', content: '🔒'.repeat(300_001) },
       { title: 'T', content: 'a'.repeat(300_001) },
       { title: 'T', content: 12345 },
       { title: 'T', content: TEXT, owner: 'x' },
@@ -90,7 +95,7 @@ const EXAMPLES: Record<OperationId, { valid: Input[]; invalid: Input[] }> = {
   },
   refreshLibraryDocument: {
     valid: [{ id: 'doc_1', content: TEXT }],
-    invalid: [{ id: 'doc_1', content: 'short' }, { id: 'doc_1', content: 'a'.repeat(300_001) }, { id: '-x', content: TEXT }, { id: 'doc_1', content: TEXT, title: 'T' }],
+    invalid: [{ id: 'doc_1', content: 'short' }, { id: 'doc_1', content: '\u200B'.repeat(300) }, { id: 'doc_1', content: 'a'.repeat(300_001) }, { id: '-x', content: TEXT }, { id: 'doc_1', content: TEXT, title: 'T' }],
   },
   listLibrary: {
     valid: [{}, { page: 2, limit: 10, category: 'policy', tag: 'access', cursor: 'abc' }],

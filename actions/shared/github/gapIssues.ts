@@ -2,7 +2,7 @@
  * The actions' side of gap issues: the one implementation (review/githubPort.ts, applied through
  * the one Octokit adapter, review/node/octokit.ts) with the actions' warnings and refusal type.
  */
-import * as core from '@actions/core';
+import { log } from '../runtime/log.js';
 import type { GapIssuePlan } from '../../../review/gapIssues.js';
 import { applyGapIssuePlan as applyPlan, type AppliedGapIssues as Applied, type ListedIssue } from '../../../review/githubPort.js';
 import { gitHubIssues } from '../../../review/node/octokit.js';
@@ -21,7 +21,7 @@ export function listGapIssues(github: GitHub, repository: RepositoryRef, label: 
 export async function applyGapIssuePlan(github: GitHub, repository: RepositoryRef, plan: GapIssuePlan, options: { label: string }): Promise<AppliedGapIssues> {
   const applied = await applyPlan(gitHubIssues(github, repository), plan, {
     label: options.label,
-    onFailure: (what, message) => core.warning(`Could not ${what}: ${message}`),
+    onFailure: (what, message) => log.warning(`Could not ${what}: ${message}`),
   });
   const { refused } = applied;
   return { ...applied, refused: refused && new RefusedWrite(refused.what, refused.permission, refused.error) };

@@ -4,7 +4,7 @@
  * node:http(s), HTTPS_PROXY / HTTP_PROXY / NO_PROXY honoured), so a bundle carries one HTTP stack.
  * GITHUB_API_URL is honoured (GitHub Enterprise Server). Octokit is imported on first use.
  */
-import * as core from '@actions/core';
+import { log } from '../runtime/log.js';
 import { createGitHub as createAdapter, type GitHub } from '../../../review/node/octokit.js';
 import { actionTransport, transportFetch } from '../runtime/transport.js';
 
@@ -16,6 +16,6 @@ export function createGitHub(token: string): Promise<GitHub> {
     baseUrl: process.env.GITHUB_API_URL || undefined,
     userAgent: 'compliance-github-action',
     fetch: transportFetch(actionTransport()),
-    log: { debug: core.debug, info: core.info, warning: core.warning },
+    log: { debug: log.debug, info: log.info, warning: log.warning },
   });
 }

@@ -4,7 +4,7 @@
  * `permissions:` leave the scope out. That is a warning naming the missing permission; it never
  * fails the step or hides the result, which is already in the job summary.
  */
-import * as core from '@actions/core';
+import { log } from '../runtime/log.js';
 import { describeGitHubError } from '../../../review/githubPort.js';
 import { isForkPullRequest } from './context.js';
 
@@ -31,5 +31,5 @@ function refusedWriteMessage(what: string, permission: WritePermission, cause: u
 }
 
 export function warnRefused(refused: RefusedWrite): void {
-  core.warning(refused.message, { title: `Missing permission: ${refused.permission}` });
+  log.warning(refused.message, { title: `Missing permission: ${refused.permission}` });
 }

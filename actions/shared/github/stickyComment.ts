@@ -4,7 +4,7 @@
  * is never blindly retried: after a failure without an answer the comments are listed again, so a
  * re-run or a retry never leaves a second comment.
  */
-import * as core from '@actions/core';
+import { log } from '../runtime/log.js';
 import type { RepositoryRef } from './context.js';
 import type { GitHub } from './octokit.js';
 import { httpStatus, isRefusedWrite, RefusedWrite } from './permissions.js';
@@ -63,7 +63,7 @@ export async function upsertStickyComment(github: GitHub, request: StickyComment
       // Copies left by an earlier race are ours (same marker): keep one.
       for (const duplicate of extra) {
         await github.rest.issues.deleteComment({ ...request.repository, comment_id: duplicate.id }).catch((error: unknown) => {
-          core.debug(`could not delete duplicate comment ${duplicate.id}: ${String(error)}`);
+          log.debug(`could not delete duplicate comment ${duplicate.id}: ${String(error)}`);
         });
       }
       if ((first.body ?? '') === body) return { action: 'unchanged', id: first.id, url: first.html_url };

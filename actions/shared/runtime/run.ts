@@ -1,9 +1,10 @@
 /**
  * The frame every action runs in: secrets masked first, then the action's body; any failure ends
- * in core.setFailed with the message and the hint (never a stack trace, which goes to the debug
+ * in log.setFailed with the message and the hint (never a stack trace, which goes to the debug
  * log only), and invalid compliance.yml entries become error annotations on their lines.
  */
 import * as core from '@actions/core';
+import { log } from './log.js';
 import { ComplianceError } from '../../../api/errors.js';
 import { ConfigError, ReviewError } from '../../../review/errors.js';
 import { RepoFileError } from '../../../review/node/files.js';
@@ -45,7 +46,7 @@ function failureMessage(error: unknown): string {
 
 function annotateConfigIssues(error: ConfigError): void {
   for (const issue of error.issues.slice(0, 10)) {
-    core.error(issue.path ? `${issue.path}: ${issue.message}` : issue.message, {
+    log.error(issue.path ? `${issue.path}: ${issue.message}` : issue.message, {
       title: 'Invalid compliance configuration',
       file: issue.file,
       ...(issue.line !== undefined ? { startLine: issue.line } : {}),
@@ -77,11 +78,11 @@ function skipWithoutSecrets(action: ActionDefinition): boolean {
     const message = `compliance ${name}: not evaluated, so not passed. GitHub does not pass secrets to ${who}, so this check cannot map the change. A maintainer must read the change and push it to a branch of this repository (the check runs there with the key); merging without that merges compliance documents nothing evaluated.`;
     appendSummary(`## Compliance ${name}: not evaluated\n\n${message}\n`);
     core.setOutput('skipped', 'true');
-    core.setFailed(message);
+    log.setFailed(message);
     return true;
   }
   const message = `compliance ${name}: skipped, no API key. GitHub does not pass secrets to ${who}, so the compliance check cannot run here; it runs once the change is merged or on a branch of this repository.`;
-  core.warning(message, { title: 'Compliance check skipped' });
+  log.warning(message, { title: 'Compliance check skipped' });
   appendSummary(`## Compliance ${name}: skipped\n\n${message}\n`);
   core.setOutput('skipped', 'true');
   return true;
@@ -98,7 +99,7 @@ export async function runAction(action: ActionDefinition): Promise<void> {
     await action.run({ apiKey: apiKey ?? '', githubToken });
   } catch (error) {
     if (error instanceof ConfigError) annotateConfigIssues(error);
-    if (error instanceof Error && error.stack) core.debug(error.stack);
-    core.setFailed(failureMessage(error));
+    if (error instanceof Error && error.stack) log.debug(error.stack);
+    log.setFailed(failureMessage(error));
   }
 }

@@ -5,7 +5,7 @@
  * goes, so what was already written stays visible whatever fails later.
  */
 import { appendFileSync, statSync } from 'node:fs';
-import * as core from '@actions/core';
+import { log } from './log.js';
 
 /** GitHub's limit per step. */
 export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
@@ -44,7 +44,7 @@ export function cutToBytes(text: string, limit: number): string {
 export function appendSummary(markdown: string, options: { shortened?: () => string; moreAt?: string; final?: boolean } = {}): SummaryFit {
   const path = summaryPath();
   if (!path) {
-    core.debug('GITHUB_STEP_SUMMARY is not set: no job summary written');
+    log.debug('GITHUB_STEP_SUMMARY is not set: no job summary written');
     return 'no-summary';
   }
   const room = SUMMARY_LIMIT_BYTES - usedBytes(path) - (options.final ? 0 : RESERVE_BYTES);

@@ -93,14 +93,14 @@ export class ExtractionPool {
   }
 
   /**
-   * Text of `upload`, read in a worker; rejects with UploadRejection (a limit or the file's kind or
+   * Text of `upload`, read in a worker for `owner` (a key: readers are shared fairly); rejects with UploadRejection (a limit or the file's kind or
    * state), ExtractionFailure (the reader failed on the file), ExtractionBusy, or Error (the pool's own fault).
    */
-  extract(upload: Upload): Promise<ExtractedText> {
+  extract(upload: Upload, owner = ''): Promise<ExtractedText> {
     // The worker gets its own copy, transferred (not cloned again): the request's buffer may be shared.
     const data = new Uint8Array(upload.data);
     const { maxInflatedBytes, maxCharacters } = this.limits;
-    return this.pool.run({ data, filename: upload.filename, ...(upload.contentType ? { contentType: upload.contentType } : {}), limits: { maxInflatedBytes, maxCharacters } });
+    return this.pool.run({ data, filename: upload.filename, ...(upload.contentType ? { contentType: upload.contentType } : {}), limits: { maxInflatedBytes, maxCharacters } }, owner);
   }
 
   /** Terminates every worker; queued and running uploads fail. */

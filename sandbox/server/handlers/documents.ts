@@ -1,5 +1,5 @@
 /** generateDocument, mapDocument, getJob and downloadDocument. */
-import { LIMITS, type DownloadFormat } from '../../../api/schemas/common.js';
+import { isBlankText, LIMITS, type DownloadFormat } from '../../../api/schemas/common.js';
 import { findFramework } from '../../catalogue/index.js';
 import type { DocumentModel } from '../../documentModel.js';
 import { CONTENT_TYPES, renderDocx, renderMarkdown, renderPdf, UploadRejection } from '../../formats/index.js';
@@ -81,7 +81,22 @@ const REJECTION_STATUS: Readonly<Record<UploadRejection['code'], number>> = {
   unreadable_file: 400,
 };
 
-async function mappingText(services: Services, input: { content?: string | undefined; file?: { data: Uint8Array | ArrayBuffer | Blob; filename: string; contentType?: string | undefined } | undefined }): Promise<string> {
+/** Mappings of one key waiting for or holding a mapping worker; beyond it a new one is 429 `mappings_busy`. */
+export const MAX_PENDING_MAPPINGS_PER_KEY = 4;
+
+/**
+ * A key's mappings waiting for or holding a worker are bounded: beyond that one is refused before it
+ * is admitted or charged, and (server.ts asks first) before its body of up to 2 MB is read and parsed
+ * on the event loop, so one key's flood cannot fill the sandbox's memory or hold up other keys.
+ */
+export function refuseBusyMappings(services: Services, keyHash: string): void {
+  const pending = services.mapping.pending(keyHash);
+  if (pending >= MAX_PENDING_MAPPINGS_PER_KEY) {
+    throw tooManyRequests('mappings_busy', `This key has ${pending} mappings waiting for or holding a mapping worker (at most ${MAX_PENDING_MAPPINGS_PER_KEY}). Nothing was charged.`, 1000, 'once one of them has finished');
+  }
+}
+
+async function mappingText(services: Services, owner: string, input: { content?: string | undefined; file?: { data: Uint8Array | ArrayBuffer | Blob; filename: string; contentType?: string | undefined } | undefined }): Promise<string> {
   if (input.file === undefined) return input.content ?? '';
   const { data: raw, filename, contentType } = input.file;
   const data = raw instanceof Uint8Array ? raw : raw instanceof ArrayBuffer ? new Uint8Array(raw) : new Uint8Array(await raw.arrayBuffer());
@@ -89,7 +104,7 @@ async function mappingText(services: Services, input: { content?: string | undef
     throw new HttpError(413, 'upload_too_large', `The file has ${data.byteLength.toLocaleString('en-US')} bytes; the limit is ${LIMITS.uploadMaxBytes.toLocaleString('en-US')}.`, 'Split the document or map its text as content.');
   }
   try {
-    const extracted = await services.uploads.extract({ data, filename, ...(contentType ? { contentType } : {}) });
+    const extracted = await services.uploads.extract({ data, filename, ...(contentType ? { contentType } : {}) }, owner);
     return mappingTextOfUpload(extracted.text, extracted.kind);
   } catch (error) {
     if (error instanceof UploadRejection) {
@@ -179,10 +194,12 @@ export const documentHandlers: Pick<HandlerTable, 'generateDocument' | 'mapDocum
     const framework = findFramework(input.framework!);
     if (!framework) throw frameworkNotFound(input.framework!, { verifiedOnly: true });
     if (!framework.verified || !framework.controls?.length) throw frameworkNotVerified(framework);
-    const text = await mappingText(services, input);
-    if (!text.trim()) {
+    const text = await mappingText(services, account.keyHash, input);
+    if (isBlankText(text)) {
       throw new HttpError(400, 'empty_document', 'No text could be found in the document.', 'Upload a document with text (scanned images are not read).');
     }
+    // Checked again in the same turn as the admission: the body arrived and was read meanwhile.
+    refuseBusyMappings(services, account.keyHash);
     const jobInput: MappingJobInput = { mode: account.mode, frameworkSlug: framework.slug, text, ...(input.title ? { title: input.title } : {}) };
     // Re-read the account: the upload was read asynchronously and the balance may have moved.
     const current = services.accounts.byHash(account.keyHash)!;

@@ -106,8 +106,15 @@ export const libraryHandlers: Pick<
     return ok(document);
   },
 
-  deleteLibraryDocument: ({ services, account, input }) => {
-    const deleted = services.tx(() => engine(services, account.keyHash, () => services.library.delete(account.keyHash, input.id)));
+  deleteLibraryDocument: ({ services, account, input, now }) => {
+    const deleted = services.tx(() =>
+      engine(services, account.keyHash, () => {
+        const removed = services.library.delete(account.keyHash, input.id);
+        // A pending ingest or refresh of the document fails now, saying why, and is refunded.
+        if (removed) services.jobs.failForDeletedDocument(account.keyHash, input.id, now);
+        return removed;
+      }),
+    );
     if (!deleted) throw documentNotFound();
     services.indexMaintenance.written(account.keyHash);
     return ok({ id: input.id, deleted: true });

@@ -14,7 +14,7 @@ export const contentProperty: INodeProperties = {
   typeOptions: { rows: 8 },
   default: '',
   required: true,
-  description: `The document text, ${LIMITS.libraryMinChars} to ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters`,
+  description: `The document text, ${LIMITS.libraryMinChars} to ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (Unicode code points), not blank`,
 };
 
 const properties: INodeProperties[] = [

@@ -1,0 +1,118 @@
+/**
+ * Every action on a repository of hostile names and texts (issue 25): file names, titles, document
+ * text, config values and inputs that read as workflow commands, ANSI escapes and mentions. The
+ * runner executes a stdout line that starts (after blanks) with `::` and a `##[command]` anywhere, so
+ * stdout may hold only the commands the actions mean (masks and annotations), and no body sent to
+ * GitHub may hold a live @mention.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import { FakeGitHub } from './fakeGitHub.js';
+import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, pullRequestEvent, REPOSITORY, runAction, type ActionRun } from './harness.js';
+
+const MARK = 'INJECTED';
+/** Each would be a workflow command (or hide the log) if printed as it is. */
+const HOSTILE_NAMES = [
+  `x\n::error::${MARK}-newline`,
+  `::warning::${MARK}-lead`,
+  `##[error]${MARK}-v1`,
+  `  ::add-mask::${MARK}-blank`,
+  `cr\r::stop-commands::${MARK}-cr`,
+  `esc\u001b[2K\u2028::notice::${MARK}-separator`,
+];
+const HOSTILE_TEXT = `\n::error::${MARK}-text\n##[warning]${MARK}-text-v1\nEscalate to @@admin-team and \`@security-team today.\n`;
+const HOSTILE_CONFIG = `${HIPAA_CONFIG(
+  80,
+  `generate:
+  - type: access_control_policy
+    framework: hipaa-security
+    organisation: { name: "Acme\\n::error::${MARK}-org @@admin-team", country: US }
+    output: "generated/::error::${MARK}-output"
+    formats: [md]
+gapIssues:
+  labels: [compliance-gap]
+`,
+)}`;
+/** What the actions print on purpose: masks (never shown) and annotations. */
+const INTENDED = new Set(['add-mask', 'error', 'warning', 'notice', 'debug']);
+const MENTION = /(^|[^\w])@[A-Za-z0-9]/;
+
+function runnerCommands(stdout: string): string[] {
+  return stdout.split(/\r\n|\r|\n/).filter((line) => line.trimStart().startsWith('::'));
+}
+
+/** Command lines the action did not mean, and hostile text the runner would read as a command. */
+function unintended(run: ActionRun): string[] {
+  const lines = runnerCommands(run.stdout).filter((line) => !INTENDED.has(/^::([\w-]+)/.exec(line.trimStart())?.[1] ?? ''));
+  const smuggled = run.stdout.match(new RegExp(`(::|##\\[\\w*\\])${MARK}`, 'g')) ?? [];
+  const control = run.stdout.includes('\u001b') ? ['an ANSI escape'] : [];
+  return [...lines, ...smuggled, ...control];
+}
+
+/** Every string a request to GitHub carried (titles, bodies, comments). */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
+  return [];
+}
+
+let sandbox: RunningSandbox;
+let github: FakeGitHub;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY] });
+  github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
+});
+afterAll(async () => {
+  await github?.close();
+  await sandbox?.close();
+});
+
+describe('every action on a hostile repository', () => {
+  it('prints no workflow command it did not mean and sends no mention to GitHub', { timeout: 180_000 }, async () => {
+    const workspace = makeWorkspace(HOSTILE_CONFIG);
+    const policy = readFileSync(join(workspace, 'policies', 'access-control-policy.md'), 'utf8');
+    HOSTILE_NAMES.forEach((name, i) => {
+      writeFileSync(join(workspace, 'policies', `${name}.md`), `# ::notice::${MARK}-title-${i} @@admin-team\n\n${policy}\n${HOSTILE_TEXT}Revision ${i}.\n`);
+    });
+    appendFileSync(join(workspace, 'policies', 'hr-security-policy.md'), HOSTILE_TEXT);
+    const service = { 'api-key': API_KEY, 'base-url': sandbox.baseUrl };
+    const pr = github.addPullRequest(`::error::${MARK}-pr-title`);
+    const runs: Record<string, ActionRun> = {};
+
+    runs.sync = await runAction('sync', { workspace, inputs: { ...service, category: `::error::${MARK}-category`, tags: `@@admin-team, ::warning::${MARK}-tag` } });
+    expect(runs.sync.code, runs.sync.stdout).toBe(0);
+    // The file names reached the log, escaped to one line each.
+    expect(runs.sync.stdout).toContain(`policies/x\\n:\u200D:error:\u200D:${MARK}-newline.md`);
+    expect(runs.sync.stdout).toContain(`policies/#\u200D#[error]${MARK}-v1.md`);
+
+    runs.map = await runAction('map', { workspace, inputs: { ...service, 'github-token': GITHUB_TOKEN, comment: 'always' }, event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(runs.map.code, runs.map.stdout).toBe(0);
+
+    // A report in the workspace is repository content too: its gap texts carry both mention forms.
+    const reportPath = runs.map.outputs['report-json'] as string;
+    const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+    const [gap] = report.frameworks[0].gaps;
+    gap.title = `Ping @@admin-team\n::error::${MARK}-gap-title`;
+    gap.missing = `Ask \`@security-team and @@admin-team.\n::warning::${MARK}-missing`;
+    writeFileSync(reportPath, JSON.stringify(report));
+    runs['gap-issues'] = await runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN }, apiUrl: github.url });
+    expect(runs['gap-issues'].code, runs['gap-issues'].stdout).toBe(0);
+    expect(github.issueList().some((issue) => issue.body?.includes('@\u200D@\u200Dadmin-team') || issue.body?.includes('@@\u200Dadmin-team'))).toBe(true);
+
+    runs.generate = await runAction('generate', { workspace, inputs: service });
+    expect(runs.generate.code, runs.generate.stdout).toBe(0);
+    runs.review = await runAction('review', { workspace, inputs: { ...service, 'github-token': GITHUB_TOKEN }, event: { name: 'schedule', payload: {} }, apiUrl: github.url });
+    expect(runs.review.code, runs.review.stdout).toBe(0);
+    runs.suggest = await runAction('suggest', { workspace, inputs: { ...service, query: `hipaa\n::error::${MARK}-query @@admin-team`, jurisdiction: `::warning::${MARK}-jurisdiction` } });
+    runs.call = await runAction('call', { workspace, inputs: { ...service, operation: 'getFramework', input: JSON.stringify({ slug: `x\n::error::${MARK}-slug` }) } });
+    expect(runs.call.code).not.toBe(0);
+
+    for (const [name, run] of Object.entries(runs)) expect(unintended(run), `${name}:\n${run.stdout}`).toEqual([]);
+    const sent = github.writes().flatMap((request) => strings(request.body));
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.filter((text) => MENTION.test(text))).toEqual([]);
+  });
+});
