@@ -201,7 +201,7 @@ export const PARAPHRASES: Readonly<Record<string, readonly string[]>> = {
   'CC6.7': ['tls in transit', 'exports restricted'],
   'CC6.8': ['anti-malware agent', 'malware detected'],
   'CC7.1': ['vulnerability scans', 'configuration drift detected'],
-  'CC7.3': ['decide if security event', 'on-call evaluates alerts', 'security events analysed'],
+  'CC7.3': ['decide if security event', 'on-call evaluates alerts', 'security events analysed daily'],
   'CC7.5': ['recover from incidents', 'postmortem actions tracked', 'restore from backups'],
   'A1.2': ['point-in-time recovery snapshots', 'availability zones backups'],
   'A1.3': ['restore drill', 'failover test', 'recovery plan tested'],

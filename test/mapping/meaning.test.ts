@@ -49,6 +49,10 @@ describe('a single ambiguous word never credits a control on its own', () => {
     const sentence = 'The IRT reviews and analyzes the security events as part of its daily operations.';
     const cc73 = credited('soc-2', sentence).find((c) => c.id === 'CC7.3');
     expect(cc73?.evidence.map((e) => e.quote)).toEqual([sentence]);
+    // Incidents and analyses named in passing are not the evaluation of security events.
+    for (const other of ['Lessons learned from incidents, audits and exercises are fed back into the risk analysis.', 'Incident reports and risk analyses are kept as documentation in electronic form.']) {
+      expect(ids('soc-2', other), other).not.toContain('CC7.3');
+    }
   });
 });
 
