@@ -13,19 +13,26 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const HERE = import.meta.dirname;
+// This folder; from a bundle elsewhere (the bench's), the checkout's scripts/tools as seen from the working directory.
+const HERE = existsSync(join(import.meta.dirname, 'package-lock.json')) ? import.meta.dirname : resolve('scripts/tools');
 const MANIFESTS = ['package.json', 'package-lock.json'];
 
-/** The folder the tools of this lock live in: `<cache root>/<first 16 hex of the lock's sha256>`. */
-export function toolsDir() {
+/** Where the tools of this lock live, installed or not: `<cache root>/<first 16 hex of the lock's sha256>`. */
+export function toolsLocation() {
   const root = process.env.COMPLIANCE_TOOLS_DIR || join(homedir(), '.cache', 'compliance-tools');
   const lock = createHash('sha256');
   for (const file of MANIFESTS) lock.update(readFileSync(join(HERE, file)));
-  const dir = join(root, lock.digest('hex').slice(0, 16));
+  return join(root, lock.digest('hex').slice(0, 16));
+}
+
+/** The folder the tools of this lock live in, installed first if they are not. */
+export function toolsDir() {
+  const dir = toolsLocation();
   if (existsSync(join(dir, '.complete'))) return dir;
+  const root = dirname(dir);
 
   mkdirSync(root, { recursive: true });
   const staging = mkdtempSync(join(root, '.staging-'));
@@ -52,6 +59,13 @@ export function toolsDir() {
     rmSync(staging, { recursive: true, force: true });
   }
   return dir;
+}
+
+/** A package as the lock pins it: its version, the registry's integrity and its license. */
+export function lockedPackage(name) {
+  const entry = JSON.parse(readFileSync(join(HERE, 'package-lock.json'), 'utf8')).packages[`node_modules/${name}`];
+  if (!entry) throw new Error(`tools: ${name} is not in scripts/tools/package-lock.json`);
+  return { name, version: entry.version, integrity: entry.integrity, license: entry.license };
 }
 
 /** An installed tool's file, e.g. `toolPath('@redocly/cli/bin/cli.js')`. */
