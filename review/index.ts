@@ -20,4 +20,7 @@ export * from './gapIssues.js';
 export * from './frameworkUpdates.js';
 export * from './drift.js';
 export * from './generation.js';
+export * from './events.js';
+export * from './gateConfig.js';
+export * from './verdict.js';
 export * from './review.js';
