@@ -61,7 +61,7 @@ describe('actions/review', () => {
       const inputs = { 'api-key': REVIEW_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, regenerate: 'true', since: '2000-01-01' };
       const run = await runAction('review', { workspace, inputs, event: { name: 'schedule', payload: { schedule: '0 6 1 */3 *' } }, apiUrl: github.url });
       expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(run.outputs).toMatchObject({ status: 'completed', passed: 'true', coverage: HIPAA_COVERAGE, gaps: '4', created: '2', deferred: '2' });
+      expect(run.outputs).toMatchObject({ status: 'passed', passed: 'true', coverage: HIPAA_COVERAGE, gaps: '4', created: '2', deferred: '2' });
       expect(JSON.parse(run.outputs.synced as string)).toMatchObject({ ingested: 13, failed: 0 });
       expect(JSON.parse(run.outputs.drifted as string)).toEqual(['generated/access-control']);
       expect(JSON.parse(run.outputs['generated-paths'] as string)).toContain('generated/access-control.pdf');
@@ -89,7 +89,8 @@ describe('actions/review', () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(80));
     const run = await runAction('review', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'dry-run': 'true', 'gap-issues': 'false' } });
     expect(run.code, run.stdout).toBe(0);
-    expect(run.outputs.status).toBe('dry-run');
+    // A dry run evaluates nothing: skipped, with the plan's price in the summary.
+    expect(run.outputs).toMatchObject({ status: 'skipped', passed: 'false', coverage: '', gaps: '0', 'tokens-spent': '0' });
     expect(run.summary).toContain('Dry run: planned and priced, nothing sent.');
   });
 });
