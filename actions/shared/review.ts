@@ -162,7 +162,7 @@ export const reviewAction: ActionDefinition = {
     const tail = [
       result.frameworkErrors.length ? `## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n` : '',
       renderUpdates(result, since),
-      result.drift && generationPlan ? renderGenerationMarkdown(result.drift.documents, generationPlan, generation, !generation) : '',
+      result.drift && generationPlan ? renderGenerationMarkdown(result.drift.documents, generationPlan, generation, generation ? undefined : generationRefused ? 'refused' : dryRun ? 'dry-run' : 'not-asked') : '',
       generationRefused ? `> Regeneration refused before spending anything: ${neutralise(generationRefused)}\n` : '',
       renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent }),
     ];

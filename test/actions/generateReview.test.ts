@@ -53,6 +53,22 @@ describe('actions/generate', () => {
   });
 });
 
+describe('actions/generate refusal', () => {
+  it('is headed and worded as a refusal of a generation, not as a dry run or a sync', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(80, GENERATE));
+    const run = await runAction('generate', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'max-tokens': '1' } });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ generated: '0', paths: '[]', 'tokens-spent': '0', planned: '["generated/access-control"]' });
+    expect(run.summary).toContain('## Generated documents (refused before spending anything: nothing generated)');
+    expect(run.summary).toContain('| not generated (refused) |');
+    expect(run.summary).not.toMatch(/dry run/i);
+    const error = run.annotations.at(-1)?.message ?? '';
+    expect(error).toMatch(/^refused before spending anything: the plan costs [\d,]+ tokens, more than the cap of 1 tokens \(To generate: raise max-tokens to at least [\d,]+, or generate fewer documents \(the documents input\)\.\)$/);
+    expect(error).not.toContain('sync');
+    expect(existsSync(join(workspace, 'generated/access-control.md'))).toBe(false);
+  });
+});
+
 describe('actions/review', () => {
   it('runs the whole loop: sync, map and gate, updates, drift and regeneration, gap issues', { timeout: 60_000 }, async () => {
     const github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY, pageSize: 3 }).start();
