@@ -70,7 +70,7 @@ describe('a pull request never writes gap issues', () => {
 
     const syncing = await runAction('review', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
     expect(syncing.code).toBe(1);
-    expect(syncing.summary).toContain('## Compliance review: failed');
+    expect(syncing.summary).toContain('## Compliance review: refused, nothing written');
     expect(syncing.summary).toContain('review with sync: true writes the library, which mirrors the default branch');
     expect(github.writes()).toHaveLength(writesBefore);
   });

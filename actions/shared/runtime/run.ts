@@ -106,7 +106,8 @@ export async function runAction(action: ActionDefinition): Promise<void> {
     if (error instanceof Error && error.stack) core.debug(error.stack);
     const message = failureMessage(error);
     // The summary says it too: a run that stopped is never an empty page.
-    const title = error instanceof ConfigError ? 'invalid configuration' : error instanceof InputError ? 'invalid input' : 'failed';
+    const refused = error instanceof ReviewError && (error.code === 'budget_exceeded' || error.code === 'event_forbids_write');
+    const title = error instanceof ConfigError ? 'invalid configuration' : error instanceof InputError ? 'invalid input' : refused ? 'refused, nothing written' : 'failed';
     appendSummary(`## Compliance ${action.name}: ${title}\n\n${message.split('\n').map((line) => `> ${neutralise(line)}`).join('\n>\n')}\n`, { final: true });
     core.setFailed(message);
   }
