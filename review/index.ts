@@ -22,5 +22,6 @@ export * from './drift.js';
 export * from './generation.js';
 export * from './events.js';
 export * from './gateConfig.js';
+export * from './scope.js';
 export * from './verdict.js';
 export * from './review.js';

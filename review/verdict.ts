@@ -111,12 +111,8 @@ export function decideVerdict(result: VerdictSource, context: { baseline?: Revie
       const refusal = result.budget.allowed ? '' : `; a real run would be refused: ${result.budget.reasons.join('; ')}`;
       return { status: 'skipped', passed: false, reasons: [`dry run: planned and priced, nothing mapped${refusal}`], figures: figuresOf('none', []), errors };
     }
-    case 'unchanged': {
-      const baseline = context.baseline;
-      const frameworks = baseline ? baseline.frameworks.map(frameworkFigures) : [];
-      const reasons = baseline ? [] : ['no document in scope nor the gate changed; the default branch has no saved report to show'];
-      return { status: 'unchanged', passed: baseline ? baseline.passed : true, reasons, figures: figuresOf(baseline ? 'baseline' : 'none', frameworks), errors };
-    }
+    case 'unchanged':
+      return unchangedVerdict(context.baseline, money);
     case 'completed': {
       const gateReasons = result.frameworks.flatMap((entry) => entry.reasons.map((reason) => `${entry.framework.name}: ${reason}`));
       const errorReasons = errors.map((entry) => `${entry.framework}: could not be judged (${entry.message})`);
@@ -124,6 +120,18 @@ export function decideVerdict(result: VerdictSource, context: { baseline?: Revie
       return { status: reasons.length === 0 ? 'passed' : 'failed', passed: reasons.length === 0, reasons, figures: figuresOf('this run', mapped), errors };
     }
   }
+}
+
+const NOTHING_SPENT = { mode: undefined, plannedTokens: 0, tokensSpent: 0, maxTokens: undefined, balanceTokens: undefined, suggestedPack: undefined };
+
+/**
+ * A pull request that changes no document in scope nor the gate: nothing mapped, the default
+ * branch's result (`baseline`, its report) stands with its coverage and gaps.
+ */
+export function unchangedVerdict(baseline: ReviewReport | undefined, money: Omit<VerdictFigures, 'source' | 'frameworks' | 'coverage' | 'gaps' | 'waivedGaps' | 'newGaps'> = NOTHING_SPENT): Verdict {
+  const frameworks = baseline ? baseline.frameworks.map(frameworkFigures) : [];
+  const reasons = baseline ? [] : ['no document in scope nor the gate changed; the default branch has no saved report to show'];
+  return { status: 'unchanged', passed: baseline ? baseline.passed : true, reasons, figures: { source: baseline ? 'baseline' : 'none', frameworks, ...totals(frameworks), ...money }, errors: [] };
 }
 
 /** Whether the verdict fails a CI step: a failed gate (unless `failBelow` is false) and a refusal (unless `failOnRefusal` is false). */

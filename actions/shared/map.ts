@@ -10,6 +10,7 @@
  * the default branch nothing is mapped or spent.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import {
@@ -19,8 +20,10 @@ import {
   gateConfiguration,
   MAPPING_MODES,
   parseConfig,
+  pullRequestScope,
   runReview,
   tableCell,
+  unchangedVerdict,
   type Config,
   type FrameworkConfig,
   type GateConfiguration,
@@ -145,11 +148,43 @@ function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gat
   return lines.map((line) => `- ${line}`).join('\n');
 }
 
+/**
+ * A pull request whose changed files (`changed-files`, one path per line, listed by the workflow)
+ * touch no document in scope nor compliance.yml passes at once, with the default branch's figures
+ * when its report is at hand: no key, no service call, no comment.
+ */
+async function nothingInScope(): Promise<boolean> {
+  const listPath = textInput('changed-files');
+  const policy = currentEventPolicy();
+  if (!listPath || policy.event.kind !== 'pull_request') return false;
+  const repo = await loadRepoConfig();
+  // A runner file (usually under RUNNER_TEMP), not repository content: read as given.
+  const listed = await readFile(isAbsolute(listPath) ? listPath : resolve(repo.root, listPath), 'utf8').catch(() => {
+    throw new InputError('changed-files', `names no readable file (${listPath})`, 'List the pull request\'s changed files first (git diff --name-only), as templates/github/compliance-pr-check.yml does.');
+  });
+  const base = await readBaseConfig(repo.root);
+  const scope = pullRequestScope(listed.split('\n'), [repo.config, ...(base ? [base.config] : [])], repo.path);
+  if (scope.inScope) {
+    core.info(`In scope: ${scope.configChanged ? `${repo.path}, ` : ''}${scope.documents.length} changed document${scope.documents.length === 1 ? '' : 's'}.`);
+    return false;
+  }
+  const gate = await readPullRequestGateInputs(repo.root);
+  const verdict = unchangedVerdict(gate.baseline?.report);
+  core.notice('No document in scope changed (nor compliance.yml): nothing to map, nothing spent.', { title: 'Compliance check: nothing in scope' });
+  appendSummary(`## Compliance check: no document in scope changed\n\n${verdictLine(verdict)}\n`);
+  setVerdictOutputs(verdict);
+  core.setOutput('merge-tokens', '0');
+  core.setOutput('gaps-resolved', '0');
+  core.setOutput('comment-url', '');
+  return true;
+}
+
 export const mapAction: ActionDefinition = {
   name: 'map',
   // A required check must not turn green on a pull request nothing evaluated.
   gatesPullRequests: true,
   reportsStatus: true,
+  finishedWithoutService: nothingInScope,
   async run({ apiKey, githubToken }) {
     const repo = await loadRepoConfig();
     const policy = currentEventPolicy();

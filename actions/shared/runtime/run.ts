@@ -31,6 +31,11 @@ export interface ActionDefinition {
   gatesPullRequests?: boolean;
   /** Declares the `status` output (map, review): a skip sets it to `skipped`. */
   reportsStatus?: boolean;
+  /**
+   * Runs first, before the API key is looked for: true when it finished the action without the
+   * service (map: a pull request that changes nothing in scope passes, also from a fork).
+   */
+  finishedWithoutService?(): Promise<boolean>;
   run(secrets: Secrets): Promise<void>;
 }
 
@@ -96,6 +101,7 @@ export async function runAction(action: ActionDefinition): Promise<void> {
   try {
     const apiKey = readApiKey();
     const githubToken = readGitHubToken();
+    if (await action.finishedWithoutService?.()) return;
     if (action.needsApiKey !== false && !apiKey) {
       if (skipWithoutSecrets(action)) return;
       throw missingApiKeyError();

@@ -82,7 +82,9 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml', () => {
     expect(firstA.result.conclusion, firstA.result.log).toBe('success');
     expect(firstA.result.step('compliance', 'baseline').outputs).toMatchObject({ 'cache-hit': 'false', 'cache-matched-key': '' });
     expect(firstA.result.annotations.filter((entry) => entry.kind === 'error')).toEqual([]);
-    expect(firstA.result.annotations.find((entry) => entry.kind === 'notice')?.message).toContain('No baseline at .compliance-baseline/report.json');
+    const notices = firstA.result.annotations.filter((entry) => entry.kind === 'notice').map((entry) => entry.message);
+    expect(notices).toContainEqual(expect.stringContaining('No baseline at .compliance-baseline/report.json'));
+    expect(notices).toContainEqual(expect.stringContaining('this run is judged by the gate of its own compliance.yml'));
     expect(comment(prA)).toHaveLength(1);
     expect(comment(prA)[0]?.body).toContain('No report of the default branch yet');
     // The library is empty: merging will ingest all 13 documents, at the listed price.
@@ -97,7 +99,7 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml', () => {
     expect(sync1.result.conclusion, sync1.result.log).toBe('success');
     expect(sync1.result.step('sync', 'sync').outputs).toMatchObject({ ingested: '13', failed: '0' });
     expect(sync1.entries.filter((entry) => entry.operation === 'ingestLibraryDocument')).toHaveLength(13);
-    expect(caches.entries.map((entry) => [entry.key.replace(/[0-9a-f]{40}$/, 'SHA'), entry.ref])).toEqual([['compliance-baseline-main-SHA', 'refs/heads/main']]);
+    expect(caches.entries.map((entry) => [entry.key.replace(/[0-9a-f]{40}-\d+$/, 'SHA-RUN'), entry.ref])).toEqual([['compliance-baseline-main-SHA-RUN', 'refs/heads/main']]);
     expect(readdirSync(caches.entries[0]!.dir).sort()).toEqual(['compliance.yml', 'report.json', 'report.md']);
 
     // Pull request B touches the same policy and removes the asset management standard: a new gap.
@@ -110,7 +112,7 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml', () => {
     const runB = await prCheck(prB, 'feature-b');
     runs.push(runA.result, runB.result);
     for (const run of [runA, runB]) {
-      expect(run.result.step('compliance', 'baseline').outputs['cache-matched-key']).toMatch(/^compliance-baseline-main-[0-9a-f]{40}$/);
+      expect(run.result.step('compliance', 'baseline').outputs['cache-matched-key']).toMatch(/^compliance-baseline-main-[0-9a-f]{40}-\d+$/);
       expect(run.entries.filter((entry) => SYNC_OPERATIONS.includes(entry.operation))).toEqual([]);
     }
     expect(runA.result.conclusion, runA.result.log).toBe('success');
@@ -131,15 +133,22 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml', () => {
     expect(await libraryText('access-control-policy.md')).not.toContain(A_TEXT);
     expect(await libraryText('access-control-policy.md')).not.toContain(B_TEXT);
 
-    // A pull request changing nothing in scope (and not compliance.yml): nothing mapped, nothing spent.
+    // A pull request changing nothing in scope (and not compliance.yml): the job decides so and passes,
+    // with the default branch's figures; nothing mapped, nothing spent, not even from a fork (no key).
     pushBranch(origin, 'docs-only', (dir) => writeFileSync(join(dir, 'NOTES.txt'), 'meeting notes\n'));
     const prC = fake.addPullRequest('Notes');
-    const runC = await prCheck(prC, 'docs-only');
-    runs.push(runC.result);
-    expect(runC.result.conclusion, runC.result.log).toBe('success');
-    expect(runC.entries).toEqual([]);
-    expect(runC.result.step('compliance', 'map').outputs).toMatchObject({ status: 'unchanged', 'tokens-spent': '0', 'merge-tokens': '0' });
-    expect(comment(prC)[0]?.body).toContain('changes no document in scope and not compliance.yml: nothing was mapped, nothing spent');
+    for (const fork of [false, true]) {
+      const writesBefore = fake.writes().length;
+      const runC = await prCheck(prC, 'docs-only', { fork });
+      runs.push(runC.result);
+      expect(runC.result.conclusion, runC.result.log).toBe('success');
+      expect(runC.entries).toEqual([]);
+      expect(runC.result.step('compliance', 'map').outputs).toMatchObject({ status: 'unchanged', passed: 'true', coverage: HIPAA_COVERAGE, gaps: '4', 'tokens-spent': '0', 'merge-tokens': '0' });
+      expect(runC.result.summary).toContain('## Compliance check: no document in scope changed');
+      expect(runC.result.summary).toContain("The default branch's result stands: passed, coverage 93.8%, 4 gaps.");
+      expect(fake.writes()).toHaveLength(writesBefore);
+    }
+    expect(comment(prC)).toEqual([]);
 
     // A is merged, B abandoned: the library sync on the default branch brings the library to main.
     mergeBranch(origin, 'feature-a');
@@ -148,6 +157,25 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml', () => {
     expect(sync2.result.conclusion, sync2.result.log).toBe('success');
     expect(sync2.result.step('sync', 'sync').outputs).toMatchObject({ ingested: '0', refreshed: '1', failed: '0' });
     expect(caches.entries).toHaveLength(2);
+    // The weekly run on the same commit saves a fresh baseline (a key per run), which pull requests restore next.
+    const weekly = await charged(() => runWorkflow({ ...common, file: SYNC_FILE, ref: 'main', event: { name: 'schedule', payload: { schedule: '23 5 * * 1' } } }));
+    runs.push(weekly.result);
+    expect(weekly.result.conclusion, weekly.result.log).toBe('success');
+    expect(weekly.result.annotations.filter((entry) => entry.message.startsWith('Failed to save'))).toEqual([]);
+    expect(caches.entries).toHaveLength(3);
+    expect(caches.entries[2]?.key).not.toBe(caches.entries[1]?.key);
+    expect(weekly.entries.filter((entry) => SYNC_OPERATIONS.includes(entry.operation))).toEqual([]);
+
+    // The merge queue runs the same check (no paths filter could skip it) against the default branch's baseline.
+    pushBranch(origin, 'gh-readonly-queue/main/pr-1-0a1b2c', (dir) => writeFileSync(join(dir, POLICY), '\nAccess is logged.\n', { flag: 'a' }));
+    const queued = await charged(() =>
+      runWorkflow({ ...common, file: FILE, ref: 'gh-readonly-queue/main/pr-1-0a1b2c', event: { name: 'merge_group', payload: { merge_group: { base_ref: 'refs/heads/main', head_ref: 'refs/heads/gh-readonly-queue/main/pr-1-0a1b2c' } } } }),
+    );
+    runs.push(queued.result);
+    expect(queued.result.conclusion, queued.result.log).toBe('success');
+    expect(queued.result.step('compliance', 'baseline').outputs['cache-matched-key']).toBe(caches.entries[2]?.key);
+    expect(queued.result.step('compliance', 'map').outputs).toMatchObject({ status: 'passed', 'merge-tokens': '400000' });
+    expect(queued.entries.filter((entry) => SYNC_OPERATIONS.includes(entry.operation))).toEqual([]);
     const documents = await library();
     expect(documents.map((entry) => entry.filename.split('/').pop()).sort()).toEqual([...POLICY_FILES].sort());
     const text = await libraryText('access-control-policy.md');
