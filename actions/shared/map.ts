@@ -95,8 +95,16 @@ async function readPullRequestGateInputs(root: string): Promise<GateInputs & { m
   return { failOn: choiceInput('fail-on', FAIL_ON, 'coverage'), baseline: undefined, waivers: parseWaiversInput(textInput('waivers')), missingBaseline: path };
 }
 
-/** The default branch's compliance.yml (`base-config`): its text and parsed gate; undefined when not given or absent. */
-async function readBaseConfig(root: string): Promise<{ path: string; text: string; config: Config } | undefined> {
+type BaseConfig = { path: string; text: string; config: Config } | undefined;
+let baseConfigRead: Promise<BaseConfig> | undefined;
+
+/** The default branch's compliance.yml (`base-config`): its text and parsed gate; undefined when not given or absent. Read once per run. */
+function readBaseConfig(root: string): Promise<BaseConfig> {
+  baseConfigRead ??= readBaseConfigFile(root);
+  return baseConfigRead;
+}
+
+async function readBaseConfigFile(root: string): Promise<BaseConfig> {
   const path = textInput('base-config');
   if (!path) return undefined;
   const bytes = await readRepoBytes(root, path);

@@ -165,7 +165,7 @@ describe('refusals and no-ops are loud and true', () => {
     expect(JSON.parse(run.outputs.frameworks as string)).toEqual(JSON.parse(base.outputs.frameworks as string));
     const comment = ours(pr)[0]?.body ?? '';
     expect(comment).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% |`);
-    expect(comment).toContain("**Status: unchanged.** No document in scope nor compliance.yml changed: nothing was mapped, nothing spent. The default branch's result stands: passed, coverage 93.8%, 4 gaps.");
+    expect(comment).toContain("**Status: unchanged.** No document in scope nor compliance.yml differs from the default branch: nothing was mapped, nothing spent. The default branch's result stands: passed, coverage 93.8%, 4 gaps.");
   });
 
   it('invalid configuration writes a summary naming the problem', async () => {
