@@ -104,6 +104,9 @@ describe('compliance gaps --github (fake GitHub, live-mode sandbox)', () => {
     const sync = await run(['review', '--json'], { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request' }, true);
     expect(sync.code).toBe(2);
     expect(sync.stderr).toContain('writes the library, which mirrors the default branch');
+    const ingest = await run(['library', 'ingest', 'policies/access-control-policy.md', '--category', 'Policies'], { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request' }, true);
+    expect(ingest.code).toBe(2);
+    expect(ingest.stderr).toContain('library ingest writes the library, which mirrors the default branch: a pull request carries unmerged text');
   });
 
   it('applies the plan: one issue per gap with the hidden marker, the labels and the title prefix', async () => {
