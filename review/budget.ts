@@ -34,7 +34,7 @@ export function estimateCost(lines: CostLine[]): CostEstimate {
   };
 }
 
-interface PackSuggestion {
+export interface PackSuggestion {
   code: PackCode;
   priceUsd: number;
   tokens: number;

@@ -7,6 +7,7 @@ type ReviewErrorCode =
   | 'glob_no_match'
   | 'unknown_document_group'
   | 'budget_exceeded'
+  | 'event_forbids_write'
   | 'no_controls'
   | 'no_coverage'
   | 'invalid_report'

@@ -95,7 +95,7 @@ function gapIssueBody(gap: GateGap, framework: GateResult['framework']): string 
 }
 
 function severity(gap: GateGap): number {
-  return (gap.waived ? 2 : 0) + (gap.status === 'missing' ? 0 : 1);
+  return gap.status === 'missing' ? 0 : 1;
 }
 
 export function planGapIssues(
@@ -129,6 +129,8 @@ export function planGapIssues(
         assignees: [...settings.assignees],
       };
       const existing = byKey.get(gap.key);
+      // An accepted (waived) gap never opens or reopens an issue; an open one is kept up to date (it says until when).
+      if (gap.waived && existing?.state !== 'open') continue;
       if (!existing) toCreate.push({ draft, gap });
       else if (existing.state === 'closed') plan.update.push({ ...draft, number: existing.number, reopen: true });
       else if ((existing.body ?? '').trim() !== draft.body.trim() || existing.title !== draft.title) plan.update.push({ ...draft, number: existing.number, reopen: false });

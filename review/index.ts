@@ -19,4 +19,8 @@ export * from './gapIssues.js';
 export * from './frameworkUpdates.js';
 export * from './drift.js';
 export * from './generation.js';
+export * from './events.js';
+export * from './gateConfig.js';
+export * from './scope.js';
+export * from './verdict.js';
 export * from './review.js';

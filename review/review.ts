@@ -11,6 +11,7 @@ import { repositoryTag, type Config } from './config.js';
 import { frameworkDocuments, selectDocumentPaths, type RepoFile } from './documents.js';
 import { detectDrift, type DriftResult, type GenerationManifest, type ManifestEntry } from './drift.js';
 import { ReviewError } from './errors.js';
+import { assertMayWriteLibrary, eventPolicy, type EventPolicy, type ReviewEvent } from './events.js';
 import { assertDistinctFrameworks, checkFrameworkUpdates, resolveFrameworkSlug, type FrameworkUpdates } from './frameworkUpdates.js';
 import { planGapIssues, type ExistingIssue, type GapIssuePlan } from './gapIssues.js';
 import { evaluateGate, type FailOn, type GateResult } from './gate.js';
@@ -57,7 +58,12 @@ export interface ReviewInput {
   failOn?: FailOn;
   /** Gap keys of a previous report (baselineGapKeys). */
   baseline?: ReadonlySet<string>;
-  /** Issues carrying the gap label; when given, the result includes the gap-issue plan. */
+  /**
+   * The event that started the run (see events.ts): a pull request never writes the library (a
+   * sync `run` is refused) and never plans gap issues. Default `other`: every write was asked for.
+   */
+  event?: ReviewEvent;
+  /** Issues carrying the gap label; when given (and the event allows it), the result includes the gap-issue plan. */
   existingIssues?: readonly ExistingIssue[];
   /** Framework updates after this date (YYYY-MM-DD) are reported; default: all. */
   lastReviewDate?: string;
@@ -90,6 +96,8 @@ export interface ReviewResult {
   drift: { documents: DriftResult[]; orphaned: ManifestEntry[] } | undefined;
   tokensSpent: number;
   passed: boolean;
+  /** What the event allowed this run to change. */
+  policy: EventPolicy;
 }
 
 export interface MergePrice {
@@ -118,6 +126,11 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   const { config, signal } = input;
   const progress = (phase: ReviewProgress['phase'], message: string) => input.onProgress?.({ phase, message });
   const callOptions = { signal };
+  const syncMode = input.sync ?? 'run';
+  const policy = eventPolicy(input.event ?? { kind: 'other' });
+  if (syncMode === 'run' && !input.dryRun) {
+    assertMayWriteLibrary(policy, 'a review with the library sync', 'Skip the sync in a pull request (map prices the merge without writing); the library syncs on pushes to the default branch.');
+  }
 
   const { mode } = await client.ping(undefined, callOptions);
   const billing = await client.getBilling(undefined, callOptions);
@@ -129,7 +142,6 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   const contentOf = new Map(input.files.map((file) => [file.path.replace(/^\.\//, ''), file.content]));
   const documents: RepoFile[] = selected.map(({ path }) => ({ path, content: contentOf.get(path) ?? '' }));
 
-  const syncMode = input.sync ?? 'run';
   let plan: SyncPlan | undefined;
   if (syncMode !== 'skip') {
     const repository = input.repository ?? config.repository;
@@ -178,6 +190,7 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
       drift: parts.drift,
       tokensSpent: parts.tokensSpent ?? 0,
       passed: (status === 'completed' || status === 'unchanged') && frameworkErrors.length === 0 && report.passed,
+      policy,
     };
   };
   if (!budget.allowed) return finish('refused', {});
@@ -226,7 +239,7 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   }
 
   // Only frameworks evaluated now take part: an issue of a framework whose mapping failed stays open.
-  const gapPlan = input.existingIssues ? planGapIssues(frameworks, input.existingIssues, config.gapIssues) : undefined;
+  const gapPlan = input.existingIssues && policy.mayWriteIssues ? planGapIssues(frameworks, input.existingIssues, config.gapIssues) : undefined;
 
   const frameworkValues = [...new Set([...config.frameworks.map((f) => f.framework), ...config.generate.map((g) => g.framework)])];
   // Without updates the slugs are not needed (a framework the catalogue lacks is already a mapping error).

@@ -23,7 +23,7 @@ import { warnRefused } from './github/permissions.js';
 import { DEFAULT_REPORT_DIR } from './map.js';
 import { configExists, configPathInput } from './repo.js';
 import { booleanInput, InputError, listInput, numberInput, textInput } from './runtime/inputs.js';
-import type { ActionDefinition } from './runtime/run.js';
+import { currentEventPolicy, type ActionDefinition } from './runtime/run.js';
 import { appendSummary } from './runtime/summary.js';
 
 /** The report input, through the one reader (review/node/report.ts); relative to the workspace. */
@@ -109,6 +109,15 @@ export const gapIssuesAction: ActionDefinition = {
   name: 'gap-issues',
   needsApiKey: false,
   async run({ githubToken }) {
+    const policy = currentEventPolicy();
+    if (!policy.mayWriteIssues) {
+      // Gap issues are repository-wide: unmerged text must not open, reopen or close them.
+      const message = `Gap issues left alone: ${policy.withheld}. They are kept by the default branch's runs (push, schedule).`;
+      log.notice(message, { title: 'No gap issues from a pull request' });
+      appendSummary(`## Gap issues\n\n${message}\n`, { final: true });
+      setGapIssueOutputs(undefined);
+      return;
+    }
     const root = workspaceRoot();
     const report = await readReport(root, textInput('report') ?? `${DEFAULT_REPORT_DIR}/report.json`);
     const settings = await readGapIssueSettings(root);

@@ -11,7 +11,6 @@ import type { ComplianceApi } from '../../api/clientTypes.js';
 import type { DownloadFormat } from '../../api/schemas/common.js';
 import { FORMATS } from '../../api/schemas/common.js';
 import {
-  assertBudget,
   checkBudget,
   checkFrameworkUpdates,
   detectDrift,
@@ -19,8 +18,10 @@ import {
   estimateCost,
   generationCost,
   MANIFEST_PATH,
+  neutralise,
   planGeneration,
   resolveFrameworkSlug,
+  ReviewError,
   runGeneration,
   tableCell,
   type Config,
@@ -85,15 +86,25 @@ export async function generateInto(client: ComplianceApi, root: string, plan: Ge
   return { run, paths };
 }
 
-export function renderGenerationMarkdown(drift: readonly DriftResult[], plan: GenerationPlan, written: WrittenGeneration | undefined, dryRun: boolean): string {
-  const lines = [`## Generated documents${dryRun ? ' (dry run: nothing generated)' : ''}`, '', '| Document | State | Why | Result |', '|---|---|---|---|'];
+/** Why nothing was generated, when so: a dry run, a refusal over the cap or balance, or regeneration not asked for. */
+export type GenerationWithheld = 'dry-run' | 'refused' | 'not-asked';
+
+const WITHHELD: Record<GenerationWithheld, { heading: string; outcome: string }> = {
+  'dry-run': { heading: ' (dry run: nothing generated)', outcome: 'would generate' },
+  refused: { heading: ' (refused before spending anything: nothing generated)', outcome: 'not generated (refused)' },
+  'not-asked': { heading: ' (not regenerated: regenerate is false)', outcome: 'drifted, not regenerated' },
+};
+
+export function renderGenerationMarkdown(drift: readonly DriftResult[], plan: GenerationPlan, written: WrittenGeneration | undefined, withheld: GenerationWithheld | undefined): string {
+  const why = withheld ? WITHHELD[withheld] : undefined;
+  const lines = [`## Generated documents${why?.heading ?? ''}`, '', '| Document | State | Why | Result |', '|---|---|---|---|'];
   for (const document of drift) {
     const planned = plan.generate.includes(document);
     const result = written?.run.results.find((entry) => entry.output === document.output);
     const skipped = plan.skipped.find((entry) => entry.output === document.output);
     const outcome = result
       ? result.status === 'generated' ? '✅ generated' : `❌ ${tableCell(result.error?.message ?? result.status)}`
-      : planned ? (dryRun ? 'would generate' : '—') : tableCell(skipped?.reason ?? 'skipped');
+      : planned ? (why?.outcome ?? '—') : tableCell(skipped?.reason ?? 'skipped');
     lines.push(`| \`${tableCell(document.output)}\` | ${document.status} | ${document.reasons.join(', ') || '—'} | ${outcome} |`);
   }
   for (const skipped of plan.skipped.filter((entry) => !drift.some((document) => document.output === entry.output))) {
@@ -123,15 +134,22 @@ export const generateAction: ActionDefinition = {
     const estimate = estimateCost([generationCost(plan.generate.length, billing.prices)]);
     const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, maxTokens });
     if (!budget.allowed || dryRun) {
-      appendSummary(renderGenerationMarkdown(drift, plan, undefined, true));
-      assertBudget(budget);
       core.setOutput('paths', '[]');
       core.setOutput('generated', '0');
       core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
-      return;
+      core.setOutput('tokens-spent', '0');
+      if (budget.allowed) {
+        appendSummary(renderGenerationMarkdown(drift, plan, undefined, 'dry-run'));
+        return;
+      }
+      const reasons = budget.reasons.join('; ');
+      appendSummary(`${renderGenerationMarkdown(drift, plan, undefined, 'refused')}\n**Refused before spending anything:** ${neutralise(reasons)}.\n`);
+      const raise = budget.maxTokens !== undefined && budget.plannedTokens > budget.maxTokens ? `raise max-tokens to at least ${budget.plannedTokens.toLocaleString('en-US')}, or ` : '';
+      const pack = budget.suggestedPack ? `buy ${budget.suggestedPack.code} (compliance checkout ${budget.suggestedPack.code}), or ` : '';
+      throw new ReviewError('budget_exceeded', `refused before spending anything: ${reasons}`, `To generate: ${raise}${pack}generate fewer documents (the documents input).`);
     }
     const written = await generateInto(client, repo.root, plan, formats);
-    appendSummary(renderGenerationMarkdown(drift, plan, written, false));
+    appendSummary(renderGenerationMarkdown(drift, plan, written, undefined));
     const generated = written.run.results.filter((result) => result.status === 'generated');
     core.setOutput('paths', JSON.stringify(written.paths));
     core.setOutput('generated', String(generated.length));

@@ -10,19 +10,27 @@
  * the default branch nothing is mapped or spent.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import {
+  decideVerdict,
   FAIL_ON,
   formatTokens,
+  gateConfiguration,
   MAPPING_MODES,
+  parseConfig,
+  pullRequestScope,
   runReview,
   tableCell,
+  unchangedVerdict,
   type Config,
   type FrameworkConfig,
+  type GateConfiguration,
   type MergePrice,
   type ReviewResult,
+  type Verdict,
 } from '../../review/index.js';
 import { decodeUtf8, readRepoBytes } from '../../review/node/index.js';
 import { currentRepository, repositoryName } from './github/context.js';
@@ -36,16 +44,17 @@ import {
   renderCosts,
   renderReportSummary,
   reportFormatsInput,
-  setReportOutputs,
+  setReportPathOutputs,
   writeReportFiles,
   type Baseline,
   type GateInputs,
 } from './report.js';
 import { loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, choiceInput, InputError, numberInput, textInput } from './runtime/inputs.js';
-import { isPullRequestEvent, type ActionDefinition } from './runtime/run.js';
+import { currentEventPolicy, type ActionDefinition } from './runtime/run.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary } from './runtime/summary.js';
+import { finishStep, renderRefusal, setVerdictOutputs, verdictLine } from './verdict.js';
 
 export const DEFAULT_REPORT_DIR = 'compliance-report';
 
@@ -87,17 +96,28 @@ async function readPullRequestGateInputs(root: string): Promise<GateInputs & { m
   return { failOn: choiceInput('fail-on', FAIL_ON, 'coverage'), baseline: undefined, waivers: parseWaiversInput(textInput('waivers')), missingBaseline: path };
 }
 
-/** Whether `base-config` (the default branch's compliance.yml) has the same text as this one. */
-async function configUnchanged(root: string, currentText: string): Promise<boolean> {
+type BaseConfig = { path: string; text: string; config: Config } | undefined;
+let baseConfigRead: Promise<BaseConfig> | undefined;
+
+/** The default branch's compliance.yml (`base-config`): its text and parsed gate; undefined when not given or absent. Read once per run. */
+function readBaseConfig(root: string): Promise<BaseConfig> {
+  baseConfigRead ??= readBaseConfigFile(root);
+  return baseConfigRead;
+}
+
+async function readBaseConfigFile(root: string): Promise<BaseConfig> {
   const path = textInput('base-config');
-  if (!path) return false;
+  if (!path) return undefined;
   const bytes = await readRepoBytes(root, path);
   if (!bytes) {
-    log.notice(`base-config ${path} does not exist: compliance.yml is treated as changed.`);
-    return false;
+    log.notice(`base-config ${path} does not exist: compliance.yml is treated as changed, and this run is judged by its own gate.`);
+    return undefined;
   }
-  return decodeUtf8(bytes, path).replace(/\r\n/g, '\n').trim() === currentText.replace(/\r\n/g, '\n').trim();
+  const text = decodeUtf8(bytes, path);
+  return { path, text, config: parseConfig(text, path) };
 }
+
+const sameText = (a: string, b: string) => a.replace(/\r\n/g, '\n').trim() === b.replace(/\r\n/g, '\n').trim();
 
 /** Gap keys of the baseline that the current report no longer lists, for the frameworks mapped now. */
 function resolvedGaps(result: ReviewResult, baseline: Baseline | undefined): string[] {
@@ -120,9 +140,11 @@ function mergePriceLine(price: MergePrice | undefined): string {
 }
 
 /** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
-function pullRequestNotes(result: ReviewResult, context: { baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number }): string {
-  const lines: string[] = [];
-  if (result.status === 'unchanged') lines.push('This pull request changes no document in scope and not compliance.yml: nothing was mapped, nothing spent. The default branch\'s result stands.');
+function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gate: GateConfiguration; baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number }): string {
+  const lines: string[] = [verdictLine(context.verdict)];
+  if (context.gate.changes.length > 0) {
+    lines.push(`**This pull request changes the gate in compliance.yml.** It is judged by the default branch's gate; the changes apply once merged: ${context.gate.changes.map(tableCell).join('; ')}.`);
+  }
   if (context.baselineMissing) lines.push(`No report of the default branch yet (${tableCell(context.baselineMissing)}): no comparison this time. The default branch's next run saves one.`);
   if (context.baseline && result.status === 'completed') {
     const introduced = result.frameworks.flatMap((framework) => framework.newGaps.map((gap) => `${gap.controlId}`));
@@ -135,20 +157,58 @@ function pullRequestNotes(result: ReviewResult, context: { baseline: Baseline | 
   return lines.map((line) => `- ${line}`).join('\n');
 }
 
+/**
+ * A pull request whose changed files (`changed-files`, one path per line, listed by the workflow)
+ * touch no document in scope nor compliance.yml passes at once, with the default branch's figures
+ * when its report is at hand: no key, no service call, no comment.
+ */
+async function nothingInScope(): Promise<boolean> {
+  const listPath = textInput('changed-files');
+  const policy = currentEventPolicy();
+  if (!listPath || policy.event.kind !== 'pull_request') return false;
+  const repo = await loadRepoConfig();
+  // A runner file (usually under RUNNER_TEMP), not repository content: read as given.
+  const listed = await readFile(isAbsolute(listPath) ? listPath : resolve(repo.root, listPath), 'utf8').catch(() => {
+    throw new InputError('changed-files', `names no readable file (${listPath})`, 'List the pull request\'s changed files first (git diff --name-only), as templates/github/compliance-pr-check.yml does.');
+  });
+  const base = await readBaseConfig(repo.root);
+  const scope = pullRequestScope(listed.split('\n'), [repo.config, ...(base ? [base.config] : [])], repo.path);
+  if (scope.inScope) {
+    log.info(`In scope: ${scope.configChanged ? `${repo.path}, ` : ''}${scope.documents.length} changed document${scope.documents.length === 1 ? '' : 's'}.`);
+    return false;
+  }
+  const gate = await readPullRequestGateInputs(repo.root);
+  const verdict = unchangedVerdict(gate.baseline?.report);
+  log.notice('No document in scope changed (nor compliance.yml): nothing to map, nothing spent.', { title: 'Compliance check: nothing in scope' });
+  appendSummary(`## Compliance check: no document in scope changed\n\n${verdictLine(verdict)}\n`);
+  setVerdictOutputs(verdict);
+  core.setOutput('merge-tokens', '0');
+  core.setOutput('gaps-resolved', '0');
+  core.setOutput('comment-url', '');
+  return true;
+}
+
 export const mapAction: ActionDefinition = {
   name: 'map',
   // A required check must not turn green on a pull request nothing evaluated.
   gatesPullRequests: true,
+  reportsStatus: true,
+  finishedWithoutService: nothingInScope,
   async run({ apiKey, githubToken }) {
     const repo = await loadRepoConfig();
-    const frameworks = selectFrameworks(repo.config);
-    const pullRequest = isPullRequestEvent();
-    const gate = pullRequest ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
+    const policy = currentEventPolicy();
+    const unmerged = !policy.mayWriteLibrary;
+    const base = unmerged ? await readBaseConfig(repo.root) : undefined;
+    const gateConfig = gateConfiguration(policy, repo.config, base?.config);
+    if (unmerged && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
+    const frameworks = selectFrameworks(gateConfig.config);
+    const gate = unmerged ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
     const failBelow = booleanInput('fail-below', true);
+    const failOnRefusal = booleanInput('fail-on-refusal', true);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const formats = reportFormatsInput();
-    const commentInputs = readCommentInputs();
-    const config: Config = { ...repo.config, frameworks, waivers: mergeWaivers(repo.config, gate.waivers) };
+    const commentInputs = readCommentInputs(policy);
+    const config: Config = { ...gateConfig.config, frameworks, waivers: mergeWaivers(gateConfig.config, gate.waivers) };
     const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'map');
     const files = await readDocuments(repo.root, repo.config.documents);
@@ -159,53 +219,52 @@ export const mapAction: ActionDefinition = {
       today: new Date().toISOString().slice(0, 10),
       now: new Date().toISOString(),
       repository,
-      sync: pullRequest ? 'price' : 'skip',
-      configUnchanged: pullRequest && (await configUnchanged(repo.root, repo.text)),
+      event: policy.event,
+      sync: unmerged ? 'price' : 'skip',
+      configUnchanged: base !== undefined && sameText(base.text, repo.text),
       checkUpdates: false,
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       failOn: gate.failOn,
       ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
       onProgress: ({ phase, message }) => log.info(`[${phase}] ${message}`),
     });
-    if (result.status === 'refused') {
-      core.setOutput('tokens-spent', '0');
-      log.setFailed(`refused before spending anything: ${result.budget.reasons.join('; ')}`);
-      return;
-    }
+    const verdict = decideVerdict(result, { baseline: gate.baseline?.report });
     for (const entry of result.frameworkErrors) log.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
-    const { report, tokensSpent } = result;
+    const { tokensSpent } = result;
+    // An unchanged pull request shows the default branch's report: its coverage and gaps stand.
+    const shown = verdict.figures.source === 'baseline' && gate.baseline?.report ? gate.baseline.report : result.report;
+    const notes = unmerged ? pullRequestNotes(result, { verdict, gate: gateConfig, baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent }) : '';
+    const notesSection = notes ? `## This pull request\n\n${notes}\n` : '';
 
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.
-    const written = await writeReportFiles(client, report, repo.root, reportDirectory(repo.root), formats);
+    if (result.status === 'refused') {
+      const refusal = renderRefusal('map', result, verdict, failOnRefusal);
+      appendSummary(`${refusal}\n${notesSection}`);
+      setVerdictOutputs(verdict);
+      core.setOutput('merge-tokens', result.mergePrice?.tokens === undefined ? '' : String(result.mergePrice.tokens));
+      core.setOutput('gaps-resolved', '0');
+      const url = await publishReportComment(undefined, commentInputs, { githubToken, baseline: undefined, body: `${refusal}\n${notes}`, createIfMissing: true });
+      core.setOutput('comment-url', url ?? '');
+      finishStep(verdict, { failBelow, failOnRefusal });
+      return;
+    }
+    const written = await writeReportFiles(client, result.report, repo.root, reportDirectory(repo.root), formats);
     const relativeJson = written.json.startsWith(repo.root) ? written.json.slice(repo.root.length + 1) : written.json;
     const costs = renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent });
-    const notes = pullRequest ? pullRequestNotes(result, { baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent }) : '';
-    const notesSection = notes ? `## This pull request\n\n${notes}\n` : '';
-    appendSummary(`${renderReportSummary(report, { detail: 'full', baseline: gate.baseline })}\n${notesSection}\n${costs}`, {
-      shortened: () => `${renderReportSummary(report, { detail: 'summary', baseline: gate.baseline, maxGaps: 25 })}\n${notesSection}\n${costs}`,
+    appendSummary(`${renderReportSummary(shown, { detail: 'full', baseline: gate.baseline })}\n${notesSection}\n${costs}`, {
+      shortened: () => `${renderReportSummary(shown, { detail: 'summary', baseline: gate.baseline, maxGaps: 25 })}\n${notesSection}\n${costs}`,
       moreAt: relativeJson.replace(/report\.json$/, 'report.md'),
     });
     if (result.frameworkErrors.length > 0) appendSummary(`## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n`);
     annotateExpiredWaivers(result.frameworks, repo.path, repo.text);
-    annotateGaps(report);
-    setReportOutputs(report, written);
-    core.setOutput('status', result.status);
-    core.setOutput('tokens-spent', String(tokensSpent));
+    annotateGaps(result.report);
+    setReportPathOutputs(written);
+    setVerdictOutputs(verdict);
     core.setOutput('merge-tokens', result.mergePrice?.tokens === undefined ? '' : String(result.mergePrice.tokens));
     core.setOutput('gaps-resolved', String(resolvedGaps(result, gate.baseline).length));
 
-    const url = await publishReportComment(report, commentInputs, { githubToken, baseline: gate.baseline, ...(notes ? { notes } : {}) });
+    const url = await publishReportComment(shown, commentInputs, { githubToken, baseline: gate.baseline, ...(notes ? { notes } : {}), ...(gateConfig.changes.length ? { createIfMissing: true } : {}) });
     core.setOutput('comment-url', url ?? '');
-
-    if (result.frameworkErrors.length > 0) {
-      const errors = result.frameworkErrors.map((entry) => `${entry.framework}: ${entry.message}`);
-      log.setFailed(`mapping failed for ${errors.length} framework${errors.length === 1 ? '' : 's'}: ${errors.join('; ')}`);
-      return;
-    }
-    const reasons = result.frameworks.flatMap((entry) => entry.reasons.map((reason) => `${entry.framework.name}: ${reason}`));
-    if (!report.passed) {
-      if (failBelow) log.setFailed(`compliance gate failed: ${reasons.join('; ')}`);
-      else log.warning(`compliance gate failed (fail-below is false, so the step passes): ${reasons.join('; ')}`);
-    }
+    finishStep(verdict, { failBelow, failOnRefusal });
   },
 };

@@ -8,7 +8,7 @@
  * Outside pull requests (push, schedule) nothing is commented unless `pull-request` names one.
  */
 import { log } from './runtime/log.js';
-import type { ReviewReport } from '../../review/index.js';
+import { commentTarget, type EventPolicy, type ReviewReport } from '../../review/index.js';
 import { currentRepository, pullRequestNumber, runUrl } from './github/context.js';
 import { createGitHub } from './github/octokit.js';
 import { RefusedWrite, warnRefused } from './github/permissions.js';
@@ -26,10 +26,14 @@ interface CommentInputs {
   id: string;
 }
 
-export function readCommentInputs(): CommentInputs {
+/** The comment inputs; the event decides which pull request may be commented on (a pull request run: only its own). */
+export function readCommentInputs(policy: EventPolicy): CommentInputs {
+  const requested = numberInput('pull-request', { min: 1, integer: true });
+  const target = commentTarget(policy, pullRequestNumber(requested));
+  if (target.refused) log.warning(target.refused);
   return {
     mode: choiceInput('comment', COMMENT_MODES, 'auto'),
-    pullRequest: pullRequestNumber(numberInput('pull-request', { min: 1, integer: true })),
+    pullRequest: target.pullRequest,
     id: textInput('comment-id') ?? 'map',
   };
 }
@@ -40,9 +44,9 @@ function worthAComment(report: ReviewReport): boolean {
 
 /** Creates or updates the comment; returns its URL. A refused write is a warning, never a failure. */
 export async function publishReportComment(
-  report: ReviewReport,
+  report: ReviewReport | undefined,
   inputs: CommentInputs,
-  context: { githubToken: string | undefined; baseline: Baseline | undefined; notes?: string },
+  context: { githubToken: string | undefined; baseline: Baseline | undefined; notes?: string; body?: string; createIfMissing?: boolean },
 ): Promise<string | undefined> {
   if (inputs.mode === 'never') return undefined;
   if (inputs.pullRequest === undefined) {
@@ -59,8 +63,9 @@ export async function publishReportComment(
       repository: currentRepository(),
       issueNumber: inputs.pullRequest,
       marker: commentMarker(inputs.id),
-      body: `${renderComment(report, { baseline: context.baseline, runUrl: runUrl() })}${context.notes ? `\n${context.notes}\n` : ''}`,
-      createIfMissing: inputs.mode === 'always' || worthAComment(report),
+      body: context.body ?? `${report ? renderComment(report, { baseline: context.baseline, runUrl: runUrl() }) : ''}${context.notes ? `\n${context.notes}\n` : ''}`,
+      // A refusal or a gate change is always worth one; otherwise `auto` waits for a failure or a new gap.
+      createIfMissing: inputs.mode === 'always' || context.createIfMissing === true || (report !== undefined && worthAComment(report)),
     });
     if (result.action === 'not-needed') {
       log.info('The gate passed with nothing new: no comment created (comment: always creates one on every run).');

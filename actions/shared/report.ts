@@ -40,6 +40,8 @@ export interface Baseline {
   gapKeys: Set<string>;
   /** Coverage per framework key in the baseline report, when it records one. */
   coverage: Map<string, number>;
+  /** The report itself (undefined for raw mapping reports): what an `unchanged` run shows. */
+  report: ReviewReport | undefined;
 }
 
 export interface GateInputs {
@@ -50,9 +52,9 @@ export interface GateInputs {
 }
 
 /** A previous report.json (or raw mapping reports): its gap keys and coverage, through the one reader. */
-async function readBaseline(root: string, path: string): Promise<Baseline> {
-  const { gapKeys, coverage } = await readReportFile(path, { role: 'baseline', acceptMappingReports: true, root });
-  return { path, gapKeys, coverage };
+export async function readBaseline(root: string, path: string): Promise<Baseline> {
+  const { gapKeys, coverage, report } = await readReportFile(path, { role: 'baseline', acceptMappingReports: true, root });
+  return { path, gapKeys, coverage, report };
 }
 
 /** The `waivers` input: a YAML (or JSON) list with compliance.yml's waiver fields. */
@@ -255,31 +257,10 @@ export function annotateExpiredWaivers(frameworks: readonly GateResult[], config
   return count;
 }
 
-/** Outputs shared by map and review. */
-export function setReportOutputs(report: ReviewReport, written: WrittenReport | undefined): void {
-  const lowest = report.frameworks.reduce<GateResult | undefined>((low, result) => (!low || result.effectiveCoverage < low.effectiveCoverage ? result : low), undefined);
-  core.setOutput('coverage', lowest ? String(lowest.effectiveCoverage) : '');
-  core.setOutput('gaps', String(report.frameworks.reduce((sum, result) => sum + result.gaps.filter((gap) => !gap.waived).length, 0)));
-  core.setOutput('new-gaps', String(report.frameworks.reduce((sum, result) => sum + result.newGaps.length, 0)));
-  core.setOutput('passed', String(report.passed));
-  core.setOutput(
-    'frameworks',
-    JSON.stringify(
-      report.frameworks.map((result) => ({
-        framework: result.framework.key,
-        name: result.framework.name,
-        coverage: result.coverage,
-        effectiveCoverage: result.effectiveCoverage,
-        threshold: result.threshold,
-        gaps: result.gaps.length,
-        newGaps: result.newGaps.length,
-        passed: result.passed,
-      })),
-    ),
-  );
-  if (written) {
-    core.setOutput('report-path', written.dir);
-    core.setOutput('report-json', written.json);
-    core.setOutput('report-markdown', written.markdown);
-  }
+/** The report file outputs shared by map and review (the verdict's figures are set by setVerdictOutputs). */
+export function setReportPathOutputs(written: WrittenReport | undefined): void {
+  if (!written) return;
+  core.setOutput('report-path', written.dir);
+  core.setOutput('report-json', written.json);
+  core.setOutput('report-markdown', written.markdown);
 }

@@ -8,7 +8,9 @@
 import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import {
+  assertMayWriteLibrary,
   checkBudget,
+  decideVerdict,
   estimateCost,
   formatTokens,
   generationCost,
@@ -18,6 +20,7 @@ import {
   runReview,
   tableCell,
   type ReviewResult,
+  type Verdict,
 } from '../../review/index.js';
 import { isoDate } from '../../review/config.js';
 import { readManifest, readOptionalRepoFiles } from '../../review/node/index.js';
@@ -36,14 +39,15 @@ import {
   readGateInputs,
   renderCosts,
   renderReportSummary,
-  setReportOutputs,
+  setReportPathOutputs,
   writeReportFiles,
 } from './report.js';
 import { loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, InputError, numberInput, textInput } from './runtime/inputs.js';
-import { refuseLibraryWriteInPullRequest, type ActionDefinition } from './runtime/run.js';
+import { currentEventPolicy, type ActionDefinition } from './runtime/run.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary } from './runtime/summary.js';
+import { finishStep, renderRefusal, setVerdictOutputs } from './verdict.js';
 
 function renderUpdates(result: ReviewResult, since: string | undefined): string {
   if (result.frameworkUpdates.length === 0) return '';
@@ -61,21 +65,24 @@ function renderUpdates(result: ReviewResult, since: string | undefined): string 
   return `${lines.join('\n')}\n`;
 }
 
-function renderStatus(result: ReviewResult): string {
-  if (result.status === 'refused') return `> ❌ **Refused before spending anything:** ${neutralise(result.budget.reasons.join('; '))}\n`;
+function renderStatus(result: ReviewResult, verdict: Verdict, failOnRefusal: boolean): string {
+  if (result.status === 'refused') return renderRefusal('review', result, verdict, failOnRefusal);
   if (result.status === 'dry-run') return `> Dry run: planned and priced, nothing sent. The plan costs ${formatTokens(result.estimate.totalTokens)} at live prices.\n`;
   return '';
 }
 
 export const reviewAction: ActionDefinition = {
   name: 'review',
+  reportsStatus: true,
   async run({ apiKey, githubToken }) {
     const repo = await loadRepoConfig();
     const gate = await readGateInputs(repo.root);
     const failBelow = booleanInput('fail-below', true);
     const dryRun = booleanInput('dry-run', false);
+    const failOnRefusal = booleanInput('fail-on-refusal', true);
     const sync = booleanInput('sync', true) ? 'run' : 'skip';
-    if (sync === 'run' && !dryRun) refuseLibraryWriteInPullRequest('review with sync: true', 'Give sync: false in a pull request, or use map, which prices the merge without writing.');
+    const policy = currentEventPolicy();
+    if (sync === 'run' && !dryRun) assertMayWriteLibrary(policy, 'review with sync: true', 'Give sync: false in a pull request, or use map, which prices the merge without writing.');
     const deleteRemoved = booleanInput('delete-removed', false);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const wantIssues = booleanInput('gap-issues', true);
@@ -88,8 +95,10 @@ export const reviewAction: ActionDefinition = {
     const client = createClient(apiKey, 'review');
 
     const label = config.gapIssues.labels[0];
-    let github = wantIssues && githubToken && label && !dryRun ? await createGitHub(githubToken) : undefined;
-    if (wantIssues && !githubToken) log.warning('No GitHub token: gap issues are skipped. Leave github-token at its default and grant `issues: write`.');
+    const issuesAllowed = wantIssues && policy.mayWriteIssues;
+    if (wantIssues && !policy.mayWriteIssues) log.notice(`Gap issues left alone: ${policy.withheld}.`, { title: 'No gap issues from a pull request' });
+    let github = issuesAllowed && githubToken && label && !dryRun ? await createGitHub(githubToken) : undefined;
+    if (issuesAllowed && !githubToken) log.warning('No GitHub token: gap issues are skipped. Leave github-token at its default and grant `issues: write`.');
     let existingIssues: Awaited<ReturnType<typeof listGapIssues>> | undefined;
     if (github && label) {
       try {
@@ -110,6 +119,7 @@ export const reviewAction: ActionDefinition = {
       today,
       now: new Date().toISOString(),
       repository,
+      event: policy.event,
       sync,
       deleteRemoved,
       dryRun,
@@ -142,17 +152,18 @@ export const reviewAction: ActionDefinition = {
     }
     const tokensSpent = result.tokensSpent + generatedTokens;
 
+    const verdict = decideVerdict(result, { baseline: gate.baseline?.report });
     const written = result.status === 'refused' ? undefined : await writeReportFiles(client, result.report, repo.root, reportDirectory(repo.root), []);
     const parts = [
       `# Compliance review of ${tableCell(repository)}`,
       '',
-      renderStatus(result),
+      renderStatus(result, verdict, failOnRefusal),
       result.sync?.run ? renderSyncMarkdown(result.sync.run) : '',
     ];
     const tail = [
       result.frameworkErrors.length ? `## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n` : '',
       renderUpdates(result, since),
-      result.drift && generationPlan ? renderGenerationMarkdown(result.drift.documents, generationPlan, generation, !generation) : '',
+      result.drift && generationPlan ? renderGenerationMarkdown(result.drift.documents, generationPlan, generation, generation ? undefined : generationRefused ? 'refused' : dryRun ? 'dry-run' : 'not-asked') : '',
       generationRefused ? `> Regeneration refused before spending anything: ${neutralise(generationRefused)}\n` : '',
       renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent }),
     ];
@@ -164,8 +175,9 @@ export const reviewAction: ActionDefinition = {
     annotateExpiredWaivers(result.frameworks, repo.path, repo.text);
     annotateGaps(result.report);
     for (const entry of result.frameworkErrors) log.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
-    setReportOutputs(result.report, written);
-    core.setOutput('status', result.status);
+    setReportPathOutputs(written);
+    setVerdictOutputs(verdict);
+    // Regeneration is spent after the verdict's run: the output counts both.
     core.setOutput('tokens-spent', String(tokensSpent));
     core.setOutput('drifted', JSON.stringify((result.drift?.documents ?? []).filter((entry) => entry.status !== 'up-to-date').map((entry) => entry.output)));
     core.setOutput('framework-updates', JSON.stringify(result.frameworkUpdates.map((entry) => ({ slug: entry.slug, name: entry.name, updates: entry.updates }))));
@@ -183,21 +195,9 @@ export const reviewAction: ActionDefinition = {
       setGapIssueOutputs(undefined);
     }
 
-    if (result.status === 'refused') {
-      log.setFailed(`refused before spending anything: ${result.budget.reasons.join('; ')}`);
-      return;
-    }
-    if (result.frameworkErrors.length > 0) {
-      log.setFailed(`mapping failed: ${result.frameworkErrors.map((entry) => `${entry.framework}: ${entry.message}`).join('; ')}`);
-      return;
-    }
     const failedGeneration = generation?.run.results.filter((entry) => entry.status !== 'generated') ?? [];
     if (failedGeneration.length > 0) log.warning(`regeneration failed for ${failedGeneration.map((entry) => entry.output).join(', ')}`);
     if (result.sync?.run && !result.sync.run.complete) log.warning('the library sync did not finish: see the job summary');
-    if (result.status === 'completed' && !result.report.passed) {
-      const reasons = result.frameworks.flatMap((entry) => entry.reasons.map((reason) => `${entry.framework.name}: ${reason}`)).join('; ');
-      if (failBelow) log.setFailed(`compliance gate failed: ${reasons}`);
-      else log.warning(`compliance gate failed (fail-below is false, so the step passes): ${reasons}`);
-    }
+    finishStep(verdict, { failBelow, failOnRefusal });
   },
 };

@@ -53,7 +53,8 @@ function counts(run: SyncRunResult): Record<string, number> {
     deleted: count('deleted'),
     unchanged: run.results.filter((result) => result.kind === 'unchanged').length,
     kept: count('kept'),
-    skipped: count('skipped'),
+    // `skipped` is the no-API-key output every action shares.
+    'skipped-documents': count('skipped'),
     failed: count('failed') + count('not-attempted'),
     planned: count('planned'),
   };

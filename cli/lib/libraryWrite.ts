@@ -4,6 +4,7 @@
  * Every file is read and checked before anything is charged.
  */
 import { contentHash, sameHash } from '../../api/contentHash.js';
+import { assertMayWriteLibrary, eventPolicy } from '../../review/events.js';
 import { readRepoFiles } from '../../review/node/files.js';
 import { documentTitle, libraryContent } from '../../review/syncPlan.js';
 import { booleanFlag, integerFlag, listFlag, stringFlag, type Parsed } from './args.js';
@@ -11,6 +12,7 @@ import { describeError, EXIT, UsageError, type ExitCode } from './errors.js';
 import { tokens } from './format.js';
 import { table, type Output } from './output.js';
 import type { Session } from './session.js';
+import { ciEvent } from './review.js';
 import { guardSpend } from './spend.js';
 
 interface Upload {
@@ -39,7 +41,14 @@ function render(results: readonly FileResult[], footer: string): string {
   return `${table(['File', 'Outcome', 'Document', 'Tokens', 'Note'], results.map((r) => [r.path, r.outcome, r.documentId ?? '—', r.tokens.toLocaleString('en-US'), r.message || '—']))}\n${footer}`;
 }
 
+/** A pull request's CI run never writes the library, which mirrors the default branch (review/'s event policy); a dry run is fine. */
+function refuseInPullRequest(parsed: Parsed, what: string): void {
+  if (booleanFlag(parsed.values, 'dry-run')) return;
+  assertMayWriteLibrary(eventPolicy(ciEvent()), what, 'Write the library from the default branch (compliance sync on pushes to it); in a pull request add --dry-run.');
+}
+
 export async function ingestFiles(parsed: Parsed, out: Output, session: Session, paths: readonly string[]): Promise<ExitCode> {
+  refuseInPullRequest(parsed, 'library ingest');
   const v = parsed.values;
   const category = stringFlag(v, 'category');
   const tags = listFlag(v, 'tags');
@@ -80,6 +89,7 @@ export async function ingestFiles(parsed: Parsed, out: Output, session: Session,
 }
 
 export async function refreshFile(parsed: Parsed, out: Output, session: Session, id: string, path: string): Promise<ExitCode> {
+  refuseInPullRequest(parsed, 'library refresh');
   const v = parsed.values;
   const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
   const [upload] = await readUploads([path]);

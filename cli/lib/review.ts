@@ -7,7 +7,9 @@ import type { Config } from '../../review/config.js';
 import type { RepoFile } from '../../review/documents.js';
 import { FAIL_ON, type FailOn } from '../../review/gate.js';
 import { loadBaseline } from '../../review/node/config.js';
+import { gitHubEvent, type ReviewEvent } from '../../review/events.js';
 import { runReview, type ReviewInput, type ReviewResult } from '../../review/review.js';
+import { decideVerdict } from '../../review/verdict.js';
 import { booleanFlag, dateFlag, enumFlag, integerFlag, listFlag, repositoryFlag, stringFlag, type OptionSpecs, type Parsed } from './args.js';
 import { EXIT, type ExitCode } from './errors.js';
 import { today, tokens } from './format.js';
@@ -71,6 +73,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       today: today(),
       now: new Date().toISOString(),
       ...(repository ? { repository } : {}),
+      event: ciEvent(),
       sync: options.sync ?? 'run',
       deleteRemoved: booleanFlag(v, 'delete-removed'),
       dryRun: booleanFlag(v, 'dry-run'),
@@ -96,16 +99,22 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   }
 }
 
+/** The CI event the command runs in (GitHub Actions' GITHUB_EVENT_NAME); `other` at a terminal. */
+export function ciEvent(): ReviewEvent {
+  return gitHubEvent(process.env.GITHUB_ACTIONS === 'true' ? process.env.GITHUB_EVENT_NAME : undefined);
+}
+
 function envRepository(): string | undefined {
   const value = process.env.GITHUB_REPOSITORY?.trim();
   return value && /^[^/\s]+\/[^/\s]+$/.test(value) ? value : undefined;
 }
 
-/** 1 when a gate failed; else 3 for a refused plan or a framework that could not be judged; else 0. */
+/** 1 when a gate failed; else 3 for a refused plan or a framework that could not be judged; else 0 (review/'s verdict decides). */
 export function reviewExitCode(result: ReviewResult): ExitCode {
-  if (result.status === 'refused') return EXIT.service;
+  const verdict = decideVerdict(result);
+  if (verdict.status === 'refused') return EXIT.service;
   if (result.frameworks.some((framework) => !framework.passed)) return EXIT.gateFailed;
-  if (result.frameworkErrors.length > 0) return EXIT.service;
+  if (verdict.errors.length > 0) return EXIT.service;
   if (result.sync?.run && !result.sync.run.dryRun && !result.sync.run.complete) return EXIT.service;
   return EXIT.ok;
 }
@@ -115,6 +124,7 @@ export function reviewJson(result: ReviewResult, exitCode: ExitCode, reportFiles
   return {
     ...result.report,
     status: result.status,
+    verdict: decideVerdict(result),
     exitCode,
     mode: result.mode,
     tokensSpent: result.tokensSpent,

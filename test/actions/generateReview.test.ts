@@ -53,6 +53,22 @@ describe('actions/generate', () => {
   });
 });
 
+describe('actions/generate refusal', () => {
+  it('is headed and worded as a refusal of a generation, not as a dry run or a sync', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(80, GENERATE));
+    const run = await runAction('generate', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'max-tokens': '1' } });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ generated: '0', paths: '[]', 'tokens-spent': '0', planned: '["generated/access-control"]' });
+    expect(run.summary).toContain('## Generated documents (refused before spending anything: nothing generated)');
+    expect(run.summary).toContain('| not generated (refused) |');
+    expect(run.summary).not.toMatch(/dry run/i);
+    const error = run.annotations.at(-1)?.message ?? '';
+    expect(error).toMatch(/^refused before spending anything: the plan costs [\d,]+ tokens, more than the cap of 1 tokens \(To generate: raise max-tokens to at least [\d,]+, or generate fewer documents \(the documents input\)\.\)$/);
+    expect(error).not.toContain('sync');
+    expect(existsSync(join(workspace, 'generated/access-control.md'))).toBe(false);
+  });
+});
+
 describe('actions/review', () => {
   it('runs the whole loop: sync, map and gate, updates, drift and regeneration, gap issues', { timeout: 60_000 }, async () => {
     const github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY, pageSize: 3 }).start();
@@ -61,7 +77,7 @@ describe('actions/review', () => {
       const inputs = { 'api-key': REVIEW_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, regenerate: 'true', since: '2000-01-01' };
       const run = await runAction('review', { workspace, inputs, event: { name: 'schedule', payload: { schedule: '0 6 1 */3 *' } }, apiUrl: github.url });
       expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(run.outputs).toMatchObject({ status: 'completed', passed: 'true', coverage: HIPAA_COVERAGE, gaps: '4', created: '2', deferred: '2' });
+      expect(run.outputs).toMatchObject({ status: 'passed', passed: 'true', coverage: HIPAA_COVERAGE, gaps: '4', created: '2', deferred: '2' });
       expect(JSON.parse(run.outputs.synced as string)).toMatchObject({ ingested: 13, failed: 0 });
       expect(JSON.parse(run.outputs.drifted as string)).toEqual(['generated/access-control']);
       expect(JSON.parse(run.outputs['generated-paths'] as string)).toContain('generated/access-control.pdf');
@@ -89,7 +105,8 @@ describe('actions/review', () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(80));
     const run = await runAction('review', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'dry-run': 'true', 'gap-issues': 'false' } });
     expect(run.code, run.stdout).toBe(0);
-    expect(run.outputs.status).toBe('dry-run');
+    // A dry run evaluates nothing: skipped, with the plan's price in the summary.
+    expect(run.outputs).toMatchObject({ status: 'skipped', passed: 'false', coverage: '', gaps: '0', 'tokens-spent': '0' });
     expect(run.summary).toContain('Dry run: planned and priced, nothing sent.');
   });
 });

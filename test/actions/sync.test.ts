@@ -72,7 +72,10 @@ describe('actions/sync', () => {
     const inputs = { 'api-key': PR_KEY, 'base-url': sandbox.baseUrl };
     const refused = await runAction('sync', { workspace, inputs, event: pullRequestEvent(3) });
     expect(refused.code).toBe(1);
-    expect(refused.annotations.at(-1)?.message).toContain('sync writes the library, which mirrors the default branch: it never runs on a pull request');
+    expect(refused.annotations.at(-1)?.message).toContain('sync writes the library, which mirrors the default branch: a pull request carries unmerged text');
+    // A refusal is never an empty summary.
+    expect(refused.summary).toContain('## Compliance sync: refused, nothing written');
+    expect(refused.summary).toContain('Run sync on pushes to the default branch');
     const dry = await runAction('sync', { workspace, inputs: { ...inputs, 'dry-run': 'true' }, event: pullRequestEvent(3) });
     expect(dry.code, dry.stdout).toBe(0);
     expect(dry.outputs).toMatchObject({ planned: '13', ingested: '0' });

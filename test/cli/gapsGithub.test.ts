@@ -93,6 +93,22 @@ describe('compliance gaps --github (fake GitHub, live-mode sandbox)', () => {
     expect(github.issueList()).toHaveLength(1);
   });
 
+  it('in a pull request run (GitHub Actions) it plans but never applies: gap issues follow the default branch', async () => {
+    const onPr = await gaps(['--github', '--repo', ISSUES_REPO, '--json'], { GITHUB_TOKEN, GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request' });
+    expect(onPr.code, onPr.stderr).toBe(0);
+    expect(onPr.json).toMatchObject({ repository: ISSUES_REPO, existingIssues: 1, applied: null });
+    expect(onPr.json.plan.create).toHaveLength(5);
+    expect(onPr.stderr).toContain('not applied: a pull request carries unmerged text');
+    expect(github.writes()).toEqual([]);
+    // A sync from a pull request is refused before anything is called (exit 2, usage or configuration).
+    const sync = await run(['review', '--json'], { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request' }, true);
+    expect(sync.code).toBe(2);
+    expect(sync.stderr).toContain('writes the library, which mirrors the default branch');
+    const ingest = await run(['library', 'ingest', 'policies/access-control-policy.md', '--category', 'Policies'], { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request' }, true);
+    expect(ingest.code).toBe(2);
+    expect(ingest.stderr).toContain('library ingest writes the library, which mirrors the default branch: a pull request carries unmerged text');
+  });
+
   it('applies the plan: one issue per gap with the hidden marker, the labels and the title prefix', async () => {
     const applied = await gaps(['--github', '--repo', ISSUES_REPO, '--json']);
     expect(applied.code, applied.stderr).toBe(0);

@@ -93,7 +93,7 @@ describe('the committed bundles, from a copy of the tracked files, as the runner
 
     const review = await fromCopy('review', { workspace, inputs: { ...service(), 'github-token': GITHUB_TOKEN, 'fail-below': 'false' }, event: { name: 'schedule', payload: {} }, apiUrl: github.url });
     expect(review.code, review.stdout + review.stderr).toBe(0);
-    expect(review.outputs.status).toBe('completed');
+    expect(review.outputs.status).toBe('passed');
     expect(JSON.parse(review.outputs.synced as string)).toMatchObject({ ingested: 0, failed: 0 });
     for (const run of [sync, map, issues, generate, review]) expect(leakedSecrets(run, [API_KEY, GITHUB_TOKEN], github.writes().map((write) => write.body))).toEqual([]);
   });

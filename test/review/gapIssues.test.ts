@@ -52,6 +52,26 @@ describe('planGapIssues', () => {
     expect(planGapIssues([gate({ A: 'covered' })], [ours], { ...settings, closeResolved: false }).close).toEqual([]);
   });
 
+  it('never opens or reopens an issue for a waived gap; an open one is kept (it says until when), not closed', () => {
+    const waiver = { framework: 'nist-csf-2', control: 'B', reason: 'Vendor contract pending', owner: 'alice', expires: '2027-01-31' };
+    const waived = (statuses: Parameters<typeof report>[0]) =>
+      evaluateGate(report(statuses), { framework: 'nist-csf-2', threshold: 0, waivers: [waiver], today: '2026-06-01', failOn: 'coverage' });
+    const fresh = planGapIssues([waived({ A: 'missing', B: 'missing' })], [], settings);
+    expect(fresh.create.map((draft) => draft.key)).toEqual(['nist-csf-2/A']);
+    expect(fresh.deferred).toEqual([]);
+
+    const [openB] = planGapIssues([gate({ B: 'missing' })], [], settings).create;
+    if (!openB) throw new Error('expected a draft for B');
+    const kept = planGapIssues([waived({ B: 'missing' })], [asIssue(5, openB)], settings);
+    expect(kept.update).toEqual([expect.objectContaining({ number: 5, reopen: false, body: expect.stringContaining('accepted until 2027-01-31') })]);
+    expect(kept.close).toEqual([]);
+    expect(planGapIssues([waived({ B: 'missing' })], [asIssue(5, openB, 'closed')], settings).update).toEqual([]);
+
+    // Once the waiver has expired the gap counts again and its issue opens.
+    const expired = evaluateGate(report({ B: 'missing' }), { framework: 'nist-csf-2', threshold: 0, waivers: [waiver], today: '2027-02-01', failOn: 'coverage' });
+    expect(planGapIssues([expired], [], settings).create.map((draft) => draft.key)).toEqual(['nist-csf-2/B']);
+  });
+
   it('caps new issues per run, missing before partial, and defers the rest', () => {
     const plan = planGapIssues([gate({ P1: 'partial', M2: 'missing', M1: 'missing' })], [], { ...settings, maxNewPerRun: 2 });
     expect(plan.create.map((draft) => draft.key)).toEqual(['nist-csf-2/M1', 'nist-csf-2/M2']);

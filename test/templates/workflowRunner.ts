@@ -236,7 +236,11 @@ function runBash(script: string, cwd: string, env: Record<string, string>): Prom
   });
 }
 
+/** Each workflow run gets its own id, as on GitHub (cache keys and links name it). */
+let nextRunId = 4242;
+
 export async function runWorkflow(options: WorkflowRunOptions): Promise<WorkflowRun> {
+  const runId = String(nextRunId++);
   const workflow = loadWorkflow(options.file);
   const on = triggers(workflow);
   if (!on || !(options.event.name in on)) throw new Error(`${basename(options.file)} does not run on ${options.event.name}`);
@@ -304,7 +308,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
       base_ref: baseRef,
       sha: headSha,
       token,
-      run_id: '4242',
+      run_id: runId,
       server_url: 'https://github.example',
       api_url: options.github.url,
       workspace,
@@ -381,7 +385,7 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
           GITHUB_REF_NAME: String(github.ref_name),
           GITHUB_BASE_REF: baseRef,
           GITHUB_SHA: headSha,
-          GITHUB_RUN_ID: '4242',
+          GITHUB_RUN_ID: runId,
           GITHUB_WORKSPACE: workspace,
           GITHUB_OUTPUT: outputFile,
           GITHUB_ENV: envFile,

@@ -7,8 +7,10 @@ import * as core from '@actions/core';
 import { log } from './log.js';
 import { ComplianceError } from '../../../api/errors.js';
 import { ConfigError, ReviewError } from '../../../review/errors.js';
+import { neutralise } from '../../../review/neutralise.js';
+import { assertMayWriteLibrary, eventPolicy, gitHubEvent, type EventPolicy } from '../../../review/events.js';
 import { RepoFileError } from '../../../review/node/files.js';
-import { isDependabotRun, isForkPullRequest } from '../github/context.js';
+import { isDependabotRun, isForkPullRequest, pullRequestNumber } from '../github/context.js';
 import { describeGitHubError, httpStatus } from '../github/permissions.js';
 import { readGitHubToken } from '../github/token.js';
 import { InputError } from './inputs.js';
@@ -28,6 +30,13 @@ export interface ActionDefinition {
   needsApiKey?: boolean;
   /** A gate in pull requests: without a key there it fails (never a green check nothing evaluated). */
   gatesPullRequests?: boolean;
+  /** Declares the `status` output (map, review): a skip sets it to `skipped`. */
+  reportsStatus?: boolean;
+  /**
+   * Runs first, before the API key is looked for: true when it finished the action without the
+   * service (map: a pull request that changes nothing in scope passes, also from a fork).
+   */
+  finishedWithoutService?(): Promise<boolean>;
   run(secrets: Secrets): Promise<void>;
 }
 
@@ -55,15 +64,14 @@ function annotateConfigIssues(error: ConfigError): void {
   }
 }
 
-/** A pull request run: the library (which mirrors the default branch) is never written from one. */
-export function isPullRequestEvent(): boolean {
-  return process.env.GITHUB_EVENT_NAME === 'pull_request' || process.env.GITHUB_EVENT_NAME === 'pull_request_target';
+/** What this run's event may change (review/events.ts decides; pull requests write no library and no issues). */
+export function currentEventPolicy(): EventPolicy {
+  return eventPolicy(gitHubEvent(process.env.GITHUB_EVENT_NAME, pullRequestNumber(undefined)));
 }
 
-/** Refuses a library write in a pull request run: two open pull requests would overwrite each other's text. */
+/** Refuses a library write the event forbids (a pull request: unmerged text, two pull requests would overwrite each other). */
 export function refuseLibraryWriteInPullRequest(action: string, hint: string): void {
-  if (!isPullRequestEvent()) return;
-  throw new ReviewError('invalid_config', `${action} writes the library, which mirrors the default branch: it never runs on a pull request (unmerged text would reach the library, and two open pull requests would overwrite each other's versions)`, hint);
+  assertMayWriteLibrary(currentEventPolicy(), action, hint);
 }
 
 /**
@@ -74,10 +82,11 @@ function skipWithoutSecrets(action: ActionDefinition): boolean {
   const { name } = action;
   if (!isForkPullRequest() && !isDependabotRun()) return false;
   const who = isDependabotRun() ? 'Dependabot pull requests' : 'pull requests from forks';
-  if (action.gatesPullRequests && isPullRequestEvent()) {
+  if (action.gatesPullRequests && !currentEventPolicy().mayWriteLibrary) {
     const message = `compliance ${name}: not evaluated, so not passed. GitHub does not pass secrets to ${who}, so this check cannot map the change. A maintainer must read the change and push it to a branch of this repository (the check runs there with the key); merging without that merges compliance documents nothing evaluated.`;
     appendSummary(`## Compliance ${name}: not evaluated\n\n${message}\n`);
     core.setOutput('skipped', 'true');
+    if (action.reportsStatus) core.setOutput('status', 'skipped');
     log.setFailed(message);
     return true;
   }
@@ -85,6 +94,7 @@ function skipWithoutSecrets(action: ActionDefinition): boolean {
   log.warning(message, { title: 'Compliance check skipped' });
   appendSummary(`## Compliance ${name}: skipped\n\n${message}\n`);
   core.setOutput('skipped', 'true');
+  if (action.reportsStatus) core.setOutput('status', 'skipped');
   return true;
 }
 
@@ -92,6 +102,7 @@ export async function runAction(action: ActionDefinition): Promise<void> {
   try {
     const apiKey = readApiKey();
     const githubToken = readGitHubToken();
+    if (await action.finishedWithoutService?.()) return;
     if (action.needsApiKey !== false && !apiKey) {
       if (skipWithoutSecrets(action)) return;
       throw missingApiKeyError();
@@ -100,6 +111,11 @@ export async function runAction(action: ActionDefinition): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) annotateConfigIssues(error);
     if (error instanceof Error && error.stack) log.debug(error.stack);
-    log.setFailed(failureMessage(error));
+    const message = failureMessage(error);
+    // The summary says it too: a run that stopped is never an empty page.
+    const refused = error instanceof ReviewError && (error.code === 'budget_exceeded' || error.code === 'event_forbids_write');
+    const title = error instanceof ConfigError ? 'invalid configuration' : error instanceof InputError ? 'invalid input' : refused ? 'refused, nothing written' : 'failed';
+    appendSummary(`## Compliance ${action.name}: ${title}\n\n${message.split('\n').map((line) => `> ${neutralise(line)}`).join('\n>\n')}\n`, { final: true });
+    log.setFailed(message);
   }
 }

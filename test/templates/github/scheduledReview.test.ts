@@ -74,7 +74,7 @@ describe('compliance-scheduled-review.yml', () => {
     expect(first.summary).toContain('The service\'s reminders and this schedule agree.');
     const review = first.step('review', 'review');
     expect(review.inputs).toMatchObject({ regenerate: 'true', 'dry-run': 'false', 'fail-below': 'false', 'gap-issues': 'true', since: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
-    expect(review.outputs).toMatchObject({ status: 'completed', passed: 'false', gaps: '5', created: '5' });
+    expect(review.outputs).toMatchObject({ status: 'failed', passed: 'false', gaps: '5', created: '5' });
     expect(JSON.parse(review.outputs['generated-paths'] as string)).toEqual(['generated/access-control.md', 'generated/access-control.pdf', '.compliance/generated.json']);
     expect(first.step('review', 'changes').outputs.changed).toBe('true');
     const gate = first.jobs.review?.steps.at(-1);
@@ -171,7 +171,7 @@ describe('compliance-scheduled-review.yml', () => {
     expect(skipped.summary).toContain('## Compliance review: not scheduled');
     expect(skipped.annotations.some((annotation) => annotation.kind === 'notice' && annotation.message === 'review.cadence is none in compliance.yml')).toBe(true);
     const byHand = await runWorkflow({ ...common, origin: none, event: DISPATCH, inputs: { 'dry-run': true } });
-    expect(byHand.step('review', 'review').outputs.status).toBe('dry-run');
+    expect(byHand.step('review', 'review').outputs.status).toBe('skipped');
     expect(byHand.step('review', 'review').inputs['dry-run']).toBe('true');
 
     // A typo in the cadence fails loudly on its file.

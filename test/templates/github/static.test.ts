@@ -184,3 +184,25 @@ it('every template in templates/github is covered here', () => {
   const others = readdirSync(DIR).filter((file) => !file.endsWith('.yml') && !file.endsWith('.properties.json') && !file.endsWith('.svg'));
   expect(others).toEqual([]);
 });
+
+describe('templates that cannot hang or drop runs', () => {
+  it('the pull request check runs on every pull request and in the merge queue: no workflow-level paths filter', () => {
+    const on = triggers(loadWorkflow(join(DIR, 'compliance-pr-check.yml')));
+    expect(Object.keys(on).sort()).toEqual(['merge_group', 'pull_request']);
+    for (const [event, filter] of Object.entries(on)) {
+      for (const key of ['paths', 'paths-ignore', 'branches', 'branches-ignore']) expect((filter ?? {})[key], `${event}.${key}`).toBeUndefined();
+    }
+  });
+
+  it('the scheduled review and the library sync never share a concurrency group (a sync would cancel a queued review)', () => {
+    const groups = ['compliance-library-sync.yml', 'compliance-scheduled-review.yml'].map((file) => loadWorkflow(join(DIR, file)).concurrency);
+    expect(groups.map((group) => group?.['cancel-in-progress'])).toEqual([false, false]);
+    expect(new Set(groups.map((group) => group?.group)).size).toBe(2);
+  });
+
+  it("the library sync's baseline key differs on every run, so a weekly run on an unchanged commit refreshes it", () => {
+    const steps = stepsOf((loadWorkflow(join(DIR, 'compliance-library-sync.yml')).jobs as Record<string, Workflow>).sync as Workflow);
+    const save = steps.find((step) => String(step.uses ?? '').startsWith('actions/cache/save@'));
+    expect(save?.with?.key).toContain('${{ github.run_id }}');
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * What a run may change, decided by the event that started it, for every surface (actions, CLI in
+ * CI, n8n, MCP). The library and the gap issues mirror the default branch; a pull request (from a
+ * fork or not) and a merge-queue run carry unmerged text, so they write neither, comment only on
+ * their own pull request, and are judged by the default branch's gate configuration.
+ */
+import { ReviewError } from './errors.js';
+
+/** `other`: no CI event (a terminal, n8n, an MCP client): the user asked for each write directly. */
+export const EVENT_KINDS = ['push', 'pull_request', 'merge_group', 'schedule', 'manual', 'other'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export interface ReviewEvent {
+  kind: EventKind;
+  /** The pull request the run belongs to (pull_request events). */
+  pullRequest?: number | undefined;
+}
+
+export interface EventPolicy {
+  event: ReviewEvent;
+  /** Sync (ingest, refresh, delete) may run. */
+  mayWriteLibrary: boolean;
+  /** Gap issues may be opened, updated, reopened or closed. */
+  mayWriteIssues: boolean;
+  /** Thresholds, fail-on, waivers and frameworks come from the default branch's compliance.yml. */
+  gateFromBaseBranch: boolean;
+  /** Why writes are withheld, for notices and refusals; undefined when nothing is. */
+  withheld: string | undefined;
+}
+
+const UNMERGED = new Set<EventKind>(['pull_request', 'merge_group']);
+
+/** The event of a GitHub Actions run from GITHUB_EVENT_NAME (and the payload's pull request number). */
+export function gitHubEvent(eventName: string | undefined, pullRequest?: number): ReviewEvent {
+  switch (eventName?.trim()) {
+    case 'pull_request':
+    case 'pull_request_target':
+    case 'pull_request_review':
+    case 'pull_request_review_comment':
+      return { kind: 'pull_request', pullRequest };
+    case 'merge_group':
+      return { kind: 'merge_group' };
+    case 'push':
+      return { kind: 'push' };
+    case 'schedule':
+      return { kind: 'schedule' };
+    case 'workflow_dispatch':
+    case 'repository_dispatch':
+      return { kind: 'manual' };
+    default:
+      return { kind: 'other' };
+  }
+}
+
+export function eventPolicy(event: ReviewEvent): EventPolicy {
+  const unmerged = UNMERGED.has(event.kind);
+  const what = event.kind === 'merge_group' ? 'a merge-queue run' : 'a pull request';
+  return {
+    event,
+    mayWriteLibrary: !unmerged,
+    mayWriteIssues: !unmerged,
+    gateFromBaseBranch: unmerged,
+    withheld: unmerged
+      ? `${what} carries unmerged text: the library and the gap issues mirror the default branch, so it writes neither (its only write is its own pull request's comment)`
+      : undefined,
+  };
+}
+
+/** Throws when the event forbids a library write: `what` names the step, `hint` what to run instead. */
+export function assertMayWriteLibrary(policy: EventPolicy, what: string, hint: string): void {
+  if (policy.mayWriteLibrary) return;
+  throw new ReviewError('event_forbids_write', `${what} writes the library, which mirrors the default branch: ${policy.withheld} (two open pull requests would otherwise overwrite each other's versions)`, hint);
+}
+
+/**
+ * The pull request a run may comment on. In a pull request only its own: a `requested` other
+ * number is refused (the returned `refused` says why); elsewhere the requested one, if any.
+ */
+export function commentTarget(policy: EventPolicy, requested: number | undefined): { pullRequest: number | undefined; refused: string | undefined } {
+  const own = policy.event.pullRequest;
+  if (policy.event.kind === 'merge_group') {
+    return { pullRequest: undefined, refused: requested === undefined ? undefined : `a merge-queue run comments on no pull request (pull-request ${requested} ignored)` };
+  }
+  if (policy.event.kind !== 'pull_request') return { pullRequest: requested, refused: undefined };
+  if (requested !== undefined && own !== undefined && requested !== own) {
+    return { pullRequest: own, refused: `a pull request run comments only on its own pull request #${own} (pull-request ${requested} ignored)` };
+  }
+  return { pullRequest: own ?? requested, refused: undefined };
+}

@@ -1,0 +1,179 @@
+/**
+ * What each event may change, and the verdict, as the bundled actions run them (runner-style,
+ * against the sandbox and the fake GitHub): a pull request writes no library and no gap issues,
+ * comments only on itself, is judged by the default branch's gate; refusals and no-ops are loud.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import { FakeGitHub } from './fakeGitHub.js';
+import { addPolicy, API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
+import { HIPAA_COVERAGE } from '../fixtures/golden.js';
+
+let sandbox: RunningSandbox;
+let github: FakeGitHub;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY] });
+  github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY, pageSize: 3 }).start();
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await github?.close();
+});
+
+const inputs = (extra: Record<string, string> = {}) => ({ 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, ...extra });
+const push = { name: 'push', payload: { ref: 'refs/heads/main' } };
+const ours = (pr: number) => github.commentsOn(pr).filter((comment) => comment.body.startsWith('<!-- compliance-report:map -->'));
+
+describe('a pull request never writes gap issues', () => {
+  it('gap-issues on a pull request leaves every issue alone; the same report on a push writes them', { timeout: 120_000 }, async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(80), { without: ['asset-management-standard.md'] });
+    const map = await runAction('map', { workspace, inputs: inputs({ comment: 'never' }), event: push, apiUrl: github.url });
+    expect(map.code, map.stdout).toBe(0);
+    const onPush = await runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN }, event: push, apiUrl: github.url });
+    expect(onPush.outputs).toMatchObject({ created: '5', closed: '0' });
+    const issuesBefore = JSON.stringify(github.issueList());
+
+    // The pull request adds the missing policy: its report resolves a gap. Nothing may close.
+    addPolicy(workspace, 'asset-management-standard.md');
+    const pr = github.addPullRequest();
+    const prMap = await runAction('map', { workspace, inputs: inputs({ comment: 'never' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(prMap.outputs.gaps).toBe('4');
+    const writesBefore = github.writes().length;
+    const onPr = await runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(onPr.code, onPr.stdout).toBe(0);
+    expect(onPr.outputs).toEqual({ created: '0', updated: '0', closed: '0', deferred: '0', issues: '[]' });
+    expect(github.writes()).toHaveLength(writesBefore);
+    expect(JSON.stringify(github.issueList())).toBe(issuesBefore);
+    expect(onPr.summary).toContain('Gap issues left alone: a pull request carries unmerged text');
+    expect(onPr.annotations).toContainEqual(expect.objectContaining({ kind: 'notice', message: expect.stringContaining('kept by the default branch') }));
+    // A fork's pull request is no different.
+    const fork = await runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr, { fork: true }), apiUrl: github.url });
+    expect(fork.outputs.closed).toBe('0');
+    expect(github.writes()).toHaveLength(writesBefore);
+
+    // Merged and run on the default branch, the resolved gap's issue closes.
+    const merged = await runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN }, event: push, apiUrl: github.url });
+    expect(merged.outputs).toMatchObject({ created: '0', closed: '1' });
+  });
+
+  it('review with sync: false on a pull request maps and gates but opens no issue; with sync: true it is refused with a summary', { timeout: 60_000 }, async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(80));
+    const pr = github.addPullRequest();
+    const writesBefore = github.writes().length;
+    const run = await runAction('review', { workspace, inputs: inputs({ sync: 'false' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs).toMatchObject({ status: 'passed', passed: 'true', coverage: HIPAA_COVERAGE, gaps: '4', created: '0', closed: '0' });
+    expect(github.writes()).toHaveLength(writesBefore);
+    expect(run.annotations).toContainEqual(expect.objectContaining({ kind: 'notice', message: expect.stringContaining('Gap issues left alone') }));
+
+    const syncing = await runAction('review', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(syncing.code).toBe(1);
+    expect(syncing.summary).toContain('## Compliance review: refused, nothing written');
+    expect(syncing.summary).toContain('review with sync: true writes the library, which mirrors the default branch');
+    expect(github.writes()).toHaveLength(writesBefore);
+  });
+});
+
+describe('a pull request is judged by the default branch gate', () => {
+  it("lowering the threshold and waiving its new gaps in the pull request's compliance.yml cannot make the check pass; the comment says what changed", { timeout: 60_000 }, async () => {
+    const baseText = HIPAA_CONFIG(95);
+    const main = makeWorkspace(baseText);
+    const base = await runAction('map', { workspace: main, inputs: inputs({ 'fail-below': 'false', 'report-dir': '.compliance-baseline' }), event: push });
+    expect(base.outputs.passed).toBe('false');
+    writeFileSync(join(main, '.compliance-baseline', 'compliance.yml'), baseText);
+
+    const waivers = `waivers:
+  - { framework: hipaa-security, control: "164.310(d)(2)(iv)", reason: later, owner: dev, expires: "2030-01-01" }
+`;
+    const workspace = makeWorkspace(HIPAA_CONFIG(10, waivers), { without: ['asset-management-standard.md'] });
+    for (const file of ['report.json', 'compliance.yml']) writeFileSync(join(workspace, file === 'report.json' ? 'base-report.json' : 'base-compliance.yml'), readFileSync(join(main, '.compliance-baseline', file)));
+    const pr = github.addPullRequest();
+    const run = await runAction('map', {
+      workspace,
+      inputs: inputs({ 'fail-on': 'new-gaps', baseline: 'base-report.json', 'base-config': 'base-compliance.yml' }),
+      event: pullRequestEvent(pr),
+      apiUrl: github.url,
+    });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ status: 'failed', passed: 'false', 'new-gaps': '1' });
+    expect(JSON.parse(run.outputs.frameworks as string)).toEqual([expect.objectContaining({ key: 'hipaa-security', threshold: 95, waivedGaps: 0, newGaps: 1, passed: false })]);
+    const comment = ours(pr)[0]?.body ?? '';
+    expect(comment).toContain("**This pull request changes the gate in compliance.yml.** It is judged by the default branch's gate");
+    expect(comment).toContain('hipaa-security: threshold 95% → 10%');
+    expect(comment).toContain('waiver added: hipaa-security 164.310(d)(2)(iv) (owner dev, until 2030-01-01)');
+    expect(comment).toContain('1 gap introduced (164.310(d)(2)(iv))');
+
+    // Without the default branch's copy the pull request's own gate applies, and a notice says so.
+    const own = await runAction('map', { workspace, inputs: inputs({ comment: 'never' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(own.outputs).toMatchObject({ status: 'passed' });
+    expect(own.annotations).toContainEqual(expect.objectContaining({ kind: 'notice', message: expect.stringContaining('judged by the gate of its own compliance.yml') }));
+  });
+
+  it('comments only on its own pull request, whatever pull-request names', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(99));
+    const own = github.addPullRequest();
+    const other = github.addPullRequest();
+    const run = await runAction('map', { workspace, inputs: inputs({ 'pull-request': String(other), 'fail-below': 'false' }), event: pullRequestEvent(own), apiUrl: github.url });
+    expect(run.code, run.stdout).toBe(0);
+    expect(ours(own)).toHaveLength(1);
+    expect(github.commentsOn(other)).toHaveLength(0);
+    expect(run.annotations).toContainEqual(expect.objectContaining({ kind: 'warning', message: `a pull request run comments only on its own pull request #${own} (pull-request ${other} ignored)` }));
+  });
+});
+
+describe('refusals and no-ops are loud and true', () => {
+  it('a refusal writes the summary, sets status refused, comments the plan and the cap, and fails unless asked not to', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(80));
+    const pr = github.addPullRequest();
+    const run = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ status: 'refused', passed: 'false', 'tokens-spent': '0', coverage: '', gaps: '0' });
+    expect(run.summary).toContain('## Compliance map: refused, nothing spent');
+    expect(run.summary).toMatch(/The plan costs \*\*[\d,]+ tokens\*\* at live prices, against a cap of 1,000 tokens \(max-tokens\)/);
+    expect(run.summary).toContain('To run it: raise max-tokens to at least');
+    const comment = ours(pr)[0]?.body ?? '';
+    expect(comment).toContain('refused, nothing spent');
+    expect(comment).toContain('a cap of 1,000 tokens');
+    expect(run.annotations.at(-1)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^refused before spending anything: the plan costs [\d,]+ tokens, more than the cap of 1,000 tokens$/) });
+
+    const reported = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000', 'fail-on-refusal': 'false' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(reported.code).toBe(0);
+    expect(reported.outputs.status).toBe('refused');
+    expect(reported.summary).toContain('fail-on-refusal is false, so the step passes');
+    expect(ours(pr)).toHaveLength(1);
+  });
+
+  it("unchanged carries the default branch's coverage and gaps, never an empty pass", { timeout: 60_000 }, async () => {
+    const text = HIPAA_CONFIG(80);
+    const workspace = makeWorkspace(text);
+    const synced = await runAction('sync', { workspace, inputs: inputs(), event: push });
+    expect(synced.code, synced.stdout).toBe(0);
+    const base = await runAction('map', { workspace, inputs: inputs({ 'report-dir': '.compliance-baseline' }), event: push });
+    expect(base.code).toBe(0);
+    writeFileSync(join(workspace, '.compliance-baseline', 'compliance.yml'), text);
+    const pr = github.addPullRequest();
+    const run = await runAction('map', {
+      workspace,
+      inputs: inputs({ baseline: '.compliance-baseline/report.json', 'base-config': '.compliance-baseline/compliance.yml', comment: 'always' }),
+      event: pullRequestEvent(pr),
+      apiUrl: github.url,
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs).toMatchObject({ status: 'unchanged', passed: 'true', coverage: HIPAA_COVERAGE, gaps: '4', 'tokens-spent': '0' });
+    expect(JSON.parse(run.outputs.frameworks as string)).toEqual(JSON.parse(base.outputs.frameworks as string));
+    const comment = ours(pr)[0]?.body ?? '';
+    expect(comment).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% |`);
+    expect(comment).toContain("**Status: unchanged.** No document in scope nor compliance.yml differs from the default branch: nothing was mapped, nothing spent. The default branch's result stands: passed, coverage 93.8%, 4 gaps.");
+  });
+
+  it('invalid configuration writes a summary naming the problem', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(80).replace('threshold: 80', 'threshold: 180'));
+    const run = await runAction('map', { workspace, inputs: inputs(), event: push });
+    expect(run.code).toBe(1);
+    expect(run.summary).toContain('## Compliance map: invalid configuration');
+    expect(run.summary).toContain('frameworks[0].threshold: must be a number between 0 and 100');
+    expect(leakedSecrets(run, [API_KEY, GITHUB_TOKEN])).toEqual([]);
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { assertMayWriteLibrary, commentTarget, eventPolicy, gitHubEvent, ReviewError } from '../../review/index.js';
+
+describe('eventPolicy: what an event may change', () => {
+  it('a pull request (fork or not) and a merge-queue run write neither the library nor issues and are judged by the base gate', () => {
+    for (const name of ['pull_request', 'pull_request_target', 'merge_group']) {
+      const policy = eventPolicy(gitHubEvent(name, 7));
+      expect(policy, name).toMatchObject({ mayWriteLibrary: false, mayWriteIssues: false, gateFromBaseBranch: true });
+      expect(policy.withheld).toContain('unmerged text');
+      expect(() => assertMayWriteLibrary(policy, 'sync', 'Run it on pushes.')).toThrow(ReviewError);
+    }
+  });
+
+  it('pushes, schedules, manual runs and runs outside CI may write both', () => {
+    for (const name of ['push', 'schedule', 'workflow_dispatch', undefined, 'release']) {
+      const policy = eventPolicy(gitHubEvent(name));
+      expect(policy, String(name)).toMatchObject({ mayWriteLibrary: true, mayWriteIssues: true, gateFromBaseBranch: false, withheld: undefined });
+      expect(() => assertMayWriteLibrary(policy, 'sync', '')).not.toThrow();
+    }
+  });
+
+  it('the refusal names the step, the reason and the fix', () => {
+    try {
+      assertMayWriteLibrary(eventPolicy(gitHubEvent('pull_request', 3)), 'sync', 'Run sync on pushes to the default branch.');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'event_forbids_write', hint: 'Run sync on pushes to the default branch.' });
+      expect((error as Error).message).toMatch(/^sync writes the library, which mirrors the default branch: a pull request carries unmerged text/);
+    }
+  });
+
+  it('a pull request comments only on itself; other events on the pull request they name', () => {
+    const pr = eventPolicy(gitHubEvent('pull_request', 7));
+    expect(commentTarget(pr, undefined)).toEqual({ pullRequest: 7, refused: undefined });
+    expect(commentTarget(pr, 7)).toEqual({ pullRequest: 7, refused: undefined });
+    expect(commentTarget(pr, 2)).toEqual({ pullRequest: 7, refused: 'a pull request run comments only on its own pull request #7 (pull-request 2 ignored)' });
+    expect(commentTarget(eventPolicy(gitHubEvent('merge_group')), 2).pullRequest).toBeUndefined();
+    expect(commentTarget(eventPolicy(gitHubEvent('push')), 2)).toEqual({ pullRequest: 2, refused: undefined });
+    expect(commentTarget(eventPolicy(gitHubEvent('push')), undefined).pullRequest).toBeUndefined();
+  });
+});

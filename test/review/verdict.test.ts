@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { buildReviewReport, checkBudget, decideVerdict, evaluateGate, verdictFailsStep, type GateResult } from '../../review/index.js';
+import { report } from './fixtures.js';
+
+const waiver = { framework: 'nist-csf-2', control: 'C', reason: 'Vendor contract pending', owner: 'alice', expires: '2027-01-31' };
+const gate = (threshold: number, baseline?: Set<string>): GateResult =>
+  evaluateGate(report({ A: 'covered', B: 'missing', C: 'missing', D: 'covered' }), {
+    framework: 'nist-csf-2', threshold, waivers: [waiver], today: '2026-06-01', failOn: 'new-gaps', ...(baseline ? { baseline } : {}),
+  });
+const budget = (maxTokens?: number) => checkBudget({ totalTokens: 250_000 }, { mode: 'live', balanceTokens: 1_000_000, ...(maxTokens !== undefined ? { maxTokens } : {}) });
+const run = (status: 'completed' | 'refused' | 'unchanged' | 'dry-run', frameworks: GateResult[] = [], extra: Partial<Parameters<typeof decideVerdict>[0]> = {}) =>
+  ({ status, mode: 'live' as const, budget: budget(), frameworks, frameworkErrors: [], tokensSpent: status === 'completed' ? 250_000 : 0, ...extra });
+
+describe('decideVerdict: one status with the figures it rests on', () => {
+  it('passed: per-framework gaps count only unwaived gaps, like the totals', () => {
+    const verdict = decideVerdict(run('completed', [gate(50, new Set(['nist-csf-2/B']))]));
+    expect(verdict.status).toBe('passed');
+    expect(verdict.passed).toBe(true);
+    expect(verdict.reasons).toEqual([]);
+    expect(verdict.figures).toMatchObject({ source: 'this run', coverage: 75, gaps: 1, waivedGaps: 1, newGaps: 0, tokensSpent: 250_000, plannedTokens: 250_000 });
+    expect(verdict.figures.frameworks).toEqual([
+      { key: 'nist-csf-2', name: 'NIST Cybersecurity Framework 2.0', coverage: 50, effectiveCoverage: 75, threshold: 50, gaps: 1, waivedGaps: 1, newGaps: 0, passed: true },
+    ]);
+  });
+
+  it('failed: below the threshold or on new gaps, with the reasons; an unjudged framework fails too', () => {
+    const verdict = decideVerdict(run('completed', [gate(80, new Set())]));
+    expect(verdict.status).toBe('failed');
+    expect(verdict.reasons).toEqual([
+      'NIST Cybersecurity Framework 2.0: coverage 75% (50% before waivers) is below the threshold of 80%',
+      'NIST Cybersecurity Framework 2.0: 1 new gap not in the baseline: B',
+    ]);
+    const errored = decideVerdict(run('completed', [], { frameworkErrors: [{ framework: 'gdpr', code: 'job_failed', message: 'the job failed' }] }));
+    expect(errored).toMatchObject({ status: 'failed', passed: false, reasons: ['gdpr: could not be judged (the job failed)'] });
+    expect(verdictFailsStep(errored, { failBelow: false, failOnRefusal: true })).toBe(true);
+    expect(verdictFailsStep(verdict, { failBelow: false, failOnRefusal: true })).toBe(false);
+    expect(verdictFailsStep(verdict, { failBelow: true, failOnRefusal: true })).toBe(true);
+  });
+
+  it('refused: the plan, the cap and the balance; it fails the step unless asked not to', () => {
+    const verdict = decideVerdict(run('refused', [], { budget: budget(100_000) }));
+    expect(verdict).toMatchObject({ status: 'refused', passed: false });
+    expect(verdict.reasons).toEqual(['refused before spending anything: the plan costs 250,000 tokens, more than the cap of 100,000 tokens']);
+    expect(verdict.figures).toMatchObject({ plannedTokens: 250_000, maxTokens: 100_000, balanceTokens: 1_000_000, tokensSpent: 0, coverage: undefined, gaps: 0 });
+    expect(verdictFailsStep(verdict, { failBelow: true, failOnRefusal: true })).toBe(true);
+    expect(verdictFailsStep(verdict, { failBelow: true, failOnRefusal: false })).toBe(false);
+  });
+
+  it("unchanged carries the default branch's coverage and gaps", () => {
+    const baseline = buildReviewReport([gate(50)], { generatedAt: '2026-06-01T00:00:00Z' });
+    const verdict = decideVerdict(run('unchanged'), { baseline });
+    expect(verdict).toMatchObject({ status: 'unchanged', passed: true, reasons: [] });
+    expect(verdict.figures).toMatchObject({ source: 'baseline', coverage: 75, gaps: 1, waivedGaps: 1, tokensSpent: 0 });
+    const failing = buildReviewReport([gate(90)], { generatedAt: '2026-06-01T00:00:00Z' });
+    expect(decideVerdict(run('unchanged'), { baseline: failing }).passed).toBe(false);
+    expect(verdictFailsStep(decideVerdict(run('unchanged'), { baseline: failing }), { failBelow: true, failOnRefusal: true })).toBe(false);
+    const without = decideVerdict(run('unchanged'));
+    expect(without.figures).toMatchObject({ source: 'none', coverage: undefined, frameworks: [] });
+    expect(without.reasons[0]).toContain('no saved report');
+  });
+
+  it('skipped: a dry run, saying whether a real run would be refused', () => {
+    expect(decideVerdict(run('dry-run')).reasons).toEqual(['dry run: planned and priced, nothing mapped']);
+    const over = decideVerdict(run('dry-run', [], { budget: budget(1) }));
+    expect(over.status).toBe('skipped');
+    expect(over.reasons[0]).toContain('a real run would be refused: the plan costs 250,000 tokens, more than the cap of 1 tokens');
+  });
+});
