@@ -68,14 +68,6 @@ function describe(field: string, issue: z.core.$ZodIssue, input: unknown): strin
   if (issue.code === 'invalid_value' && 'values' in issue) {
     return `${field} must be one of: ${issue.values.map(String).join(', ')}`;
   }
-  if (issue.code === 'too_small' && field === 'content') {
-    const actual = String(valueAt(input, issue.path) ?? '').length;
-    return `content has ${actual} characters; ${issue.message}`;
-  }
-  if (issue.code === 'too_big' && field === 'content') {
-    const actual = String(valueAt(input, issue.path) ?? '').length;
-    return `content has ${actual.toLocaleString('en-US')} characters; ${issue.message}`;
-  }
   if (issue.code === 'custom') return issue.message;
   return field ? `${field} ${issue.message.replace(/^Invalid input: /, '').replace(/^Too (small|big): /, '')}` : issue.message;
 }

@@ -156,7 +156,7 @@ const libraryContent = z
   .string()
   .superRefine((text, ctx) => {
     const problem = libraryContentProblem(text);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem.message, params: { code: problem.code } });
+    if (problem) ctx.addIssue({ code: 'custom', message: `content ${problem.message}`, params: { code: problem.code } });
   })
   .meta({
     minLength: LIMITS.libraryMinChars,

@@ -45,6 +45,12 @@ export interface MappingJobInput {
 
 export type MappingJobResult = MappingResult & { jobId: string; mode: KeyMode; generatedAt: string };
 
+/** A mapping's prepared work: the result, and what completion needs of the input (never the text). */
+interface PreparedMapping {
+  result: MappingResult;
+  mode: KeyMode;
+}
+
 export interface LibraryJobInput {
   mode: KeyMode;
   documentId: string;
@@ -103,12 +109,12 @@ export function createJobWorkers(services: WorkerDependencies): Record<JobKind, 
       },
     },
     mapping: {
-      async prepare(job): Promise<MappingResult> {
+      async prepare(job): Promise<PreparedMapping> {
         const input = job.input as MappingJobInput;
         const framework = frameworkOf(input.frameworkSlug);
         if (!framework.controls?.length) throw new JobFailure('framework_not_verified', `${framework.name} has no control set to map against.`);
         try {
-          return await services.mapping.run(
+          const result = await services.mapping.run(
             {
               text: input.text,
               framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls },
@@ -116,14 +122,17 @@ export function createJobWorkers(services: WorkerDependencies): Record<JobKind, 
             },
             job.keyHash,
           );
+          return { result, mode: input.mode };
         } catch (error) {
           if (error instanceof MappingLimit) throw new JobFailure('mapping_too_large', `${error.message} Split the document and map the parts.`);
           throw new JobFailure('processing_failed', `Mapping failed in the sandbox: ${error instanceof Error ? error.message : String(error)}`);
         }
       },
       complete(job, now, prepared): MappingJobResult {
-        const input = job.input as MappingJobInput;
-        return { ...(prepared as MappingResult), jobId: job.id, mode: input.mode, generatedAt: new Date(now).toISOString() };
+        // From the prepared work, not job.input: reading that back parses up to 2,000,000 characters
+        // of stored JSON on the event loop, which every other key's requests would wait for.
+        const { result, mode } = prepared as PreparedMapping;
+        return { ...result, jobId: job.id, mode, generatedAt: new Date(now).toISOString() };
       },
     },
     library_ingest: library,

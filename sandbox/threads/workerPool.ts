@@ -53,7 +53,7 @@ export interface WorkerKind<Task> {
   refusal(refusal: unknown, task: Task): { error: Error; retire: boolean };
   timeLimit(task: Task, limits: PoolLimits): Error;
   memoryLimit(task: Task, limits: PoolLimits): Error;
-  /** The refusal when every worker is busy and the queue is full. */
+  /** The refusal when an owner has its share of the workers and its queue is full. */
   busyMessage(queued: number): string;
 }
 

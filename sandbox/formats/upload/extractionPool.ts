@@ -71,7 +71,7 @@ const UPLOAD_READER: WorkerKind<ExtractionTask> = {
       'Split the document into smaller files, or send its text as JSON {framework, content}.',
       'worker_memory',
     ),
-  busyMessage: (queued) => `All upload readers are busy and ${queued} upload(s) are already waiting.`,
+  busyMessage: (queued) => `This key's uploads already take its share of the upload readers and ${queued} more are waiting.`,
 };
 
 export class ExtractionPool {
