@@ -3,8 +3,9 @@
  * against the sandbox (a live key, so the ledger records every charge) and a fake GitHub, as one
  * repository's story: a first pull request before the default branch has a report, the library
  * sync, two pull requests touching the same policy (one merged, one abandoned), a pull request
- * changing nothing in scope, a fork, and a symlink pointing out of the checkout. Each step is its
- * own test, in order, on the same repository, so a failure names the step it happened in.
+ * changing nothing in scope (from a branch and from a fork), the weekly refresh of the baseline,
+ * the merge queue, a fork, and a symlink pointing out of the checkout. Each step is its own test,
+ * in order, on the same repository, so a failure names the step it happened in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -95,7 +96,9 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml: the library 
     expect(firstA.result.conclusion, firstA.result.log).toBe('success');
     expect(firstA.result.step('compliance', 'baseline').outputs).toMatchObject({ 'cache-hit': 'false', 'cache-matched-key': '' });
     expect(firstA.result.annotations.filter((entry) => entry.kind === 'error')).toEqual([]);
-    expect(firstA.result.annotations.find((entry) => entry.kind === 'notice')?.message).toContain('No baseline at .compliance-baseline/report.json');
+    const notices = firstA.result.annotations.filter((entry) => entry.kind === 'notice').map((entry) => entry.message);
+    expect(notices).toContainEqual(expect.stringContaining('No baseline at .compliance-baseline/report.json'));
+    expect(notices).toContainEqual(expect.stringContaining('this run is judged by the gate of its own compliance.yml'));
     expect(comment(prA)).toHaveLength(1);
     expect(comment(prA)[0]?.body).toContain('No report of the default branch yet');
     // The library is empty: merging will ingest all 13 documents, at the listed price.
@@ -110,7 +113,7 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml: the library 
     expect(sync1.result.conclusion, sync1.result.log).toBe('success');
     expect(sync1.result.step('sync', 'sync').outputs).toMatchObject({ ingested: '13', failed: '0' });
     expect(sync1.entries.filter((entry) => entry.operation === 'ingestLibraryDocument')).toHaveLength(13);
-    expect(caches.entries.map((entry) => [entry.key.replace(/[0-9a-f]{40}$/, 'SHA'), entry.ref])).toEqual([['compliance-baseline-main-SHA', 'refs/heads/main']]);
+    expect(caches.entries.map((entry) => [entry.key.replace(/[0-9a-f]{40}-\d+$/, 'SHA-RUN'), entry.ref])).toEqual([['compliance-baseline-main-SHA-RUN', 'refs/heads/main']]);
     expect(readdirSync(caches.entries[0]!.dir).sort()).toEqual(['compliance.yml', 'report.json', 'report.md']);
   });
 
@@ -129,7 +132,7 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml: the library 
 
     it('both compare against the saved default-branch report and spend nothing on the library', () => {
       for (const run of [runA, runB]) {
-        expect(run.result.step('compliance', 'baseline').outputs['cache-matched-key']).toMatch(/^compliance-baseline-main-[0-9a-f]{40}$/);
+        expect(run.result.step('compliance', 'baseline').outputs['cache-matched-key']).toMatch(/^compliance-baseline-main-[0-9a-f]{40}-\d+$/);
         expect(run.entries.filter((entry) => SYNC_OPERATIONS.includes(entry.operation))).toEqual([]);
       }
     });
@@ -159,14 +162,29 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml: the library 
     });
   });
 
-  it('4. a pull request changing nothing in scope (and not compliance.yml) maps nothing and spends nothing', { timeout: STEP_TIMEOUT }, async () => {
-    pushBranch(origin, 'docs-only', (dir) => writeFileSync(join(dir, 'NOTES.txt'), 'meeting notes\n'));
-    const prC = fake.addPullRequest('Notes');
-    const runC = await prCheck(prC, 'docs-only');
-    expect(runC.result.conclusion, runC.result.log).toBe('success');
-    expect(runC.entries).toEqual([]);
-    expect(runC.result.step('compliance', 'map').outputs).toMatchObject({ status: 'unchanged', 'tokens-spent': '0', 'merge-tokens': '0' });
-    expect(comment(prC)[0]?.body).toContain('changes no document in scope and not compliance.yml: nothing was mapped, nothing spent');
+  describe("4. a pull request changing nothing in scope (and not compliance.yml) passes with the default branch's figures, maps nothing and spends nothing", () => {
+    let prC: number;
+    beforeAll(() => {
+      pushBranch(origin, 'docs-only', (dir) => writeFileSync(join(dir, 'NOTES.txt'), 'meeting notes\n'));
+      prC = fake.addPullRequest('Notes');
+    });
+
+    for (const fork of [false, true]) {
+      it(fork ? 'from a fork (no key): the same, nothing needs the key' : 'from a branch of this repository', { timeout: STEP_TIMEOUT }, async () => {
+        const writesBefore = fake.writes().length;
+        const runC = await prCheck(prC, 'docs-only', { fork });
+        expect(runC.result.conclusion, runC.result.log).toBe('success');
+        expect(runC.entries).toEqual([]);
+        expect(runC.result.step('compliance', 'map').outputs).toMatchObject({ status: 'unchanged', passed: 'true', coverage: HIPAA_COVERAGE, gaps: '4', 'tokens-spent': '0', 'merge-tokens': '0' });
+        expect(runC.result.summary).toContain('## Compliance check: no document in scope changed');
+        expect(runC.result.summary).toContain("The default branch's result stands: passed, coverage 93.8%, 4 gaps.");
+        expect(fake.writes()).toHaveLength(writesBefore);
+      });
+    }
+
+    it('no comment is written on it', () => {
+      expect(comment(prC)).toEqual([]);
+    });
   });
 
   it('5. A merged, B abandoned: the library sync on the default branch brings the library to main', { timeout: STEP_TIMEOUT }, async () => {
@@ -183,7 +201,37 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml: the library 
     expect(showFile(origin, 'main', POLICY)).toContain(A_TEXT);
   });
 
-  it('6. a pull request from a fork (no key) fails, never green unchecked, and says what to do', { timeout: STEP_TIMEOUT }, async () => {
+  it('6. the weekly run on the same commit saves a fresh baseline (a key per run), which pull requests restore next', { timeout: STEP_TIMEOUT }, async () => {
+    const weekly = await charged(() => runWorkflow({ ...common(), file: SYNC_FILE, ref: 'main', event: { name: 'schedule', payload: { schedule: '23 5 * * 1' } } }));
+    runs.push(weekly.result);
+    expect(weekly.result.conclusion, weekly.result.log).toBe('success');
+    expect(weekly.result.annotations.filter((entry) => entry.message.startsWith('Failed to save'))).toEqual([]);
+    expect(caches.entries).toHaveLength(3);
+    expect(caches.entries[2]?.key).not.toBe(caches.entries[1]?.key);
+    expect(weekly.entries.filter((entry) => SYNC_OPERATIONS.includes(entry.operation))).toEqual([]);
+  });
+
+  it("7. the merge queue runs the same check (no paths filter could skip it) against the default branch's baseline", { timeout: STEP_TIMEOUT }, async () => {
+    pushBranch(origin, 'gh-readonly-queue/main/pr-1-0a1b2c', (dir) => writeFileSync(join(dir, POLICY), '\nAccess is logged.\n', { flag: 'a' }));
+    const queued = await charged(() =>
+      runWorkflow({ ...common(), file: FILE, ref: 'gh-readonly-queue/main/pr-1-0a1b2c', event: { name: 'merge_group', payload: { merge_group: { base_ref: 'refs/heads/main', head_ref: 'refs/heads/gh-readonly-queue/main/pr-1-0a1b2c' } } } }),
+    );
+    runs.push(queued.result);
+    expect(queued.result.conclusion, queued.result.log).toBe('success');
+    expect(queued.result.step('compliance', 'baseline').outputs['cache-matched-key']).toBe(caches.entries[2]?.key);
+    expect(queued.result.step('compliance', 'map').outputs).toMatchObject({ status: 'passed', 'merge-tokens': '400000' });
+    expect(queued.entries.filter((entry) => SYNC_OPERATIONS.includes(entry.operation))).toEqual([]);
+  });
+
+  it('8. the weekly refresh and the merge queue left the library as main has it', async () => {
+    const documents = await library();
+    expect(documents.map((entry) => entry.filename.split('/').pop()).sort()).toEqual([...POLICY_FILES].sort());
+    const text = await libraryText('access-control-policy.md');
+    expect(text).toContain(A_TEXT);
+    expect(text).not.toContain(B_TEXT);
+  });
+
+  it('9. a pull request from a fork (no key) fails, never green unchecked, and says what to do', { timeout: STEP_TIMEOUT }, async () => {
     const writes = fake.writes().length;
     pushBranch(origin, 'fork-change', (dir) => writeFileSync(join(dir, POLICY), '\nAnything.\n', { flag: 'a' }));
     const forkPr = fake.addPullRequest('From a fork');
@@ -196,7 +244,7 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml: the library 
     expect(fake.writes()).toHaveLength(writes);
   });
 
-  it('7. a pull request whose report directory is a symlink out of the checkout writes nothing there', { timeout: STEP_TIMEOUT }, async () => {
+  it('10. a pull request whose report directory is a symlink out of the checkout writes nothing there', { timeout: STEP_TIMEOUT }, async () => {
     const outside = mkdtempSync(join(tmpdir(), 'outside-checkout-'));
     pushBranch(origin, 'symlink', (dir) => {
       symlinkSync(outside, join(dir, 'compliance-report'));
@@ -210,8 +258,8 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml: the library 
     expect(readdirSync(outside)).toEqual([]);
   });
 
-  it('8. no run leaked the key', () => {
-    expect(runs).toHaveLength(8);
+  it('11. no run leaked the key', () => {
+    expect(runs).toHaveLength(11);
     for (const run of runs) expect(leaks(run, [LIVE_API_KEY], github)).toEqual([]);
   });
 });
