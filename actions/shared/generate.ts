@@ -11,13 +11,14 @@ import type { DownloadFormat } from '../../api/schemas/common.js';
 import { FORMATS } from '../../api/schemas/common.js';
 import {
   assertBudget,
-  checkBudget,
+  chargedTokens,
   checkFrameworkUpdates,
   detectDrift,
   driftInputPaths,
-  estimateCost,
-  generationCost,
+  generationCalls,
   MANIFEST_PATH,
+  planSpend,
+  priceOf,
   planGeneration,
   resolveFrameworkSlug,
   runGeneration,
@@ -115,15 +116,13 @@ export const generateAction: ActionDefinition = {
     const formats = formatsInput();
     const client = createClient(apiKey, 'generate');
 
-    const { mode } = await client.ping();
-    const billing = await client.getBilling();
     const drift = await currentDrift(client, repo.root, repo.config);
     const plan = planGeneration(drift, { ...(only.length ? { only } : {}), force });
-    const estimate = estimateCost([generationCost(plan.generate.length, billing.prices)]);
-    const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, maxTokens });
-    if (!budget.allowed || dryRun) {
+    const spend = await planSpend(client, [generationCalls(plan.generate.length)], { ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun });
+    if (spend.status !== 'go') {
       appendSummary(renderGenerationMarkdown(drift, plan, undefined, true));
-      assertBudget(budget);
+      assertBudget(spend.budget, 'max-tokens');
+      core.setOutput('tokens-spent', '0');
       core.setOutput('paths', '[]');
       core.setOutput('generated', '0');
       core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
@@ -135,7 +134,7 @@ export const generateAction: ActionDefinition = {
     core.setOutput('paths', JSON.stringify(written.paths));
     core.setOutput('generated', String(generated.length));
     core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
-    core.setOutput('tokens-spent', String(mode === 'live' ? generated.length * (billing.prices.generateDocument ?? 0) : 0));
+    core.setOutput('tokens-spent', String(chargedTokens(spend.mode, generated.length * (priceOf('generateDocument', spend.prices) ?? 0))));
     const failed = written.run.results.filter((result) => result.status !== 'generated');
     if (failed.length > 0) core.setFailed(`generation failed for ${failed.map((result) => `${result.output} (${result.error?.message ?? result.status})`).join('; ')}`);
   },
