@@ -58,11 +58,11 @@ export function estimateCost(lines: readonly CostLine[]): CostEstimate {
   };
 }
 
-/** The plan in words: `2 × ingestLibraryDocument (400,000 tokens each) + 1 × mapDocument (250,000 tokens each)`. */
+/** The plan in words: `2 × ingestLibraryDocument at 400,000 tokens + 1 × mapDocument at 250,000 tokens`. */
 export function describePlan(estimate: Pick<CostEstimate, 'lines'>): string {
   if (estimate.lines.length === 0) return 'no charged call';
   return estimate.lines
-    .map((line) => `${line.count} × ${line.operationId}${line.tokensEach === undefined ? ' (price not listed)' : ` (${formatTokens(line.tokensEach)} each)`}`)
+    .map((line) => `${line.count} × ${line.operationId} at ${line.tokensEach === undefined ? 'a price not listed' : formatTokens(line.tokensEach)}`)
     .join(' + ');
 }
 
@@ -88,6 +88,8 @@ export interface BudgetOptions {
   reservedTokens?: number;
   /** A live key without a cap may spend nothing (the MCP server: an assistant must not spend unasked). */
   capRequired?: boolean;
+  /** What the user asked for (a tool, a command), named in a refusal before the plan's calls. */
+  label?: string;
 }
 
 export interface BudgetCheck {
@@ -132,7 +134,7 @@ export function checkBudget(cost: Pick<CostEstimate, 'totalTokens'> & Partial<Pi
   const planned = cost.totalTokens;
   const lines = cost.lines ?? [];
   const reserved = options.reservedTokens ?? 0;
-  const plan = describePlan({ lines });
+  const plan = options.label ? `${options.label} (${describePlan({ lines })})` : describePlan({ lines });
   const reasons: string[] = [];
   let shortfall: number | undefined;
   let suggestedPack: PackSuggestion | undefined;
@@ -280,10 +282,10 @@ export class SpendLedger {
   }
 
   /** Checks a plan (see checkBudget) without reserving: what a dry run reports. */
-  check(estimate: CostEstimate, balanceTokens?: number): BudgetCheck {
+  check(estimate: CostEstimate, options: { balanceTokens?: number; label?: string } = {}): BudgetCheck {
     return checkBudget(estimate, {
+      ...options,
       mode: this.mode,
-      ...(balanceTokens !== undefined ? { balanceTokens } : {}),
       ...(this.maxTokens !== undefined ? { maxTokens: this.maxTokens } : {}),
       reservedTokens: this.#spent + this.#reserved,
       capRequired: this.capRequired,
@@ -291,8 +293,8 @@ export class SpendLedger {
   }
 
   /** Checks a plan and, when allowed, reserves its live price before anything is sent. */
-  reserve(estimate: CostEstimate, balanceTokens?: number): { budget: BudgetCheck; reservation: Reservation | undefined } {
-    const budget = this.check(estimate, balanceTokens);
+  reserve(estimate: CostEstimate, options: { balanceTokens?: number; label?: string } = {}): { budget: BudgetCheck; reservation: Reservation | undefined } {
+    const budget = this.check(estimate, options);
     if (!budget.allowed) return { budget, reservation: undefined };
     this.#reserved += estimate.totalTokens;
     return { budget, reservation: new Reservation(this, estimate.totalTokens) };
@@ -326,6 +328,8 @@ export interface PlanSpendOptions {
   /** Already known (ping / GET /billing), to save the calls. */
   mode?: KeyMode;
   billing?: { balanceTokens: number; prices: Readonly<Record<string, number>> };
+  /** See BudgetOptions.label. */
+  label?: string;
   signal?: AbortSignal;
 }
 
@@ -340,7 +344,8 @@ export async function planSpend(client: Pick<ComplianceApi, 'ping' | 'getBilling
   const ledger = options.ledger ?? new SpendLedger({ mode, ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}) });
   const estimate = priceCalls(calls, billing.prices);
   const base = { mode, balanceTokens: billing.balanceTokens, prices: billing.prices, estimate, ledger };
-  if (options.dryRun) return { ...base, budget: ledger.check(estimate, billing.balanceTokens), status: 'dry-run', reservation: undefined };
-  const { budget, reservation } = ledger.reserve(estimate, billing.balanceTokens);
+  const against = { balanceTokens: billing.balanceTokens, ...(options.label ? { label: options.label } : {}) };
+  if (options.dryRun) return { ...base, budget: ledger.check(estimate, against), status: 'dry-run', reservation: undefined };
+  const { budget, reservation } = ledger.reserve(estimate, against);
   return { ...base, budget, status: reservation ? 'go' : 'refused', reservation };
 }

@@ -27,6 +27,7 @@ export async function guardSpend(session: Session, out: Output, calls: PlannedCa
     mode: await session.mode(),
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
     dryRun: options.dryRun === true,
+    label: options.what,
   });
   const { mode, budget, estimate } = spend;
   const planned = estimate.unpriced.length > 0 ? undefined : estimate.totalTokens;

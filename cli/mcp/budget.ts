@@ -73,15 +73,14 @@ export class SessionBudget {
   async reserve(what: string, ids: readonly OperationId[]): Promise<Reservation> {
     const estimate = priceCalls(ids.map((id) => ({ operationId: id, count: 1 })), await this.prices());
     // No await between the check and the reservation: concurrent calls see each other's claims.
-    const { budget, reservation } = this.#ledger.reserve(estimate);
+    const { budget, reservation } = this.#ledger.reserve(estimate, { label: what });
     if (reservation) return reservation;
-    const price = estimate.unpriced.length > 0 ? 'a price the service does not list' : `${tokens(estimate.totalTokens)} (about ${usd(estimate.totalTokens)})`;
     const hint = this.maxTokens === undefined
       ? 'Ask the user to restart the server with --max-tokens N (for example --max-tokens 500000) to allow charged calls.'
       : estimate.unpriced.length > 0
         ? 'Use the CLI for this call, where you can see the price first.'
         : 'The budget is fixed for the server session; the user can restart the server with a larger --max-tokens.';
-    throw budgetRefusal(`refused before spending anything: ${what} costs ${price}; ${budget.reasons.join('; ')}`, hint);
+    throw budgetRefusal(`refused before spending anything: ${budget.reasons.join('; ')}`, hint);
   }
 
   report(): SpendReport {

@@ -56,7 +56,7 @@ describe('concurrent charged calls never pass --max-tokens', () => {
       expect(refused).toHaveLength(5);
       expect(before - (await balance())).toBe(INGEST);
       for (const result of refused) {
-        expect(textOf(result)).toMatch(/^budget_exceeded: refused before spending anything: ingestLibraryDocument costs 400,000 tokens/);
+        expect(textOf(result)).toMatch(/^budget_exceeded: refused before spending anything: ingestLibraryDocument \(1 × ingestLibraryDocument at 400,000 tokens\) costs 400,000 tokens/);
         // The refusal says what the cap allows: never a negative "left".
         expect(textOf(result)).toMatch(/the cap of 400,000 tokens allows 0 tokens more \(400,000 tokens of it already spent or reserved\): enough for 0 of the 1 call/);
       }
