@@ -185,8 +185,8 @@ export function budgetRefusal(check: BudgetCheck, capLabel = 'max-tokens'): Revi
   const hint = check.suggestedPack
     ? `Buy ${check.suggestedPack.code} (compliance checkout ${check.suggestedPack.code}), or plan fewer calls.`
     : check.maxTokens === undefined
-      ? `Set ${capLabel} to allow charged calls (a dry run shows what they cost).`
-      : `Set ${capLabel} to ${check.neededCapTokens?.toLocaleString('en-US')} or more, or plan fewer calls (a dry run shows the plan).`;
+      ? `Set ${capLabel} to allow charged calls; a dry run shows what they cost.`
+      : `Set ${capLabel} to ${check.neededCapTokens?.toLocaleString('en-US')} or more, or plan fewer calls; a dry run shows the plan.`;
   return new ReviewError('budget_exceeded', `refused before spending anything: ${check.reasons.join('; ')}`, hint);
 }
 
