@@ -18,6 +18,7 @@ import { listAllLibraryDocuments } from '../api/library.js';
 import { resolveSyncPlan } from './library.js';
 import { mappingCalls, runMapping } from './mapping.js';
 import { buildReviewReport, type ReviewReport } from './reportDocument.js';
+import { mappingKey, reusableReports, type MappingStore, type StoredMapping } from './reuse.js';
 import { syncCalls, type SyncPlan } from './syncPlan.js';
 import { runSync, type SyncRunResult } from './syncRun.js';
 
@@ -57,6 +58,8 @@ export interface ReviewInput {
   /** The cap to count against when the caller spends more under it (a session, a later regeneration); else one of maxTokens. */
   ledger?: SpendLedger;
   failOn?: FailOn;
+  /** The mappings of an earlier run of the same pull request (readMappingStore): unchanged ones are reused, not paid again. */
+  reuse?: MappingStore;
   /** Gap keys of a previous report (baselineGapKeys). */
   baseline?: ReadonlySet<string>;
   /** Issues carrying the gap label; when given, the result includes the gap-issue plan. */
@@ -93,6 +96,10 @@ export interface ReviewResult {
   frameworkUpdates: FrameworkUpdates[];
   drift: { documents: DriftResult[]; orphaned: ManifestEntry[] } | undefined;
   tokensSpent: number;
+  /** Frameworks whose mapping was reused from input.reuse (0 tokens). */
+  reused: string[];
+  /** Every framework's mapping of this run, mapped or reused: what a later run of the same pull request may reuse. */
+  mappings: StoredMapping[];
   passed: boolean;
 }
 
@@ -147,12 +154,17 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   }
 
   // A framework whose group or glob selects nothing is a configuration error: thrown before spending.
-  const mappings = config.frameworks.map((framework) => ({ framework, files: frameworkDocuments(framework, config.documents, documents) }));
+  const mappings = config.frameworks.map((framework) => {
+    const files = frameworkDocuments(framework, config.documents, documents);
+    const key = mappingKey(framework.framework, framework.mode, files);
+    return { framework, files, key, reused: reusableReports(input.reuse, key) };
+  });
   const mergePrice = plan && syncMode === 'price' ? priceSyncPlan(plan, billing.prices) : undefined;
   const toSync = syncMode === 'run' ? plan : undefined;
   const unchanged = mergePrice !== undefined && input.configUnchanged === true && mergePrice.counts.new + mergePrice.counts.changed + mergePrice.counts.removed === 0;
   const calls: PlannedCalls[] = toSync ? syncCalls(toSync) : [];
-  if (!unchanged) for (const { framework, files } of mappings) calls.push(mappingCalls(framework.mode, files.length));
+  // A reused mapping makes no call: it is neither priced nor charged.
+  if (!unchanged) for (const { framework, files, reused } of mappings) if (!reused) calls.push(mappingCalls(framework.mode, files.length));
   // The money rule: priced, checked and reserved before the first charged call.
   const spend = await planSpend(client, calls, {
     mode,
@@ -183,6 +195,8 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
       frameworkUpdates: parts.frameworkUpdates ?? [],
       drift: parts.drift,
       tokensSpent: parts.tokensSpent ?? 0,
+      reused: parts.reused ?? [],
+      mappings: parts.mappings ?? [],
       passed: (status === 'completed' || status === 'unchanged') && frameworkErrors.length === 0 && report.passed,
     };
   };
@@ -213,15 +227,24 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
 
     const frameworks: GateResult[] = [];
     const frameworkErrors: ReviewResult['frameworkErrors'] = [];
-    for (const { framework, files } of mappings) {
-      progress('map', `mapping ${files.length} document${files.length === 1 ? '' : 's'} against ${framework.framework} (${framework.mode})`);
+    const reused: string[] = [];
+    const stored: StoredMapping[] = [];
+    for (const { framework, files, key, reused: earlier } of mappings) {
+      progress('map', earlier
+        ? `reusing the mapping of ${framework.framework} from an earlier run: same framework and documents, 0 tokens`
+        : `mapping ${files.length} document${files.length === 1 ? '' : 's'} against ${framework.framework} (${framework.mode})`);
       try {
-        const slug = resolveFrameworkSlug(framework.framework, verified);
-        const mapped = await runMapping(client, { framework: slug, files, mode: framework.mode, concurrency: input.concurrency, signal });
-        tokensSpent += chargedTokens(mode, mapped.reports.length * mapPrice);
-        pricedTokens += mapped.reports.length * mapPrice;
+        let reports = earlier;
+        if (reports) reused.push(framework.framework);
+        else {
+          const slug = resolveFrameworkSlug(framework.framework, verified);
+          reports = (await runMapping(client, { framework: slug, files, mode: framework.mode, concurrency: input.concurrency, signal })).reports;
+          tokensSpent += chargedTokens(mode, reports.length * mapPrice);
+          pricedTokens += reports.length * mapPrice;
+        }
+        stored.push({ key, framework: framework.framework, reports });
         frameworks.push(
-          evaluateGate(mapped.reports, {
+          evaluateGate(reports, {
             framework: framework.framework,
             threshold: framework.threshold,
             waivers: config.waivers,
@@ -265,7 +288,7 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
         frameworkUpdatedAt: Object.fromEntries(frameworkValues.map((value) => [value, latestBySlug.get(slugOf.get(value) ?? value)])),
       });
     }
-    return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, gapPlan, frameworkUpdates, drift, tokensSpent });
+    return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, gapPlan, frameworkUpdates, drift, tokensSpent, reused, mappings: stored });
   } catch (error) {
     spend.reservation?.settleAfter(error);
     throw error;

@@ -16,6 +16,7 @@ import {
   FAIL_ON,
   formatTokens,
   MAPPING_MODES,
+  readMappingStore,
   runReview,
   tableCell,
   type Config,
@@ -23,8 +24,8 @@ import {
   type MergePrice,
   type ReviewResult,
 } from '../../review/index.js';
-import { decodeUtf8, readRepoBytes } from '../../review/node/index.js';
-import { currentRepository, repositoryName } from './github/context.js';
+import { decodeUtf8, readRepoBytes, writeRepoFile } from '../../review/node/index.js';
+import { currentRepository, pullRequestNumber, repositoryName } from './github/context.js';
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
 import {
   annotateExpiredWaivers,
@@ -69,6 +70,9 @@ export function selectFrameworks(config: Config): FrameworkConfig[] {
   }
   return frameworks.map((entry) => ({ ...entry, ...(threshold !== undefined ? { threshold } : {}), ...(mode ? { mode } : {}) }));
 }
+
+/** Where a pull request's mappings are kept for its re-runs (the PR template caches this folder). */
+const DEFAULT_MAPPING_STORE = '.compliance-mappings/mappings.json';
 
 export function reportDirectory(root: string): string {
   const dir = textInput('report-dir') ?? DEFAULT_REPORT_DIR;
@@ -130,6 +134,7 @@ function pullRequestNotes(result: ReviewResult, context: { baseline: Baseline | 
   }
   const merge = mergePriceLine(result.mergePrice);
   if (merge) lines.push(merge);
+  if (result.reused.length > 0) lines.push(`Mapping of ${result.reused.map(tableCell).join(', ')} reused, 0 tokens: the same framework and documents (by content hash) as an earlier run of this pull request.`);
   lines.push(`This check spent ${formatTokens(context.tokensSpent)}${result.mode === 'sandbox' ? ' (sandbox key: nothing is charged)' : ''}.`);
   return lines.map((line) => `- ${line}`).join('\n');
 }
@@ -151,6 +156,11 @@ export const mapAction: ActionDefinition = {
     const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'map');
     const files = await readDocuments(repo.root, repo.config.documents);
+    // A re-run of the same pull request reuses its unchanged mappings (the store is kept by actions/cache).
+    const storePath = textInput('mapping-store') ?? DEFAULT_MAPPING_STORE;
+    const pullNumber = pullRequest ? pullRequestNumber(undefined) : undefined;
+    const stored = pullNumber === undefined ? undefined : await readRepoBytes(repo.root, storePath);
+    const reuse = pullNumber === undefined ? undefined : readMappingStore(stored === undefined ? undefined : new TextDecoder().decode(stored), pullNumber);
 
     const result = await runReview(client, {
       config,
@@ -164,8 +174,12 @@ export const mapAction: ActionDefinition = {
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       failOn: gate.failOn,
       ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
+      ...(reuse ? { reuse } : {}),
       onProgress: ({ phase, message }) => core.info(`[${phase}] ${message}`),
     });
+    if (pullNumber !== undefined && result.mappings.length > 0) {
+      await writeRepoFile(repo.root, storePath, `${JSON.stringify({ version: 1, pullRequest: pullNumber, mappings: result.mappings })}\n`);
+    }
     if (result.status === 'refused') {
       core.setOutput('tokens-spent', '0');
       core.setFailed(`refused before spending anything: ${result.budget.reasons.join('; ')}`);
@@ -190,6 +204,7 @@ export const mapAction: ActionDefinition = {
     setReportOutputs(report, written);
     core.setOutput('status', result.status);
     core.setOutput('tokens-spent', String(tokensSpent));
+    core.setOutput('reused', JSON.stringify(result.reused));
     core.setOutput('merge-tokens', result.mergePrice?.tokens === undefined ? '' : String(result.mergePrice.tokens));
     core.setOutput('gaps-resolved', String(resolvedGaps(result, gate.baseline).length));
 
