@@ -150,6 +150,7 @@ export const mapAction: ActionDefinition = {
     const gate = pullRequest ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
     const failBelow = booleanInput('fail-below', true);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
+    const dryRun = booleanInput('dry-run', false);
     const formats = reportFormatsInput();
     const commentInputs = readCommentInputs();
     const config: Config = { ...repo.config, frameworks, waivers: mergeWaivers(repo.config, gate.waivers) };
@@ -172,6 +173,7 @@ export const mapAction: ActionDefinition = {
       configUnchanged: pullRequest && (await configUnchanged(repo.root, repo.text)),
       checkUpdates: false,
       ...(maxTokens !== undefined ? { maxTokens } : {}),
+      dryRun,
       failOn: gate.failOn,
       ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
       ...(reuse ? { reuse } : {}),
@@ -183,6 +185,14 @@ export const mapAction: ActionDefinition = {
     if (result.status === 'refused') {
       core.setOutput('tokens-spent', '0');
       core.setFailed(`refused before spending anything: ${result.budget.reasons.join('; ')}`);
+      return;
+    }
+    if (result.status === 'dry-run') {
+      // Priced only: no report, no comment, no gate; what a real run would map and spend.
+      const plan = result.estimate.lines.length ? result.budget.plan : 'nothing to map';
+      appendSummary(`## Dry run: nothing was sent\n\n${plan}: ${formatTokens(result.estimate.totalTokens)} at live prices.\n\n${renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent: 0 })}`);
+      core.setOutput('status', result.status);
+      core.setOutput('tokens-spent', '0');
       return;
     }
     for (const entry of result.frameworkErrors) core.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
