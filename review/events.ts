@@ -7,8 +7,7 @@
 import { ReviewError } from './errors.js';
 
 /** `other`: no CI event (a terminal, n8n, an MCP client): the user asked for each write directly. */
-export const EVENT_KINDS = ['push', 'pull_request', 'merge_group', 'schedule', 'manual', 'other'] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
+type EventKind = 'push' | 'pull_request' | 'merge_group' | 'schedule' | 'manual' | 'other';
 
 export interface ReviewEvent {
   kind: EventKind;

@@ -6,7 +6,7 @@
 import type { ComplianceApi, Download } from '../api/clientTypes.js';
 import { ComplianceError } from '../api/errors.js';
 import type { DownloadFormat } from '../api/schemas/common.js';
-import type { CostLine } from './budget.js';
+import type { PlannedCalls } from './budget.js';
 import { generatedFileHash, generationParameters, outputPath, type DriftResult, type GenerationManifest, type ManifestEntry } from './drift.js';
 
 interface GeneratedFile {
@@ -28,8 +28,9 @@ export interface GenerationRun {
   results: GenerationResult[];
 }
 
-export function generationCost(count: number, prices: Readonly<Record<string, number>>): CostLine {
-  return { operationId: 'generateDocument', count, tokensEach: prices.generateDocument };
+/** The charged calls of generating `count` documents (one job each; downloads are free). */
+export function generationCalls(count: number): PlannedCalls {
+  return { operationId: 'generateDocument', count };
 }
 
 function downloadData(download: Download): string | Uint8Array {

@@ -9,6 +9,7 @@ export * from './library.js';
 export * from './budget.js';
 export * from './syncRun.js';
 export * from './mapping.js';
+export * from './reuse.js';
 export * from './keys.js';
 export * from './waivers.js';
 export * from './gate.js';

@@ -4,7 +4,7 @@
  */
 import type { ComplianceApi, JobStatusModel, MappingReportModel } from '../api/clientTypes.js';
 import { sourceFileHeader } from '../api/schemas/common.js';
-import type { CostLine } from './budget.js';
+import type { PlannedCalls } from './budget.js';
 import type { MappingMode } from './config.js';
 import { forEachConcurrent } from './concurrency.js';
 import type { RepoFile } from './documents.js';
@@ -16,9 +16,9 @@ function buildPolicySet(files: readonly RepoFile[]): string {
   return files.map((file) => `${sourceFileHeader(file.path)}\n\n${normaliseContent(file.content)}`).join('\n');
 }
 
-/** What mapping costs: one upload when combined, one per file otherwise (price as the service lists it). */
-export function mappingCost(mode: MappingMode, fileCount: number, prices: Readonly<Record<string, number>>): CostLine {
-  return { operationId: 'mapDocument', count: mode === 'combined' ? Math.min(1, fileCount) : fileCount, tokensEach: prices.mapDocument };
+/** The charged calls of mapping: one upload when combined, one per file otherwise. */
+export function mappingCalls(mode: MappingMode, fileCount: number): PlannedCalls {
+  return { operationId: 'mapDocument', count: mode === 'combined' ? Math.min(1, fileCount) : fileCount };
 }
 
 export interface SourcedReport {

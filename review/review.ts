@@ -6,7 +6,7 @@
 import type { ComplianceApi } from '../api/clientTypes.js';
 import { ComplianceError } from '../api/errors.js';
 import type { KeyMode } from '../api/schemas/common.js';
-import { checkBudget, estimateCost, type BudgetCheck, type CostEstimate, type CostLine } from './budget.js';
+import { chargedTokens, mayHaveCharged, planSpend, priceCalls, priceOf, type BudgetCheck, type CostEstimate, type CostLine, type PlannedCalls, type SpendLedger } from './budget.js';
 import { repositoryTag, type Config } from './config.js';
 import { frameworkDocuments, selectDocumentPaths, type RepoFile } from './documents.js';
 import { detectDrift, type DriftResult, type GenerationManifest, type ManifestEntry } from './drift.js';
@@ -17,9 +17,10 @@ import { planGapIssues, type ExistingIssue, type GapIssuePlan } from './gapIssue
 import { evaluateGate, type FailOn, type GateResult } from './gate.js';
 import { listAllLibraryDocuments } from '../api/library.js';
 import { resolveSyncPlan } from './library.js';
-import { mappingCost, runMapping } from './mapping.js';
+import { mappingCalls, runMapping } from './mapping.js';
 import { buildReviewReport, type ReviewReport } from './reportDocument.js';
-import type { SyncPlan } from './syncPlan.js';
+import { mappingKey, reusableReports, type MappingStore, type StoredMapping } from './reuse.js';
+import { syncCalls, type SyncPlan } from './syncPlan.js';
 import { runSync, type SyncRunResult } from './syncRun.js';
 
 interface ReviewProgress {
@@ -55,7 +56,11 @@ export interface ReviewInput {
   /** Plan and price everything, spend nothing: no sync, no mapping. */
   dryRun?: boolean;
   maxTokens?: number;
+  /** The cap to count against when the caller spends more under it (a session, a later regeneration); else one of maxTokens. */
+  ledger?: SpendLedger;
   failOn?: FailOn;
+  /** The mappings of an earlier run of the same pull request (readMappingStore): unchanged ones are reused, not paid again. */
+  reuse?: MappingStore;
   /** Gap keys of a previous report (baselineGapKeys). */
   baseline?: ReadonlySet<string>;
   /**
@@ -84,6 +89,8 @@ export interface ReviewResult {
   mode: KeyMode;
   estimate: CostEstimate;
   budget: BudgetCheck;
+  /** The cap this review counted against (input.ledger, or one of maxTokens): later spending of the same run reserves from it. */
+  ledger: SpendLedger;
   sync: { plan: SyncPlan; run: SyncRunResult | undefined } | undefined;
   /** With sync `price`: what syncing these files into the library (merging) will cost, at GET /billing prices. */
   mergePrice: MergePrice | undefined;
@@ -95,6 +102,10 @@ export interface ReviewResult {
   frameworkUpdates: FrameworkUpdates[];
   drift: { documents: DriftResult[]; orphaned: ManifestEntry[] } | undefined;
   tokensSpent: number;
+  /** Frameworks whose mapping was reused from input.reuse (0 tokens). */
+  reused: string[];
+  /** Every framework's mapping of this run, mapped or reused: what a later run of the same pull request may reuse. */
+  mappings: StoredMapping[];
   passed: boolean;
   /** What the event allowed this run to change. */
   policy: EventPolicy;
@@ -108,16 +119,13 @@ export interface MergePrice {
   lines: CostLine[];
 }
 
-/** What the sync of `plan` costs, priced from GET /billing (never from a constant). */
+/** What the sync of `plan` costs, priced by the money rule (priceOf) as the sync itself is. */
 export function priceSyncPlan(plan: SyncPlan, prices: Readonly<Record<string, number>>): MergePrice {
-  const lines: CostLine[] = [
-    { operationId: 'ingestLibraryDocument', count: plan.counts.new, tokensEach: prices.ingestLibraryDocument },
-    { operationId: 'refreshLibraryDocument', count: plan.counts.changed, tokensEach: prices.refreshLibraryDocument },
-  ];
-  const unpriced = lines.some((line) => line.count > 0 && line.tokensEach === undefined);
+  const lines = syncCalls(plan).map((call) => ({ ...call, tokensEach: priceOf(call.operationId, prices) }));
+  const estimate = priceCalls(lines, prices);
   return {
     counts: { new: plan.counts.new, changed: plan.counts.changed, removed: plan.counts.removed },
-    tokens: unpriced ? undefined : lines.reduce((sum, line) => sum + line.count * (line.tokensEach ?? 0), 0),
+    tokens: estimate.unpriced.length > 0 ? undefined : estimate.totalTokens,
     lines,
   };
 }
@@ -152,24 +160,33 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
     const library = await listAllLibraryDocuments(client, {}, { signal });
     plan = await resolveSyncPlan(
       client,
-      { files: documents, library, repoTag: repositoryTag(repository), groups: config.documents, deleteRemoved: input.deleteRemoved ?? false },
+      { files: documents, library, repoTag: repositoryTag(repository), groups: config.documents, deleteRemoved: input.deleteRemoved ?? false, prices: billing.prices },
       { concurrency: input.concurrency, signal },
     );
   }
 
   // A framework whose group or glob selects nothing is a configuration error: thrown before spending.
-  const mappings = config.frameworks.map((framework) => ({ framework, files: frameworkDocuments(framework, config.documents, documents) }));
+  const mappings = config.frameworks.map((framework) => {
+    const files = frameworkDocuments(framework, config.documents, documents);
+    const key = mappingKey(framework.framework, framework.mode, files);
+    return { framework, files, key, reused: reusableReports(input.reuse, key) };
+  });
   const mergePrice = plan && syncMode === 'price' ? priceSyncPlan(plan, billing.prices) : undefined;
   const toSync = syncMode === 'run' ? plan : undefined;
   const unchanged = mergePrice !== undefined && input.configUnchanged === true && mergePrice.counts.new + mergePrice.counts.changed + mergePrice.counts.removed === 0;
-  const lines: CostLine[] = [];
-  if (toSync && plan) {
-    lines.push({ operationId: 'ingestLibraryDocument', count: plan.counts.new, tokensEach: plan.items.find((item) => item.kind === 'new')?.tokens });
-    lines.push({ operationId: 'refreshLibraryDocument', count: plan.counts.changed, tokensEach: plan.items.find((item) => item.kind === 'changed')?.tokens });
-  }
-  if (!unchanged) for (const { framework, files } of mappings) lines.push(mappingCost(framework.mode, files.length, billing.prices));
-  const estimate = estimateCost(lines);
-  const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, maxTokens: input.maxTokens });
+  const calls: PlannedCalls[] = toSync ? syncCalls(toSync) : [];
+  // A reused mapping makes no call: it is neither priced nor charged.
+  if (!unchanged) for (const { framework, files, reused } of mappings) if (!reused) calls.push(mappingCalls(framework.mode, files.length));
+  // The money rule: priced, checked and reserved before the first charged call.
+  const spend = await planSpend(client, calls, {
+    mode,
+    billing,
+    ...(input.ledger ? { ledger: input.ledger } : {}),
+    ...(input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}),
+    dryRun: input.dryRun === true || unchanged,
+    signal,
+  });
+  const { estimate, budget } = spend;
 
   const finish = (status: ReviewResult['status'], parts: Partial<ReviewResult>): ReviewResult => {
     const frameworks = parts.frameworks ?? [];
@@ -180,6 +197,7 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
       mode,
       estimate,
       budget,
+      ledger: spend.ledger,
       sync: plan ? { plan, run: parts.sync?.run } : undefined,
       mergePrice,
       frameworks,
@@ -189,6 +207,8 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
       frameworkUpdates: parts.frameworkUpdates ?? [],
       drift: parts.drift,
       tokensSpent: parts.tokensSpent ?? 0,
+      reused: parts.reused ?? [],
+      mappings: parts.mappings ?? [],
       passed: (status === 'completed' || status === 'unchanged') && frameworkErrors.length === 0 && report.passed,
       policy,
     };
@@ -200,66 +220,90 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
     return finish('dry-run', { sync: plan ? { plan, run } : undefined });
   }
 
-  let tokensSpent = 0;
-  let run: SyncRunResult | undefined;
-  if (toSync && plan) {
-    progress('sync', `syncing: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged`);
-    run = await runSync(client, plan, {
-      mode,
-      concurrency: input.concurrency,
-      signal,
-      onProgress: ({ done, total, result }) => progress('sync', `${done}/${total} ${result.path}: ${result.outcome}`),
-    });
-    tokensSpent += run.tokensSpent;
-  }
-
-  const frameworks: GateResult[] = [];
-  const frameworkErrors: ReviewResult['frameworkErrors'] = [];
-  for (const { framework, files } of mappings) {
-    progress('map', `mapping ${files.length} document${files.length === 1 ? '' : 's'} against ${framework.framework} (${framework.mode})`);
-    try {
-      const slug = resolveFrameworkSlug(framework.framework, verified);
-      const mapped = await runMapping(client, { framework: slug, files, mode: framework.mode, concurrency: input.concurrency, signal });
-      if (mode === 'live') tokensSpent += mapped.reports.length * (billing.prices.mapDocument ?? 0);
-      frameworks.push(
-        evaluateGate(mapped.reports, {
-          framework: framework.framework,
-          threshold: framework.threshold,
-          waivers: config.waivers,
-          today: input.today,
-          baseline: input.baseline,
-          failOn: input.failOn ?? 'coverage',
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ComplianceError) && !(error instanceof ReviewError)) throw error;
-      const message = error instanceof ComplianceError ? error.toDisplayString() : error.message;
-      frameworkErrors.push({ framework: framework.framework, code: error.code, message });
+  const mapPrice = priceOf('mapDocument', billing.prices) ?? 0;
+  // Live-price tokens charged or possibly charged: what the reservation settles to.
+  let pricedTokens = 0;
+  try {
+    let tokensSpent = 0;
+    let run: SyncRunResult | undefined;
+    if (toSync && plan) {
+      progress('sync', `syncing: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged`);
+      run = await runSync(client, plan, {
+        mode,
+        concurrency: input.concurrency,
+        signal,
+        onProgress: ({ done, total, result }) => progress('sync', `${done}/${total} ${result.path}: ${result.outcome}`),
+      });
+      tokensSpent += run.tokensSpent;
+      pricedTokens += run.pricedTokens;
     }
-  }
 
-  // Only frameworks evaluated now take part: an issue of a framework whose mapping failed stays open.
-  const gapPlan = input.existingIssues && policy.mayWriteIssues ? planGapIssues(frameworks, input.existingIssues, config.gapIssues) : undefined;
+    const frameworks: GateResult[] = [];
+    const frameworkErrors: ReviewResult['frameworkErrors'] = [];
+    const reused: string[] = [];
+    const stored: StoredMapping[] = [];
+    for (const { framework, files, key, reused: earlier } of mappings) {
+      progress('map', earlier
+        ? `reusing the mapping of ${framework.framework} from an earlier run: same framework and documents, 0 tokens`
+        : `mapping ${files.length} document${files.length === 1 ? '' : 's'} against ${framework.framework} (${framework.mode})`);
+      try {
+        let reports = earlier;
+        if (reports) reused.push(framework.framework);
+        else {
+          const slug = resolveFrameworkSlug(framework.framework, verified);
+          reports = (await runMapping(client, { framework: slug, files, mode: framework.mode, concurrency: input.concurrency, signal })).reports;
+          tokensSpent += chargedTokens(mode, reports.length * mapPrice);
+          pricedTokens += reports.length * mapPrice;
+        }
+        stored.push({ key, framework: framework.framework, reports });
+        frameworks.push(
+          evaluateGate(reports, {
+            framework: framework.framework,
+            threshold: framework.threshold,
+            waivers: config.waivers,
+            today: input.today,
+            baseline: input.baseline,
+            failOn: input.failOn ?? 'coverage',
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ComplianceError) && !(error instanceof ReviewError)) throw error;
+        // Which of its uploads were admitted is unknown: a cap counts all of them unless none can have been.
+        if (mayHaveCharged(error)) pricedTokens += mappingCalls(framework.mode, files.length).count * mapPrice;
+        const message = error instanceof ComplianceError ? error.toDisplayString() : error.message;
+        frameworkErrors.push({ framework: framework.framework, code: error.code, message });
+      }
+    }
 
-  const frameworkValues = [...new Set([...config.frameworks.map((f) => f.framework), ...config.generate.map((g) => g.framework)])];
-  // Without updates the slugs are not needed (a framework the catalogue lacks is already a mapping error).
-  const slugOf = new Map(input.checkUpdates === false ? [] : frameworkValues.map((value) => [value, resolveFrameworkSlug(value, verified)]));
-  let frameworkUpdates: FrameworkUpdates[] = [];
-  if (input.checkUpdates !== false) {
-    progress('updates', 'reading framework updates');
-    frameworkUpdates = await checkFrameworkUpdates(client, [...new Set(slugOf.values())], input.lastReviewDate, { signal });
-  }
+    // Every charged call is done: what may have been charged stays counted, the rest is freed.
+    spend.reservation?.commit(pricedTokens);
 
-  let drift: ReviewResult['drift'];
-  if (input.manifest && config.generate.length > 0) {
-    progress('drift', 'checking generated documents');
-    const latestBySlug = new Map(frameworkUpdates.map((entry) => [entry.slug, entry.latestUpdate]));
-    drift = detectDrift({
-      manifest: input.manifest,
-      targets: config.generate,
-      files: input.generatedFiles ?? {},
-      frameworkUpdatedAt: Object.fromEntries(frameworkValues.map((value) => [value, latestBySlug.get(slugOf.get(value) ?? value)])),
-    });
+    // Only frameworks evaluated now take part: an issue of a framework whose mapping failed stays open.
+    const gapPlan = input.existingIssues && policy.mayWriteIssues ? planGapIssues(frameworks, input.existingIssues, config.gapIssues) : undefined;
+
+    const frameworkValues = [...new Set([...config.frameworks.map((f) => f.framework), ...config.generate.map((g) => g.framework)])];
+    // Without updates the slugs are not needed (a framework the catalogue lacks is already a mapping error).
+    const slugOf = new Map(input.checkUpdates === false ? [] : frameworkValues.map((value) => [value, resolveFrameworkSlug(value, verified)]));
+    let frameworkUpdates: FrameworkUpdates[] = [];
+    if (input.checkUpdates !== false) {
+      progress('updates', 'reading framework updates');
+      frameworkUpdates = await checkFrameworkUpdates(client, [...new Set(slugOf.values())], input.lastReviewDate, { signal });
+    }
+
+    let drift: ReviewResult['drift'];
+    if (input.manifest && config.generate.length > 0) {
+      progress('drift', 'checking generated documents');
+      const latestBySlug = new Map(frameworkUpdates.map((entry) => [entry.slug, entry.latestUpdate]));
+      drift = detectDrift({
+        manifest: input.manifest,
+        targets: config.generate,
+        files: input.generatedFiles ?? {},
+        frameworkUpdatedAt: Object.fromEntries(frameworkValues.map((value) => [value, latestBySlug.get(slugOf.get(value) ?? value)])),
+      });
+    }
+    return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, gapPlan, frameworkUpdates, drift, tokensSpent, reused, mappings: stored });
+  } catch (error) {
+    spend.reservation?.settleAfter(error);
+    throw error;
   }
-  return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, gapPlan, frameworkUpdates, drift, tokensSpent });
 }

@@ -1,11 +1,12 @@
 /**
  * Sync planning: which repo files are new, changed, unchanged or renamed, which library documents
- * were removed from the repo, and what syncing would cost. Pure: nothing here calls the service.
+ * were removed from the repo, and what syncing would cost (priced by the money rule, priceOf). Pure:
+ * nothing here calls the service.
  */
 import type { z } from 'zod/v4';
-import { fixedPrice } from '../api/operations.js';
 import { characterCount, LIMITS, libraryContentProblem } from '../api/schemas/common.js';
 import type { libraryDocument } from '../api/schemas/responses.js';
+import { priceOf, type PlannedCalls } from './budget.js';
 import type { DocumentGroup } from './config.js';
 import { selectDocumentPaths, type RepoFile } from './documents.js';
 import { contentHash, normaliseContent, sameHash } from '../api/contentHash.js';
@@ -56,6 +57,16 @@ export interface PlanSyncInput {
   deleteRemoved: boolean;
   /** Hashes of stored text fetched for documents the listing reports without one, by document id. */
   knownHashes?: Readonly<Record<string, string>>;
+  /** GET /billing's price list; without it (or where it lists none) the operation table's price. */
+  prices?: Readonly<Record<string, number>>;
+}
+
+/** The charged calls a sync plan makes. */
+export function syncCalls(plan: Pick<SyncPlan, 'counts'>): PlannedCalls[] {
+  return [
+    { operationId: 'ingestLibraryDocument', count: plan.counts.new },
+    { operationId: 'refreshLibraryDocument', count: plan.counts.changed },
+  ];
 }
 
 const REPO_TAG_PREFIX = 'repo:';
@@ -90,6 +101,9 @@ function sizeProblem(content: string): string | undefined {
 }
 
 export function planSync(input: PlanSyncInput): SyncPlan {
+  // Both are fixed by the operation table, so always priced.
+  const ingestPrice = priceOf('ingestLibraryDocument', input.prices ?? {}) ?? 0;
+  const refreshPrice = priceOf('refreshLibraryDocument', input.prices ?? {}) ?? 0;
   const repoTag = input.repoTag.toLowerCase();
   const selected = selectDocumentPaths(input.groups, input.files.map((file) => file.path));
   const byPath = new Map(input.files.map((file) => [file.path.replace(/^\.\//, ''), file]));
@@ -128,7 +142,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
       } else if (twin !== undefined) {
         items.push({ kind: 'duplicate', path, sameAs: twin, documentId: doc.id, tokens: 0 });
       } else {
-        items.push({ kind: 'changed', path, documentId: doc.id, version: doc.version, contentHash: hash, tokens: fixedPrice('refreshLibraryDocument') });
+        items.push({ kind: 'changed', path, documentId: doc.id, version: doc.version, contentHash: hash, tokens: refreshPrice });
         contents.set(path, content);
       }
     } else if (twin !== undefined) {
@@ -163,7 +177,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
       category: group.category,
       tags: [repoTag, ...group.tags],
       contentHash: hash,
-      tokens: fixedPrice('ingestLibraryDocument'),
+      tokens: ingestPrice,
     });
     contents.set(path, content);
   }

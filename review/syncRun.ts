@@ -36,6 +36,8 @@ interface SyncFileResult {
   error?: { code: string; message: string };
   /** The request may have been charged although no result arrived (outcome_unknown). */
   chargeUncertain?: boolean;
+  /** Live-price tokens this file was or may have been charged: what a cap counts, in both modes. */
+  pricedTokens?: number;
 }
 
 interface SyncRunOptions {
@@ -52,6 +54,8 @@ export interface SyncRunResult {
   mode: KeyMode;
   results: SyncFileResult[];
   tokensSpent: number;
+  /** Live-price tokens charged or possibly charged (SyncFileResult.pricedTokens): what a cap counts. */
+  pricedTokens: number;
   /** Every planned action was carried out. */
   complete: boolean;
   /** Why the run stopped early, when it did. */
@@ -131,7 +135,7 @@ export async function runSync(client: ComplianceApi, plan: SyncPlan, options: Sy
         admittedJob = accepted.jobId;
         await client.waitForJob(accepted.jobId, { signal: options.signal, estimatedSeconds: accepted.estimatedSeconds });
         record(item, {
-          kind: item.kind, path: item.path, documentId: item.documentId, outcome: 'refreshed', tokensSpent: charge(item.tokens),
+          kind: item.kind, path: item.path, documentId: item.documentId, outcome: 'refreshed', tokensSpent: charge(item.tokens), pricedTokens: item.tokens,
           ...(accepted.version !== undefined ? { version: accepted.version } : {}),
           message: 'refreshed',
         });
@@ -148,10 +152,10 @@ export async function runSync(client: ComplianceApi, plan: SyncPlan, options: Sy
         );
         admittedJob = accepted.jobId;
         const job = await client.waitForJob(accepted.jobId, { signal: options.signal, estimatedSeconds: accepted.estimatedSeconds });
-        record(item, { kind: item.kind, path: item.path, documentId: accepted.documentId ?? job.documentId, outcome: 'ingested', tokensSpent: charge(item.tokens), message: 'ingested' });
+        record(item, { kind: item.kind, path: item.path, documentId: accepted.documentId ?? job.documentId, outcome: 'ingested', tokensSpent: charge(item.tokens), pricedTokens: item.tokens, message: 'ingested' });
       }
     } catch (error) {
-      record(item, failure(item, error, admittedJob, charge(item.tokens)));
+      record(item, failure(item, error, admittedJob, charge(item.tokens), item.tokens));
       if (error instanceof ComplianceApiError && error.code === 'library_full') libraryFull = true;
       if (error instanceof ComplianceApiError && error.status !== undefined && FATAL_STATUSES.has(error.status)) {
         stoppedBecause = `stopped after ${error.code}: ${error.message}`;
@@ -182,17 +186,18 @@ export async function runSync(client: ComplianceApi, plan: SyncPlan, options: Sy
     mode: options.mode,
     results: ordered,
     tokensSpent: ordered.reduce((sum, result) => sum + result.tokensSpent, 0),
+    pricedTokens: ordered.reduce((sum, result) => sum + (result.pricedTokens ?? 0), 0),
     complete: ordered.every((result) => result.outcome !== 'failed' && result.outcome !== 'not-attempted'),
     stoppedBecause: stoppedBecause ?? (libraryFull ? 'the library is full' : undefined),
   };
 }
 
-function failure(item: SyncItem, error: unknown, admittedJob: string | undefined, price: number): SyncFileResult {
+function failure(item: SyncItem, error: unknown, admittedJob: string | undefined, price: number, livePrice: number): SyncFileResult {
   const described = describeError(error);
   const base = { kind: item.kind, path: item.path, documentId: 'documentId' in item ? item.documentId : undefined, tokensSpent: 0, error: described };
   if (admittedJob !== undefined && !(error instanceof ComplianceJobError)) {
     return {
-      ...base, tokensSpent: price, outcome: 'failed',
+      ...base, tokensSpent: price, pricedTokens: livePrice, outcome: 'failed',
       message: `submitted as job ${admittedJob} but waiting for it failed (${described.message}); it is charged unless the job fails (then refunded)`,
     };
   }
@@ -207,7 +212,7 @@ function failure(item: SyncItem, error: unknown, admittedJob: string | undefined
     return { ...base, outcome: 'failed', message: `the ${item.kind === 'new' ? 'ingest' : 'refresh'} job failed (${described.message}); the charge is refunded` };
   }
   if (error instanceof ComplianceApiError && error.code === 'outcome_unknown') {
-    return { ...base, outcome: 'failed', chargeUncertain: true, message: `no answer arrived, it may have been charged: ${described.message}` };
+    return { ...base, outcome: 'failed', chargeUncertain: true, pricedTokens: livePrice, message: `no answer arrived, it may have been charged: ${described.message}` };
   }
   return { ...base, outcome: 'failed', message: described.message };
 }

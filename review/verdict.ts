@@ -14,10 +14,9 @@ import type { GateResult } from './gate.js';
 import type { ReviewReport } from './reportDocument.js';
 import type { ReviewResult } from './review.js';
 
-export const VERDICT_STATUSES = ['passed', 'failed', 'refused', 'unchanged', 'skipped'] as const;
-export type VerdictStatus = (typeof VERDICT_STATUSES)[number];
+type VerdictStatus = 'passed' | 'failed' | 'refused' | 'unchanged' | 'skipped';
 
-export interface FrameworkFigures {
+interface FrameworkFigures {
   /** The framework's key (slug), as in report.json and gap keys. */
   key: string;
   name: string;
@@ -35,7 +34,7 @@ export interface FrameworkFigures {
   passed: boolean;
 }
 
-export interface VerdictFigures {
+interface VerdictFigures {
   /** Where the coverage and gaps come from: mapped now, the default branch's report, or nowhere. */
   source: 'this run' | 'baseline' | 'none';
   frameworks: FrameworkFigures[];
@@ -64,7 +63,7 @@ export interface Verdict {
   errors: ReviewResult['frameworkErrors'];
 }
 
-export function frameworkFigures(result: Pick<GateResult, 'framework' | 'coverage' | 'effectiveCoverage' | 'threshold' | 'gaps' | 'newGaps' | 'passed'>): FrameworkFigures {
+function frameworkFigures(result: Pick<GateResult, 'framework' | 'coverage' | 'effectiveCoverage' | 'threshold' | 'gaps' | 'newGaps' | 'passed'>): FrameworkFigures {
   const waived = result.gaps.filter((gap) => gap.waived).length;
   return {
     key: result.framework.key,

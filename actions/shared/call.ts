@@ -12,7 +12,7 @@ import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import { isOperationId, operationIds, operations } from '../../api/operations.js';
 import type { Download } from '../../api/clientTypes.js';
-import { checkBudget, estimateCost, formatTokens } from '../../review/index.js';
+import { chargedTokens, formatTokens, planSpend } from '../../review/index.js';
 import { writeRepoFile } from '../../review/node/index.js';
 import { workspaceRoot } from './github/context.js';
 import { booleanInput, InputError, jsonObjectInput, numberInput, requiredTextInput, textInput } from './runtime/inputs.js';
@@ -42,21 +42,19 @@ export const callAction: ActionDefinition = {
 
     let tokensSpent = 0;
     if (operation.cost.kind !== 'free') {
-      const { mode } = await client.ping();
-      const billing = await client.getBilling();
-      const tokensEach = operation.cost.kind === 'fixed' ? operation.cost.tokens : billing.prices[operationId];
-      const estimate = estimateCost([{ operationId, count: 1, tokensEach }]);
-      const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, ...(maxTokens !== undefined ? { maxTokens } : {}) });
+      const spend = await planSpend(client, [{ operationId, count: 1 }], { ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun });
+      const { mode, budget } = spend;
+      const tokensEach = spend.estimate.lines[0]?.tokensEach;
       const price = tokensEach === undefined ? 'a price the service does not list' : formatTokens(tokensEach);
       core.setOutput('planned-tokens', tokensEach === undefined ? '' : String(tokensEach));
-      if (!budget.allowed || dryRun) {
+      if (spend.status !== 'go') {
         core.setOutput('tokens-spent', '0');
         const verdict = budget.allowed ? 'Dry run: nothing was sent.' : `Refused before sending anything: ${budget.reasons.join('; ')}.`;
         appendSummary(`## compliance call ${operationId}\n\n${verdict} The call costs ${price} at live prices${mode === 'sandbox' ? ' (sandbox key: never charged)' : ''}.\n\nTokens spent: **0**.\n`);
         if (!budget.allowed) log.setFailed(`refused before spending anything: ${budget.reasons.join('; ')}`);
         return;
       }
-      if (mode === 'live') tokensSpent = tokensEach ?? 0;
+      tokensSpent = chargedTokens(mode, tokensEach ?? 0);
     } else if (dryRun) {
       core.setOutput('tokens-spent', '0');
       appendSummary(`## compliance call ${operationId}\n\nDry run: nothing was sent. ${operationId} is free.\n\nTokens spent: **0**.\n`);

@@ -11,14 +11,15 @@ import type { ComplianceApi } from '../../api/clientTypes.js';
 import type { DownloadFormat } from '../../api/schemas/common.js';
 import { FORMATS } from '../../api/schemas/common.js';
 import {
-  checkBudget,
+  chargedTokens,
   checkFrameworkUpdates,
   detectDrift,
   driftInputPaths,
-  estimateCost,
-  generationCost,
+  generationCalls,
   MANIFEST_PATH,
   neutralise,
+  planSpend,
+  priceOf,
   planGeneration,
   resolveFrameworkSlug,
   ReviewError,
@@ -87,7 +88,7 @@ export async function generateInto(client: ComplianceApi, root: string, plan: Ge
 }
 
 /** Why nothing was generated, when so: a dry run, a refusal over the cap or balance, or regeneration not asked for. */
-export type GenerationWithheld = 'dry-run' | 'refused' | 'not-asked';
+type GenerationWithheld = 'dry-run' | 'refused' | 'not-asked';
 
 const WITHHELD: Record<GenerationWithheld, { heading: string; outcome: string }> = {
   'dry-run': { heading: ' (dry run: nothing generated)', outcome: 'would generate' },
@@ -127,13 +128,11 @@ export const generateAction: ActionDefinition = {
     const formats = formatsInput();
     const client = createClient(apiKey, 'generate');
 
-    const { mode } = await client.ping();
-    const billing = await client.getBilling();
     const drift = await currentDrift(client, repo.root, repo.config);
     const plan = planGeneration(drift, { ...(only.length ? { only } : {}), force });
-    const estimate = estimateCost([generationCost(plan.generate.length, billing.prices)]);
-    const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, maxTokens });
-    if (!budget.allowed || dryRun) {
+    const spend = await planSpend(client, [generationCalls(plan.generate.length)], { ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun });
+    if (spend.status !== 'go') {
+      const { budget } = spend;
       core.setOutput('paths', '[]');
       core.setOutput('generated', '0');
       core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
@@ -154,7 +153,7 @@ export const generateAction: ActionDefinition = {
     core.setOutput('paths', JSON.stringify(written.paths));
     core.setOutput('generated', String(generated.length));
     core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
-    core.setOutput('tokens-spent', String(mode === 'live' ? generated.length * (billing.prices.generateDocument ?? 0) : 0));
+    core.setOutput('tokens-spent', String(chargedTokens(spend.mode, generated.length * (priceOf('generateDocument', spend.prices) ?? 0))));
     const failed = written.run.results.filter((result) => result.status !== 'generated');
     if (failed.length > 0) log.setFailed(`generation failed for ${failed.map((result) => `${result.output} (${result.error?.message ?? result.status})`).join('; ')}`);
   },

@@ -22,6 +22,7 @@ import {
   MAPPING_MODES,
   parseConfig,
   pullRequestScope,
+  readMappingStore,
   runReview,
   tableCell,
   unchangedVerdict,
@@ -32,8 +33,8 @@ import {
   type ReviewResult,
   type Verdict,
 } from '../../review/index.js';
-import { decodeUtf8, readRepoBytes } from '../../review/node/index.js';
-import { currentRepository, repositoryName } from './github/context.js';
+import { decodeUtf8, readRepoBytes, writeRepoFile } from '../../review/node/index.js';
+import { currentRepository, pullRequestNumber, repositoryName } from './github/context.js';
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
 import {
   annotateExpiredWaivers,
@@ -79,6 +80,9 @@ function selectFrameworks(config: Config): FrameworkConfig[] {
   }
   return frameworks.map((entry) => ({ ...entry, ...(threshold !== undefined ? { threshold } : {}), ...(mode ? { mode } : {}) }));
 }
+
+/** Where a pull request's mappings are kept for its re-runs (the PR template caches this folder). */
+const DEFAULT_MAPPING_STORE = '.compliance-mappings/mappings.json';
 
 export function reportDirectory(root: string): string {
   const dir = textInput('report-dir') ?? DEFAULT_REPORT_DIR;
@@ -153,6 +157,7 @@ function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gat
   }
   const merge = mergePriceLine(result.mergePrice);
   if (merge) lines.push(merge);
+  if (result.reused.length > 0) lines.push(`Mapping of ${result.reused.map(tableCell).join(', ')} reused, 0 tokens: the same framework and documents (by content hash) as an earlier run of this pull request.`);
   lines.push(`This check spent ${formatTokens(context.tokensSpent)}${result.mode === 'sandbox' ? ' (sandbox key: nothing is charged)' : ''}.`);
   return lines.map((line) => `- ${line}`).join('\n');
 }
@@ -206,12 +211,18 @@ export const mapAction: ActionDefinition = {
     const failBelow = booleanInput('fail-below', true);
     const failOnRefusal = booleanInput('fail-on-refusal', true);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
+    const dryRun = booleanInput('dry-run', false);
     const formats = reportFormatsInput();
     const commentInputs = readCommentInputs(policy);
     const config: Config = { ...gateConfig.config, frameworks, waivers: mergeWaivers(gateConfig.config, gate.waivers) };
     const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'map');
     const files = await readDocuments(repo.root, repo.config.documents);
+    // A re-run of the same pull request reuses its unchanged mappings (the store is kept by actions/cache).
+    const storePath = textInput('mapping-store') ?? DEFAULT_MAPPING_STORE;
+    const pullNumber = unmerged ? pullRequestNumber(undefined) : undefined;
+    const stored = pullNumber === undefined ? undefined : await readRepoBytes(repo.root, storePath);
+    const reuse = pullNumber === undefined ? undefined : readMappingStore(stored === undefined ? undefined : new TextDecoder().decode(stored), pullNumber);
 
     const result = await runReview(client, {
       config,
@@ -224,11 +235,24 @@ export const mapAction: ActionDefinition = {
       configUnchanged: base !== undefined && sameText(base.text, repo.text),
       checkUpdates: false,
       ...(maxTokens !== undefined ? { maxTokens } : {}),
+      dryRun,
       failOn: gate.failOn,
       ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
+      ...(reuse ? { reuse } : {}),
       onProgress: ({ phase, message }) => log.info(`[${phase}] ${message}`),
     });
+    if (pullNumber !== undefined && result.mappings.length > 0) {
+      await writeRepoFile(repo.root, storePath, `${JSON.stringify({ version: 1, pullRequest: pullNumber, mappings: result.mappings })}\n`);
+    }
     const verdict = decideVerdict(result, { baseline: gate.baseline?.report });
+    if (result.status === 'dry-run') {
+      // Priced only: no report, no comment, no gate; what a real run would map and spend.
+      const plan = result.estimate.lines.length ? result.budget.plan : 'nothing to map';
+      appendSummary(`## Dry run: nothing was sent\n\n${plan}: ${formatTokens(result.estimate.totalTokens)} at live prices.\n\n${renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent: 0 })}`);
+      setVerdictOutputs(verdict);
+      core.setOutput('tokens-spent', '0');
+      return;
+    }
     for (const entry of result.frameworkErrors) log.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
     const { tokensSpent } = result;
     // An unchanged pull request shows the default branch's report: its coverage and gaps stand.
@@ -260,6 +284,7 @@ export const mapAction: ActionDefinition = {
     annotateGaps(result.report);
     setReportPathOutputs(written);
     setVerdictOutputs(verdict);
+    core.setOutput('reused', JSON.stringify(result.reused));
     core.setOutput('merge-tokens', result.mergePrice?.tokens === undefined ? '' : String(result.mergePrice.tokens));
     core.setOutput('gaps-resolved', String(resolvedGaps(result, gate.baseline).length));
 

@@ -52,7 +52,7 @@ export interface GateInputs {
 }
 
 /** A previous report.json (or raw mapping reports): its gap keys and coverage, through the one reader. */
-export async function readBaseline(root: string, path: string): Promise<Baseline> {
+async function readBaseline(root: string, path: string): Promise<Baseline> {
   const { gapKeys, coverage, report } = await readReportFile(path, { role: 'baseline', acceptMappingReports: true, root });
   return { path, gapKeys, coverage, report };
 }

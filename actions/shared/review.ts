@@ -9,11 +9,12 @@ import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import {
   assertMayWriteLibrary,
-  checkBudget,
   decideVerdict,
-  estimateCost,
+  chargedTokens,
   formatTokens,
-  generationCost,
+  generationCalls,
+  planSpend,
+  priceOf,
   neutralise,
   planGeneration,
   renderSyncMarkdown,
@@ -138,17 +139,15 @@ export const reviewAction: ActionDefinition = {
     let generationRefused: string | undefined;
     let generatedTokens = 0;
     if (regenerate && result.status === 'completed' && generationPlan && generationPlan.generate.length > 0) {
-      const billing = await client.getBilling();
-      const budget = checkBudget(estimateCost([generationCost(generationPlan.generate.length, billing.prices)]), {
-        mode: result.mode,
-        balanceTokens: billing.balanceTokens,
-        ...(maxTokens !== undefined ? { maxTokens: Math.max(0, maxTokens - result.tokensSpent) } : {}),
-      });
-      if (budget.allowed) {
+      // The same cap as the review's sync and mapping: what they spent is already counted in its ledger.
+      const spend = await planSpend(client, [generationCalls(generationPlan.generate.length)], { ledger: result.ledger });
+      if (spend.reservation) {
         generation = await generateInto(client, repo.root, generationPlan, formats);
         const generated = generation.run.results.filter((entry) => entry.status === 'generated').length;
-        if (result.mode === 'live') generatedTokens = generated * (billing.prices.generateDocument ?? 0);
-      } else generationRefused = budget.reasons.join('; ');
+        const generatedLiveTokens = generated * (priceOf('generateDocument', spend.prices) ?? 0);
+        spend.reservation.commit(generatedLiveTokens);
+        generatedTokens = chargedTokens(result.mode, generatedLiveTokens);
+      } else generationRefused = spend.budget.reasons.join('; ');
     }
     const tokensSpent = result.tokensSpent + generatedTokens;
 

@@ -1,12 +1,13 @@
 /**
  * actions/suggest: framework discovery. A plain-language query (plus optional jurisdiction,
  * domain, regulator, description) returns ranked frameworks: the candidates as a JSON output and a
- * ranked table in the job summary.
+ * ranked table in the job summary. A query is charged for live keys: priced by the money rule first,
+ * refused over `max-tokens` or the balance, nothing sent on `dry-run`; `tokens-spent` says what it drew.
  */
 import * as core from '@actions/core';
 import { log } from './runtime/log.js';
-import { neutralise, tableCell, truncate } from '../../review/index.js';
-import { InputError, numberInput, textInput } from './runtime/inputs.js';
+import { chargedTokens, formatTokens, neutralise, planSpend, tableCell, truncate } from '../../review/index.js';
+import { booleanInput, InputError, numberInput, textInput } from './runtime/inputs.js';
 import type { ActionDefinition } from './runtime/run.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary } from './runtime/summary.js';
@@ -30,8 +31,23 @@ export const suggestAction: ActionDefinition = {
       throw new InputError('query', 'is required (or at least one of jurisdiction, domain, regulator, description)', 'For example query: "health data privacy for a US telehealth app".');
     }
     const limit = numberInput('limit', { min: 1, integer: true });
+    const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
+    const dryRun = booleanInput('dry-run', false);
     const client = createClient(apiKey, 'suggest');
+
+    const spend = await planSpend(client, [{ operationId: 'suggestFrameworks', count: 1 }], { ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun, label: 'one discovery query' });
+    const price = spend.estimate.unpriced.length > 0 ? 'a price the service does not list' : formatTokens(spend.estimate.totalTokens);
+    const priced = `The query costs ${price} at live prices${spend.mode === 'sandbox' ? ' (sandbox key: never charged)' : ''}.`;
+    core.setOutput('planned-tokens', spend.estimate.unpriced.length > 0 ? '' : String(spend.estimate.totalTokens));
+    if (spend.status !== 'go') {
+      core.setOutput('tokens-spent', '0');
+      const verdict = spend.budget.allowed ? 'Dry run: nothing was sent.' : `Refused before sending anything: ${neutralise(spend.budget.reasons.join('; '))}.`;
+      appendSummary(`## Framework suggestions\n\n${verdict} ${priced}\n\nTokens spent: **0**.\n`);
+      if (!spend.budget.allowed) log.setFailed(`refused before spending anything: ${spend.budget.reasons.join('; ')}`);
+      return;
+    }
     const result = await client.suggestFrameworks(input);
+    const tokensSpent = chargedTokens(spend.mode, spend.estimate.totalTokens);
     const candidates = limit === undefined ? result.candidates : result.candidates.slice(0, limit);
 
     const lines = ['## Framework suggestions', '', `For: ${tableCell(input.query ?? Object.values(input).join(', '))}${result.mode === 'sandbox' ? ' (sandbox key: sample output)' : ''}`, ''];
@@ -45,7 +61,9 @@ export const suggestAction: ActionDefinition = {
       }
     }
     for (const warning of result.warnings ?? []) lines.push('', `> ⚠️ ${neutralise(warning)}`);
+    lines.push('', `${priced} Tokens spent: **${formatTokens(tokensSpent)}**.`);
     appendSummary(`${lines.join('\n')}\n`);
+    core.setOutput('tokens-spent', String(tokensSpent));
 
     core.setOutput('candidates', JSON.stringify(candidates));
     core.setOutput('count', String(candidates.length));

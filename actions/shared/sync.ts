@@ -9,14 +9,14 @@ import { log } from './runtime/log.js';
 import { listAllLibraryDocuments } from '../../api/library.js';
 import {
   assertBudget,
-  checkBudget,
   configSchema,
-  estimateCost,
   formatTokens,
+  planSpend,
   renderSyncMarkdown,
   repositoryTag,
   resolveSyncPlan,
   runSync,
+  syncCalls,
   type DocumentGroup,
   type SyncRunResult,
 } from '../../review/index.js';
@@ -76,17 +76,13 @@ export const syncAction: ActionDefinition = {
     const billing = await client.getBilling();
     const files = await readDocuments(root, groups);
     const library = await listAllLibraryDocuments(client);
-    const plan = await resolveSyncPlan(client, { files, library, repoTag: repositoryTag(repository), groups, deleteRemoved });
-    const estimate = estimateCost([
-      { operationId: 'ingestLibraryDocument', count: plan.counts.new, tokensEach: plan.items.find((item) => item.kind === 'new')?.tokens },
-      { operationId: 'refreshLibraryDocument', count: plan.counts.changed, tokensEach: plan.items.find((item) => item.kind === 'changed')?.tokens },
-    ]);
-    const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, maxTokens });
+    const plan = await resolveSyncPlan(client, { files, library, repoTag: repositoryTag(repository), groups, deleteRemoved, prices: billing.prices });
+    const spend = await planSpend(client, syncCalls(plan), { mode, billing, ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun });
     core.setOutput('planned-tokens', String(plan.totalTokens));
-    if (!budget.allowed) {
+    if (!spend.budget.allowed) {
       const preview = await runSync(client, plan, { mode, dryRun: true });
-      appendSummary(`${renderSyncMarkdown(preview)}\n**Refused before spending anything:** ${budget.reasons.join('; ')}.\n`);
-      assertBudget(budget);
+      appendSummary(`${renderSyncMarkdown(preview)}\n**Refused before spending anything:** ${spend.budget.reasons.join('; ')}.\n`);
+      assertBudget(spend.budget, 'max-tokens');
     }
 
     log.info(`Syncing ${files.length} document${files.length === 1 ? '' : 's'} into the library as ${repositoryTag(repository)}${dryRun ? ' (dry run)' : ''}: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged, ${plan.counts.removed} removed.`);

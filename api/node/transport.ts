@@ -7,6 +7,7 @@
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { Transport } from '../transport.js';
 import { classifyNodeError, flattenHeaders } from './errors.js';
+import { proxySettings } from './proxy.js';
 
 export { classifyNodeError } from './errors.js';
 
@@ -21,22 +22,14 @@ export interface NodeTransportOptions {
   connectTimeoutMs?: number;
 }
 
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
-
 export function createDefaultDispatcher(options: NodeTransportOptions = {}): Dispatcher {
   const env = options.env ?? process.env;
   const agentOptions = {
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
     connect: { timeout: options.connectTimeoutMs ?? 10_000 },
   };
-  if (PROXY_VARIABLES.some((name) => env[name])) {
-    return new EnvHttpProxyAgent({
-      ...agentOptions,
-      httpProxy: env.HTTP_PROXY ?? env.http_proxy,
-      httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy,
-      noProxy: env.NO_PROXY ?? env.no_proxy,
-    });
-  }
+  const proxy = proxySettings(env);
+  if (proxy) return new EnvHttpProxyAgent({ ...agentOptions, ...proxy });
   return new Agent(agentOptions);
 }
 

@@ -84,7 +84,7 @@ export const callCommand: Command = {
     const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
     return withSession(parsed, out, async (session) => {
       if (operation.cost.kind !== 'free') {
-        const decision = await guardSpend(session, out, [{ operationId, count: 1, tokensEach: operation.cost.kind === 'fixed' ? operation.cost.tokens : undefined }], {
+        const decision = await guardSpend(session, out, [{ operationId, count: 1 }], {
           ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: operationId,
         });
         if (!decision.proceed) {

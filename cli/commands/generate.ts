@@ -6,7 +6,7 @@
 import { FORMATS, type DownloadFormat } from '../../api/schemas/common.js';
 import { detectDrift, planGeneration } from '../../review/drift.js';
 import { checkFrameworkUpdates, resolveFrameworkSlug } from '../../review/frameworkUpdates.js';
-import { generationCost, runGeneration } from '../../review/generation.js';
+import { generationCalls, runGeneration } from '../../review/generation.js';
 import { writeManifest, } from '../../review/node/config.js';
 import { writeRepoFile } from '../../review/node/files.js';
 import { CONNECTION_OPTIONS, REPO_OPTIONS, booleanFlag, enumFlag, integerFlag, listFlag, parseCommand, stringFlag, type OptionSpecs } from '../lib/args.js';
@@ -105,7 +105,7 @@ export const generateCommand: Command = {
         ...(only ? { only } : booleanFlag(v, 'all') ? { only: drift.documents.map((d) => d.output) } : {}),
         force: booleanFlag(v, 'force'),
       });
-      const decision = await guardSpend(session, out, [generationCost(plan.generate.length, {})], {
+      const decision = await guardSpend(session, out, [generationCalls(plan.generate.length)], {
         ...(maxTokens !== undefined ? { maxTokens } : {}),
         dryRun: booleanFlag(v, 'dry-run'),
         what: `${plan.generate.length} generation(s)`,

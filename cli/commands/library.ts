@@ -1,5 +1,4 @@
 /** `compliance library list|get|delete|search|ingest|refresh`: the private document library. */
-import { fixedPrice } from '../../api/operations.js';
 import { CONNECTION_OPTIONS, booleanFlag, integerFlag, listFlag, parseCommand, stringFlag, type OptionSpecs } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
 import { EXIT, UsageError } from '../lib/errors.js';
@@ -77,7 +76,7 @@ export const libraryCommand: Command = {
         const limit = integerFlag(v, 'limit', { min: 1, max: 1000 });
         const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
         return withSession(parsed, out, async (session) => {
-          const decision = await guardSpend(session, out, [{ operationId: 'searchLibrary', count: 1, tokensEach: fixedPrice('searchLibrary') }], {
+          const decision = await guardSpend(session, out, [{ operationId: 'searchLibrary', count: 1 }], {
             ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: 'one library search',
           });
           if (!decision.proceed) {

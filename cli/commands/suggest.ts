@@ -34,7 +34,7 @@ export const suggestCommand: Command = {
     };
     const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
     return withSession(parsed, out, async (session) => {
-      const decision = await guardSpend(session, out, [{ operationId: 'suggestFrameworks', count: 1, tokensEach: undefined }], {
+      const decision = await guardSpend(session, out, [{ operationId: 'suggestFrameworks', count: 1 }], {
         ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: 'one discovery query',
       });
       if (!decision.proceed) {

@@ -4,7 +4,7 @@
  * /capabilities (free) before anything is charged.
  */
 import type { DownloadFormat } from '../../api/schemas/common.js';
-import { generationCost } from '../../review/generation.js';
+import { generationCalls } from '../../review/generation.js';
 import { booleanFlag, integerFlag, stringFlag, type Parsed } from './args.js';
 import { saveDownload } from './download.js';
 import { EXIT, ExternalServiceError, UsageError, type ExitCode } from './errors.js';
@@ -32,7 +32,7 @@ export async function generateOne(parsed: Parsed, out: Output, session: Session,
   const framework = resolveFrameworkArgument(options.framework, capabilities.verifiedFrameworks);
   const typed = stringFlag(v, 'type');
   const type = typed === undefined ? undefined : checkDocumentType(typed, capabilities.documentTypes);
-  const decision = await guardSpend(session, out, [generationCost(1, {})], {
+  const decision = await guardSpend(session, out, [generationCalls(1)], {
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     dryRun: booleanFlag(v, 'dry-run'),
     what: `one ${type ?? 'document'} for ${framework}`,

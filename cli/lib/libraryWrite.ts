@@ -54,7 +54,7 @@ export async function ingestFiles(parsed: Parsed, out: Output, session: Session,
   const tags = listFlag(v, 'tags');
   const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
   const uploads = await readUploads(paths);
-  const decision = await guardSpend(session, out, [{ operationId: 'ingestLibraryDocument', count: uploads.length, tokensEach: undefined }], {
+  const decision = await guardSpend(session, out, [{ operationId: 'ingestLibraryDocument', count: uploads.length }], {
     ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: `${uploads.length} library ingest(s)`,
   });
   const each = decision.plannedTokens === undefined ? 0 : decision.plannedTokens / uploads.length;
@@ -101,7 +101,7 @@ export async function refreshFile(parsed: Parsed, out: Output, session: Session,
     out.result(() => render([result], 'Nothing to refresh.'), () => ({ dryRun: booleanFlag(v, 'dry-run'), tokensSpent: 0, results: [result] }));
     return EXIT.ok;
   }
-  const decision = await guardSpend(session, out, [{ operationId: 'refreshLibraryDocument', count: 1, tokensEach: undefined }], {
+  const decision = await guardSpend(session, out, [{ operationId: 'refreshLibraryDocument', count: 1 }], {
     ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: `refreshing ${id}`,
   });
   const price = decision.plannedTokens ?? 0;

@@ -1,9 +1,10 @@
 /**
- * The money rule for commands that spend: in live mode, say what the call will cost before making
- * it, refuse it over --max-tokens or the balance (nothing spent), and spend nothing on --dry-run.
+ * The money rule (review/'s planSpend) as commands render it: in live mode, say what the call will
+ * cost before making it; refuse it over --max-tokens or the balance (exit 3, nothing spent); spend
+ * nothing on --dry-run.
  */
 import type { KeyMode } from '../../api/schemas/common.js';
-import { assertBudget, checkBudget, estimateCost, type BudgetCheck, type CostLine } from '../../review/budget.js';
+import { assertBudget, planSpend, type BudgetCheck, type PlannedCalls } from '../../review/budget.js';
 import { tokens, usd } from './format.js';
 import type { Output } from './output.js';
 import type { Session } from './session.js';
@@ -18,21 +19,23 @@ interface SpendDecision {
 }
 
 /**
- * Prices `lines` (prices from GET /billing, free), prints the cost in live mode and throws
+ * Prices `calls` (GET /billing and the operation table, free), prints the cost in live mode and throws
  * budget_exceeded (exit 3) when the plan is over the cap or the balance.
  */
-export async function guardSpend(session: Session, out: Output, lines: CostLine[], options: { maxTokens?: number; dryRun?: boolean; what: string }): Promise<SpendDecision> {
-  const mode = await session.mode();
-  const billing = await session.client.getBilling();
-  const priced = lines.map((line) => ({ ...line, tokensEach: line.tokensEach ?? billing.prices[line.operationId] }));
-  const estimate = estimateCost(priced);
-  const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, maxTokens: options.maxTokens });
+export async function guardSpend(session: Session, out: Output, calls: PlannedCalls[], options: { maxTokens?: number; dryRun?: boolean; what: string }): Promise<SpendDecision> {
+  const spend = await planSpend(session.client, calls, {
+    mode: await session.mode(),
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+    dryRun: options.dryRun === true,
+    label: options.what,
+  });
+  const { mode, budget, estimate } = spend;
   const planned = estimate.unpriced.length > 0 ? undefined : estimate.totalTokens;
   if (mode === 'live') {
     const cost = planned === undefined ? 'an unlisted price' : `${tokens(planned)} (about ${usd(planned)})`;
-    out.notice(`${options.dryRun ? 'Would spend' : 'Spending'} ${cost} on ${options.what}; balance ${tokens(billing.balanceTokens)}.`);
+    out.notice(`${options.dryRun ? 'Would spend' : 'Spending'} ${cost} on ${options.what}; balance ${tokens(spend.balanceTokens)}.`);
   }
-  if (options.dryRun) {
+  if (spend.status === 'dry-run') {
     // A dry run answers "what would happen": a shortfall is part of the answer (exit 0), not an error.
     if (!budget.allowed) {
       out.warn(`a real run would be refused before spending anything: ${budget.reasons.join('; ')}`);
@@ -40,6 +43,7 @@ export async function guardSpend(session: Session, out: Output, lines: CostLine[
     }
     return { mode, plannedTokens: planned, budget, proceed: false };
   }
-  assertBudget(budget);
+  assertBudget(budget, '--max-tokens');
+  // One command is one plan under its own cap: its reservation has nothing to share with.
   return { mode, plannedTokens: planned, budget, proceed: true };
 }

@@ -1,12 +1,14 @@
 /**
- * The server session's token budget: every charged tool call is priced first (from the operation
- * table's fixed prices or the service's price list, GET /billing) and refused before anything is
- * sent when it would cross --max-tokens. An assistant cannot talk its way past it: the cap is a
- * process flag, not a tool argument.
+ * The server session's token budget: one SpendLedger (review/'s money rule) for the whole session.
+ * Every charged tool call is priced (GET /billing's list, else the operation table), and its price
+ * reserved before the confirmation prompt and the call, so concurrent calls (over stdio, over --http,
+ * waiting for a confirmation) can never together pass --max-tokens. An assistant cannot talk its way
+ * past it: the cap is a process flag, not a tool argument.
  */
 import type { ComplianceClient } from '../../api/client.js';
-import { operations, type OperationId } from '../../api/operations.js';
+import type { OperationId } from '../../api/operations.js';
 import type { KeyMode } from '../../api/schemas/common.js';
+import { priceCalls, priceOf, SpendLedger, type Reservation } from '../../review/budget.js';
 import { ReviewError } from '../../review/errors.js';
 import { tokens, usd } from '../lib/format.js';
 
@@ -18,22 +20,30 @@ export function budgetRefusal(message: string, hint: string): ReviewError {
 interface SpendReport {
   /** Live-price tokens this server session has spent (sandbox keys: counted, never charged). */
   spentTokens: number;
+  /** Live-price tokens held by charged calls still running. */
+  reservedTokens: number;
   maxTokens: number | null;
   remainingTokens: number | null;
   mode: KeyMode;
 }
 
 export class SessionBudget {
-  #spent = 0;
   #prices: Promise<Record<string, number>> | undefined;
-  readonly maxTokens: number | undefined;
-  readonly mode: KeyMode;
+  readonly #ledger: SpendLedger;
   readonly #client: ComplianceClient;
 
   constructor(client: ComplianceClient, mode: KeyMode, maxTokens: number | undefined) {
     this.#client = client;
-    this.mode = mode;
-    this.maxTokens = maxTokens;
+    // A live key without --max-tokens charges nothing: an assistant must not spend unasked.
+    this.#ledger = new SpendLedger({ mode, ...(maxTokens !== undefined ? { maxTokens } : {}), capRequired: true });
+  }
+
+  get mode(): KeyMode {
+    return this.#ledger.mode;
+  }
+
+  get maxTokens(): number | undefined {
+    return this.#ledger.maxTokens;
   }
 
   /** The service's price list (free, read once per server session). */
@@ -42,60 +52,44 @@ export class SessionBudget {
     return this.#prices;
   }
 
-  /** Live-mode price of one call of `id`; 0 for free operations, undefined when the service lists none. */
+  /** Live-mode price of one call of `id`; undefined when neither the service nor the table prices it. */
   async priceOf(id: OperationId): Promise<number | undefined> {
-    const cost = operations[id].cost;
-    if (cost.kind === 'free') return 0;
-    if (cost.kind === 'fixed') return cost.tokens;
-    return (await this.prices())[id];
+    return priceOf(id, await this.prices());
   }
 
   /** One line for a charged tool's description, read from the price list. */
   async costLine(ids: readonly OperationId[]): Promise<string> {
-    const parts: string[] = [];
-    let total = 0;
-    for (const id of ids) {
-      const price = await this.priceOf(id);
-      if (price === undefined) return `Cost: ${id} is charged in live mode at a price the service does not list; this server refuses it under a budget.`;
-      total += price;
-      if (ids.length > 1) parts.push(`${id} ${tokens(price)}`);
-    }
-    return `Cost: ${tokens(total)} (about ${usd(total)}) per call in live mode${parts.length ? ` (${parts.join(' + ')})` : ''}; sandbox keys are never charged. Counted against this server's --max-tokens budget.`;
+    const estimate = priceCalls(ids.map((id) => ({ operationId: id, count: 1 })), await this.prices());
+    if (estimate.unpriced.length > 0) return `Cost: ${estimate.unpriced.join(', ')} is charged in live mode at a price the service does not list; this server refuses it under a budget.`;
+    const parts = ids.length > 1 ? ` (${estimate.lines.map((line) => `${line.operationId} ${tokens(line.tokensEach ?? 0)}`).join(' + ')})` : '';
+    const total = estimate.totalTokens;
+    return `Cost: ${tokens(total)} (about ${usd(total)}) per call in live mode${parts}; sandbox keys are never charged. Counted against this server's --max-tokens budget.`;
   }
 
   /**
-   * Refuses (throws budget_exceeded, nothing sent) a call costing `price` that the budget does not
-   * allow; otherwise returns the price to record once the call went through.
+   * Prices one call of each of `ids` and reserves it (throws budget_exceeded, nothing sent, when the
+   * budget does not allow it). Settle the reservation when the call ends: commit, or settleAfter(error).
    */
-  check(what: string, price: number | undefined): number {
-    if (price === undefined) {
-      if (this.mode === 'live') throw budgetRefusal(`refused before spending anything: the price of ${what} is not listed, so the budget cannot be guaranteed`, 'Use the CLI for this call, where you can see the price first.');
-      return 0;
-    }
-    if (this.mode === 'live' && this.maxTokens === undefined) {
-      throw budgetRefusal(
-        `refused before spending anything: ${what} costs ${tokens(price)} (about ${usd(price)}) and this server was started without a token budget, so it charges nothing`,
-        'Ask the user to restart the server with --max-tokens N (for example --max-tokens 500000) to allow charged calls.',
-      );
-    }
-    if (this.maxTokens !== undefined && this.#spent + price > this.maxTokens) {
-      throw budgetRefusal(
-        `refused before spending anything: ${what} costs ${tokens(price)}, and ${tokens(this.#spent)} of this session's ${tokens(this.maxTokens)} budget is already spent (${tokens(this.maxTokens - this.#spent)} left)`,
-        'The budget is fixed for the server session; the user can restart the server with a larger --max-tokens.',
-      );
-    }
-    return price;
-  }
-
-  record(price: number): void {
-    this.#spent += price;
+  async reserve(what: string, ids: readonly OperationId[]): Promise<Reservation> {
+    const estimate = priceCalls(ids.map((id) => ({ operationId: id, count: 1 })), await this.prices());
+    // No await between the check and the reservation: concurrent calls see each other's claims.
+    const { budget, reservation } = this.#ledger.reserve(estimate, { label: what });
+    if (reservation) return reservation;
+    const hint = this.maxTokens === undefined
+      ? 'Ask the user to restart the server with --max-tokens N (for example --max-tokens 500000) to allow charged calls.'
+      : estimate.unpriced.length > 0
+        ? 'Use the CLI for this call, where you can see the price first.'
+        : 'The budget is fixed for the server session; the user can restart the server with a larger --max-tokens.';
+    throw budgetRefusal(`refused before spending anything: ${budget.reasons.join('; ')}`, hint);
   }
 
   report(): SpendReport {
+    const remaining = this.#ledger.remainingTokens;
     return {
-      spentTokens: this.#spent,
+      spentTokens: this.#ledger.spentTokens,
+      reservedTokens: this.#ledger.reservedTokens,
       maxTokens: this.maxTokens ?? null,
-      remainingTokens: this.maxTokens === undefined ? null : this.maxTokens - this.#spent,
+      remainingTokens: remaining ?? null,
       mode: this.mode,
     };
   }
@@ -103,7 +97,8 @@ export class SessionBudget {
   /** The running spend line every charged tool's result carries. */
   reportLine(): string {
     const report = this.report();
-    const budget = report.maxTokens === null ? 'no budget set' : `budget ${tokens(report.maxTokens)}, ${tokens(report.remainingTokens ?? 0)} left`;
+    const held = report.reservedTokens > 0 ? `, ${tokens(report.reservedTokens)} held by calls still running` : '';
+    const budget = report.maxTokens === null ? 'no budget set' : `budget ${tokens(report.maxTokens)}, ${tokens(report.remainingTokens ?? 0)} left${held}`;
     const charged = report.mode === 'live' ? 'charged' : 'at live prices (sandbox key: nothing charged)';
     return `Session spend: ${tokens(report.spentTokens)} ${charged}; ${budget}.`;
   }

@@ -15,9 +15,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
-export interface HttpLimits {
+interface HttpLimits {
   /** Open sessions at most; one more closes the least recently used session with no request in flight. */
   maxSessions: number;
   /** A session with no request for this long is closed (its client must initialize again). */
@@ -32,7 +32,7 @@ export interface HttpLimits {
   now: () => number;
 }
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxSessions: 64,
   idleMs: 30 * 60_000,
   maxBodyBytes: 4 * 1024 * 1024,

@@ -6,7 +6,7 @@
 import { z } from 'zod/v4';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Download, JobStatusModel } from '../../api/clientTypes.js';
-import { ComplianceApiError, ComplianceValidationError } from '../../api/errors.js';
+import { ComplianceValidationError } from '../../api/errors.js';
 import { operationIds, operations, type OperationId, type OperationSpec } from '../../api/operations.js';
 import { generateDocumentInput } from '../../api/schemas/requests.js';
 import { runReview } from '../../review/review.js';
@@ -14,7 +14,6 @@ import { readConfigFile } from '../../review/node/config.js';
 import { CONFIG_FILE_NAME } from '../../review/config.js';
 import { today } from '../lib/format.js';
 import { loadDocuments } from '../lib/repo.js';
-import { ReviewError } from '../../review/errors.js';
 import type { McpContext } from './context.js';
 import { errorResult, jsonText } from './results.js';
 
@@ -57,32 +56,20 @@ function annotationsFor(spec: OperationSpec): Tool['annotations'] {
   };
 }
 
-/** Whether a failed charged call can have been admitted (and so charged): anything but a refusal before or by the service. */
-function mayHaveCharged(error: unknown): boolean {
-  if (error instanceof ComplianceValidationError || error instanceof ReviewError) return false;
-  if (error instanceof ComplianceApiError && error.status !== undefined && error.status < 500) return false;
-  return true;
-}
-
 /**
- * Prices `ids`, refuses over the budget (nothing sent), asks the user above the confirmation
- * threshold, runs `work` and records the spend (also when a sent call failed in a way that may have
- * been charged).
+ * Reserves the price of `ids` under the session budget (refused, nothing sent, when it does not fit),
+ * asks the user above the confirmation threshold, runs `work`, then settles: the price stays spent
+ * unless the call failed in a way that cannot have been charged (a refusal, a declined prompt).
  */
 async function spend<T>(context: McpContext, what: string, ids: readonly OperationId[], work: () => Promise<T>): Promise<T> {
-  let price: number | undefined = 0;
-  for (const id of ids) {
-    const each = await context.budget.priceOf(id);
-    price = price === undefined || each === undefined ? undefined : price + each;
-  }
-  const allowed = context.budget.check(what, price);
-  await context.confirm(what, allowed);
+  const reservation = await context.budget.reserve(what, ids);
   try {
+    await context.confirm(what, reservation.tokens);
     const result = await work();
-    context.budget.record(allowed);
+    reservation.commit();
     return result;
   } catch (error) {
-    if (mayHaveCharged(error)) context.budget.record(allowed);
+    reservation.settleAfter(error);
     throw error;
   }
 }

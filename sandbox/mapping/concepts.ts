@@ -65,7 +65,7 @@ const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set(
 );
 
 /** A text's terms, and those of them only an ambiguous word standing alone produced. */
-export interface ReadTerms {
+interface ReadTerms {
   terms: string[];
   ambiguous: ReadonlySet<string>;
 }

@@ -31,6 +31,35 @@ describe('actions/suggest', () => {
     expect(leakedSecrets(result, [API_KEY])).toEqual([]);
   });
 
+  it('prices the query first with a live key: max-tokens refuses before sending, dry-run sends nothing, tokens-spent is what the ledger drew', async () => {
+    const live = (name: string, inputs: Record<string, string>) => run(name, { 'api-key': LIVE_API_KEY, ...inputs });
+    const balance = async () => (JSON.parse((await live('call', { operation: 'getBilling' })).outputs.result as string) as { balanceTokens: number }).balanceTokens;
+    const query = { query: 'health data privacy for a US telehealth app' };
+    const before = await balance();
+
+    const refused = await live('suggest', { ...query, 'max-tokens': '19999' });
+    expect(refused.code).toBe(1);
+    expect(refused.annotations.at(-1)?.message).toBe('refused before spending anything: one discovery query (1 × suggestFrameworks at 20,000 tokens) costs 20,000 tokens, but the cap of 19,999 tokens allows 19,999 tokens more: enough for 0 of the 1 call');
+    expect(refused.outputs['tokens-spent']).toBe('0');
+    expect(refused.outputs.candidates).toBeUndefined();
+    expect(refused.summary).toContain('Refused before sending anything');
+
+    const dry = await live('suggest', { ...query, 'dry-run': 'true' });
+    expect(dry.code, dry.stdout).toBe(0);
+    expect(dry.outputs['planned-tokens']).toBe('20000');
+    expect(dry.outputs['tokens-spent']).toBe('0');
+    expect(dry.outputs.candidates).toBeUndefined();
+    expect(dry.summary).toContain('Dry run: nothing was sent. The query costs 20,000 tokens at live prices.');
+    expect(await balance()).toBe(before);
+
+    const spent = await live('suggest', { ...query, 'max-tokens': '20000' });
+    expect(spent.code, spent.stdout).toBe(0);
+    expect(spent.outputs['tokens-spent']).toBe('20000');
+    expect(spent.summary).toContain('Tokens spent: **20,000 tokens**.');
+    expect(await balance()).toBe(before - 20_000);
+    expect(leakedSecrets(spent, [LIVE_API_KEY])).toEqual([]);
+  });
+
   it('needs a question', async () => {
     const result = await run('suggest', {});
     expect(result.code).toBe(1);
@@ -68,7 +97,7 @@ describe('actions/call', () => {
 
     const refused = await live({ operation: 'searchLibrary', input: '{"query": "access review"}', 'max-tokens': '4999' });
     expect(refused.code).toBe(1);
-    expect(refused.annotations.at(-1)?.message).toBe('refused before spending anything: the plan costs 5,000 tokens, more than the cap of 4,999 tokens');
+    expect(refused.annotations.at(-1)?.message).toBe('refused before spending anything: 1 × searchLibrary at 5,000 tokens costs 5,000 tokens, but the cap of 4,999 tokens allows 4,999 tokens more: enough for 0 of the 1 call');
     expect(refused.outputs['tokens-spent']).toBe('0');
     expect(refused.outputs.result).toBeUndefined();
 

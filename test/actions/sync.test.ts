@@ -87,14 +87,14 @@ describe('actions/sync', () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(80));
     const capped = await sync(workspace, { 'max-tokens': '1000000' }, BUDGET_KEY);
     expect(capped.code).toBe(1);
-    expect(capped.annotations.at(-1)?.message).toContain('refused before spending anything: the plan costs 5,200,000 tokens, more than the cap of 1,000,000 tokens');
+    expect(capped.annotations.at(-1)?.message).toContain('refused before spending anything: 13 × ingestLibraryDocument at 400,000 tokens costs 5,200,000 tokens, but the cap of 1,000,000 tokens allows 1,000,000 tokens more: enough for 2 of the 13 calls (Set max-tokens to 5,200,000 or more, or plan fewer calls; a dry run shows the plan.)');
     expect(capped.summary).toContain('would ingest');
 
     const live = new ComplianceClient({ apiKey: LIVE_API_KEY, baseUrl: sandbox.baseUrl });
     const balance = (await live.getBilling()).balanceTokens;
     const broke = await sync(workspace, {}, LIVE_API_KEY);
     expect(broke.code).toBe(1);
-    expect(broke.annotations.at(-1)?.message).toMatch(/the plan costs 5,200,000 tokens but the balance is [\d,]+ tokens.*pack/);
+    expect(broke.annotations.at(-1)?.message).toMatch(/13 × ingestLibraryDocument at 400,000 tokens costs 5,200,000 tokens but the balance is [\d,]+ tokens.*pack/);
     expect((await live.getBilling()).balanceTokens).toBe(balance);
     expect(await live.listAllLibraryDocuments()).toHaveLength(0);
     expect(leakedSecrets(broke, [LIVE_API_KEY])).toEqual([]);

@@ -31,7 +31,7 @@ describe('compliance sync (live mode)', () => {
     const run = await cli(['sync', '--max-tokens', '800000'], { cwd: repo, box });
     expect(run.code).toBe(3);
     expect(run.stdout).toContain('Refused before spending anything');
-    expect(run.stdout).toContain('1,200,000 tokens, more than the cap of 800,000 tokens');
+    expect(run.stdout).toContain('3 × ingestLibraryDocument at 400,000 tokens costs 1,200,000 tokens, but the cap of 800,000 tokens allows 800,000 tokens more: enough for 2 of the 3 calls');
     expect(await balance(box)).toBe(before);
   });
 

@@ -97,7 +97,7 @@ describe('compliance mcp over stdio (live-mode key, budget of 1.5 searches)', ()
     const before = await billing();
     const result = await call('searchLibrary', { query: 'incident response' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^budget_exceeded: refused before spending anything: searchLibrary costs 5,000 tokens/);
+    expect(textOf(result)).toMatch(/^budget_exceeded: refused before spending anything: searchLibrary \(1 × searchLibrary at 5,000 tokens\) costs 5,000 tokens, but the cap of 7,500 tokens allows 2,500 tokens more \(5,000 tokens of it already spent or reserved\): enough for 0 of the 1 call/);
     expect(textOf(result)).toContain('hint: ');
     const after = await billing();
     expect(after.balanceTokens).toBe(before.balanceTokens);

@@ -1,4 +1,4 @@
-/** priceSyncPlan: what merging costs the library sync, priced from GET /billing's list, never a constant. */
+/** priceSyncPlan: what merging costs the library sync, priced as the sync itself is (GET /billing's list, else the operation table). */
 import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../api/contentHash.js';
 import { planSync, priceSyncPlan, type LibraryDocument } from '../../review/index.js';
@@ -30,8 +30,10 @@ describe('priceSyncPlan', () => {
     ]);
   });
 
-  it('has no total when a needed price is not listed, and 0 when nothing changes', () => {
-    expect(priceSyncPlan(plan, { refreshLibraryDocument: 11 }).tokens).toBeUndefined();
+  it('prices what the list leaves out at the operation table\'s price, the same as the sync plan; 0 when nothing changes', () => {
+    expect(priceSyncPlan(plan, { refreshLibraryDocument: 11 }).tokens).toBe(400_000 + 11);
+    const priced = planSync({ files, library, repoTag: TAG, groups, deleteRemoved: false, prices: { refreshLibraryDocument: 11 } });
+    expect(priced.totalTokens).toBe(400_000 + 11);
     const same = planSync({ files: [{ path: 'policies/a.md', content: text('a') }, { path: 'policies/b.md', content: text('b') }, { path: 'policies/gone.md', content: text('gone') }], library, repoTag: TAG, groups, deleteRemoved: false });
     expect(priceSyncPlan(same, {})).toMatchObject({ counts: { new: 0, changed: 0, removed: 0 }, tokens: 0 });
   });

@@ -4,8 +4,8 @@
  * before anything else runs, so no later log line, summary or error can show it.
  */
 import * as core from '@actions/core';
-import { ComplianceClient } from '../../../api/client.js';
-import { nodeSleep } from '../../../api/node/sleep.js';
+import type { ComplianceClient } from '../../../api/client.js';
+import { envClient } from '../../../api/node/env.js';
 import { ComplianceValidationError } from '../../../api/errors.js';
 import { InputError, textInput } from './inputs.js';
 import { actionTransport } from './transport.js';
@@ -35,12 +35,15 @@ export function createClient(apiKey: string, actionName: string): ComplianceClie
     throw new InputError(BASE_URL_INPUT, 'is empty, and COMPLIANCE_BASE_URL is not set either', 'Pass `base-url: https://<host>/api/public/v1` (the address your key was issued for).');
   }
   try {
-    return new ComplianceClient({ apiKey, baseUrl, userAgent: `compliance-github-action/${actionName}`, transport: actionTransport(), sleep: nodeSleep, now: Date.now });
+    // The inputs stand in for the environment: the same rule as the CLI's (api/node/env.ts).
+    return envClient({ COMPLIANCE_API_KEY: apiKey, COMPLIANCE_BASE_URL: baseUrl }, { userAgent: `compliance-github-action/${actionName}`, transport: actionTransport() });
   } catch (error) {
-    if (error instanceof ComplianceValidationError && error.field === 'baseUrl') {
-      throw new InputError(BASE_URL_INPUT, error.message, error.hint);
+    if (error instanceof ComplianceValidationError && error.field === 'COMPLIANCE_BASE_URL') {
+      // Said of the input the user set, in the client's own words.
+      const said = error.cause instanceof ComplianceValidationError ? error.cause : error;
+      throw new InputError(BASE_URL_INPUT, said.message, said.hint);
     }
-    if (error instanceof ComplianceValidationError && error.field === 'apiKey') {
+    if (error instanceof ComplianceValidationError && (error.field === 'apiKey' || error.field === 'COMPLIANCE_API_KEY')) {
       throw new InputError(API_KEY_INPUT, 'is not a valid key (it must be one word, without spaces or line breaks)', 'Copy the key exactly as issued into the secret.');
     }
     throw error;

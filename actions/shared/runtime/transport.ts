@@ -8,9 +8,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import { classifyNodeError, flattenHeaders } from '../../../api/node/errors.js';
+import { proxySettings } from '../../../api/node/proxy.js';
 import { TransportError, type Transport, type TransportRequest } from '../../../api/transport.js';
 
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
 /** Node's agents honour `proxyEnv` from 24.5 on; older ones would silently connect directly. */
 const PROXY_SUPPORT = [24, 5] as const;
 
@@ -20,7 +20,8 @@ function proxySupported(version = process.versions.node): boolean {
 }
 
 function createActionTransport(env: Record<string, string | undefined> = process.env): Transport {
-  const proxied = PROXY_VARIABLES.some((name) => env[name]);
+  // Node's `proxyEnv` reads the same variables as proxySettings; that one decides whether any is set.
+  const proxied = proxySettings(env) !== undefined;
   // `proxyEnv` is newer than the @types/node in use.
   const options = { keepAlive: true, ...(proxied ? { proxyEnv: env } : {}) } as http.AgentOptions;
   let agents: { http: http.Agent; https: https.Agent } | undefined;

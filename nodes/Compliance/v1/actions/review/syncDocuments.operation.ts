@@ -8,9 +8,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
-import { checkBudget, estimateCost } from '../../../../../review/budget.js';
+import { planSpend } from '../../../../../review/budget.js';
 import { listAllLibraryDocuments, resolveSyncPlan } from '../../../../../review/library.js';
 import { runSync } from '../../../../../review/syncRun.js';
+import { syncCalls } from '../../../../../review/syncPlan.js';
 import { tagsOf, text } from '../../helpers/utils.js';
 import { documentInputProperties, documentsOf } from './documentInput.js';
 
@@ -92,16 +93,13 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
     repoTag: `repo:${documentSet.toLowerCase()}`,
     groups: [group],
     deleteRemoved: options.deleteRemoved === true,
+    prices: billing.prices,
   });
-  const estimate = estimateCost([
-    { operationId: 'ingestLibraryDocument', count: plan.counts.new, tokensEach: plan.items.find((item) => item.kind === 'new')?.tokens },
-    { operationId: 'refreshLibraryDocument', count: plan.counts.changed, tokensEach: plan.items.find((item) => item.kind === 'changed')?.tokens },
-  ]);
   const maxTokens = options.maxTokens ? options.maxTokens : undefined;
-  const budget = checkBudget(estimate, { mode, balanceTokens: billing.balanceTokens, ...(maxTokens !== undefined ? { maxTokens } : {}) });
+  const { budget } = await planSpend(client, syncCalls(plan), { mode, billing, ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun });
   if (!budget.allowed) {
     throw new NodeOperationError(this.getNode(), `Sync Documents refused before spending anything: ${budget.reasons.join('; ')}`, {
-      description: `The plan costs ${plan.totalTokens.toLocaleString('en-US')} tokens at live prices (${plan.counts.new} new, ${plan.counts.changed} changed). Raise Max Tokens, top up the balance, or sync fewer documents.`,
+      description: `The plan costs ${plan.totalTokens.toLocaleString('en-US')} tokens at live prices (${plan.counts.new} new, ${plan.counts.changed} changed). ${budget.neededCapTokens !== undefined ? `Set Max Tokens to ${budget.neededCapTokens.toLocaleString('en-US')} or more, top up` : 'Top up'} the balance, or sync fewer documents.`,
     });
   }
   const run = await runSync(client, plan, { mode, dryRun, ...(this.getExecutionCancelSignal?.() ? { signal: this.getExecutionCancelSignal()! } : {}) });

@@ -1,0 +1,94 @@
+/**
+ * A re-run never pays twice: actions/map on a pull request keeps its mappings, and a re-run of the
+ * same pull request with the same framework and documents (by content hash) reuses them, 0 tokens,
+ * by a live key's ledger. A changed document, or another pull request, maps (and pays) again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import { FakeGitHub } from './fakeGitHub.js';
+import { GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, LIVE_API_KEY, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
+
+const MAP_PRICE = 250_000;
+let sandbox: RunningSandbox;
+let github: FakeGitHub;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [`${LIVE_API_KEY}:live:5000000`] });
+  github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await github?.close();
+});
+
+async function balance(): Promise<number> {
+  const response = await fetch(`${sandbox.baseUrl}/billing`, { headers: { authorization: `Bearer ${LIVE_API_KEY}` } });
+  return ((await response.json()) as { balanceTokens: number }).balanceTokens;
+}
+
+const mapOn = (workspace: string, pr: number) =>
+  runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr), apiUrl: github.url });
+
+describe('actions/map re-run of a pull request', () => {
+  it('reuses an unchanged mapping (0 tokens, said in the comment and outputs) and maps again when a document changed', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(50));
+    const pr = github.addPullRequest();
+    const ours = () => github.commentsOn(pr).find((comment) => comment.body.startsWith('<!-- compliance-report:map -->'))?.body ?? '';
+
+    let before = await balance();
+    const first = await mapOn(workspace, pr);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(first.outputs).toMatchObject({ 'tokens-spent': String(MAP_PRICE), reused: '[]' });
+    expect(before - (await balance())).toBe(MAP_PRICE);
+    expect(existsSync(join(workspace, '.compliance-mappings', 'mappings.json'))).toBe(true);
+
+    before = await balance();
+    const rerun = await mapOn(workspace, pr);
+    expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
+    expect(rerun.outputs).toMatchObject({ 'tokens-spent': '0', reused: '["hipaa-security"]', coverage: first.outputs.coverage, gaps: first.outputs.gaps, status: 'completed' });
+    expect(await balance()).toBe(before);
+    expect(ours()).toContain('Mapping of hipaa-security reused, 0 tokens');
+    expect(ours()).toContain('This check spent 0 tokens.');
+
+    // The same store under another pull request is not this one's: mapped and paid.
+    const other = github.addPullRequest();
+    before = await balance();
+    const elsewhere = await mapOn(workspace, other);
+    expect(elsewhere.outputs).toMatchObject({ 'tokens-spent': String(MAP_PRICE), reused: '[]' });
+    expect(before - (await balance())).toBe(MAP_PRICE);
+
+    // A changed document is a new mapping.
+    appendFileSync(join(workspace, 'policies', 'access-control-policy.md'), '\nAccess is reviewed every quarter by the system owner.\n');
+    before = await balance();
+    const changed = await mapOn(workspace, other);
+    expect(changed.outputs).toMatchObject({ 'tokens-spent': String(MAP_PRICE), reused: '[]' });
+    expect(before - (await balance())).toBe(MAP_PRICE);
+    for (const run of [first, rerun, elsewhere, changed]) expect(leakedSecrets(run, [LIVE_API_KEY, GITHUB_TOKEN])).toEqual([]);
+  }, 120_000);
+
+  it('dry-run prices the mapping and sends nothing: no charge, no comment, status dry-run', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(50));
+    const pr = github.addPullRequest();
+    const before = await balance();
+    const run = await runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'dry-run': 'true', 'max-tokens': String(MAP_PRICE) }, event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.outputs).toMatchObject({ status: 'dry-run', 'tokens-spent': '0' });
+    expect(run.outputs.passed).toBeUndefined();
+    expect(run.summary).toContain('## Dry run: nothing was sent\n\n1 × mapDocument at 250,000 tokens: 250,000 tokens at live prices.');
+    expect(await balance()).toBe(before);
+    expect(github.commentsOn(pr)).toEqual([]);
+  }, 60_000);
+
+  it('ignores a store that does not read as one (maps again) rather than failing', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(50));
+    const pr = github.addPullRequest();
+    mkdirSync(join(workspace, '.compliance-mappings'));
+    writeFileSync(join(workspace, '.compliance-mappings', 'mappings.json'), '{"version": 1, "pullRequest": "not a number"');
+    const before = await balance();
+    const run = await mapOn(workspace, pr);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.outputs).toMatchObject({ 'tokens-spent': String(MAP_PRICE), reused: '[]' });
+    expect(before - (await balance())).toBe(MAP_PRICE);
+  }, 60_000);
+});
