@@ -9,11 +9,17 @@ import type { MappingMode } from './config.js';
 import { forEachConcurrent } from './concurrency.js';
 import type { RepoFile } from './documents.js';
 import { ReviewError } from './errors.js';
+import { blankFrontMatter } from './frontMatter.js';
 import { normaliseContent } from './hash.js';
+
+/** What the service is sent of a document: its text without front matter (blanked, so lines keep their numbers). */
+export function policyText(content: string): string {
+  return normaliseContent(blankFrontMatter(content));
+}
 
 /** The files joined into one text, each under `=== FILE: <path> ===`. */
 export function buildPolicySet(files: readonly RepoFile[]): string {
-  return files.map((file) => `${sourceFileHeader(file.path)}\n\n${normaliseContent(file.content)}`).join('\n');
+  return files.map((file) => `${sourceFileHeader(file.path)}\n\n${policyText(file.content)}`).join('\n');
 }
 
 /** What mapping costs: one upload when combined, one per file otherwise (price as the service lists it). */
@@ -67,7 +73,7 @@ export async function runMapping(client: ComplianceApi, options: MappingOptions)
     options.files,
     options.concurrency ?? 2,
     async (file, index) => {
-      reports[index] = await map(file.path, normaliseContent(file.content), file.path);
+      reports[index] = await map(file.path, policyText(file.content), file.path);
     },
     options.signal,
   );

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import * as core from '@actions/core';
 import { parse as parseYaml } from 'yaml';
 import {
+  configLine,
   configSchema,
   FAIL_ON,
   formatTokens,
@@ -226,23 +227,13 @@ export function annotateGaps(report: ReviewReport, limit: number = MAX_ANNOTATIO
   return Math.min(ranked.length, limit);
 }
 
-/** The 1-based line of the waiver's `control:` in compliance.yml, when it can be found. */
-function waiverLine(configText: string | undefined, control: string): number | undefined {
-  if (!configText) return undefined;
-  const lines = configText.split(/\r?\n/);
-  const escaped = control.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`^\\s*-?\\s*control:\\s*["']?${escaped}["']?\\s*(#.*)?$`);
-  const index = lines.findIndex((line) => pattern.test(line));
-  return index >= 0 ? index + 1 : undefined;
-}
-
 /** An error annotation per expired waiver whose gap is back, pointing at compliance.yml. */
 export function annotateExpiredWaivers(frameworks: readonly GateResult[], configPath: string, configText: string | undefined): number {
   let count = 0;
   for (const result of frameworks) {
     for (const waiver of result.expiredWaivers) {
       if (count >= MAX_ANNOTATIONS) return count;
-      const line = waiverLine(configText, waiver.control);
+      const line = configLine(configText, 'control', waiver.control);
       core.error(`The waiver for ${waiver.control} (${result.framework.name}, owner ${waiver.owner}) expired on ${waiver.expires}: the gap counts again. Renew it with a new expiry or close the gap.`, {
         title: 'Expired compliance waiver',
         file: configPath,

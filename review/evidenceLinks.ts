@@ -1,0 +1,45 @@
+/**
+ * Links from a credit to the sentence it rests on, at the revision that was mapped:
+ * `<server>/<owner>/<repo>/blob/<commit>/<file>#L<line>-L<endLine>`. Every report format builds its
+ * links here, so report.md, the job summary, the PR comment, the HTML, SARIF and JUnit agree.
+ */
+import type { Evidence } from './gate.js';
+import type { ReviewReport } from './reportDocument.js';
+
+export const DEFAULT_SERVER_URL = 'https://github.com';
+
+const COMMIT_PATTERN = /^[0-9a-f]{7,64}$/i;
+const REPOSITORY_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+
+/** Where the report's repository is browsed at its commit, or undefined when either is unknown. */
+export function blobBase(report: Pick<ReviewReport, 'repository' | 'commit' | 'serverUrl'>): string | undefined {
+  const { repository, commit } = report;
+  if (!repository || !REPOSITORY_PATTERN.test(repository) || !commit || !COMMIT_PATTERN.test(commit)) return undefined;
+  const server = (report.serverUrl ?? DEFAULT_SERVER_URL).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s"'<>]+$/.test(server)) return undefined;
+  return `${server}/${repository}/blob/${commit}`;
+}
+
+/** `L3-L5`, and `L3-L3` for one line: the one form every format writes. */
+export function lineAnchor(evidence: Pick<Evidence, 'line' | 'endLine'>): string | undefined {
+  if (evidence.line === undefined) return undefined;
+  return `L${evidence.line}-L${Math.max(evidence.line, evidence.endLine ?? evidence.line)}`;
+}
+
+/** The link to one traced quote, or undefined when the repository, commit or file is unknown. */
+export function evidenceUrl(report: Pick<ReviewReport, 'repository' | 'commit' | 'serverUrl'>, evidence: Evidence): string | undefined {
+  const base = blobBase(report);
+  if (!base || !evidence.file) return undefined;
+  const path = evidence.file.split('/').map(encodeURIComponent).join('/');
+  const anchor = lineAnchor(evidence);
+  return `${base}/${path}${anchor ? `#${anchor}` : ''}`;
+}
+
+/** `policies/access.md, lines 3-5` (or `line 3`, or the file alone): the text a link is shown as. */
+export function evidencePlace(evidence: Evidence): string | undefined {
+  const file = evidence.file ?? (evidence.location.source !== 'combined' ? evidence.location.source : undefined);
+  const line = evidence.line ?? evidence.location.line;
+  const end = Math.max(line ?? 0, evidence.endLine ?? line ?? 0);
+  const lines = line === undefined ? undefined : end > line ? `lines ${line}-${end}` : `line ${line}`;
+  return [file, lines].filter(Boolean).join(', ') || undefined;
+}
