@@ -5,7 +5,7 @@
  */
 import type { MappingReportModel } from '../api/clientTypes.js';
 import type { Waiver } from './config.js';
-import { checkDeclarations, type Declaration, type DeclaredCheck } from './declarations.js';
+import { checkDeclarations, type Declaration, type DeclaredCheck } from './declaredCheck.js';
 import { ReviewError } from './errors.js';
 import { frameworkKey, gapKey } from './keys.js';
 import type { TracedEvidence } from './evidenceTrace.js';

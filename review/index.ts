@@ -20,6 +20,7 @@ export * from './evidenceTrace.js';
 export * from './evidenceLinks.js';
 export * from './frontMatter.js';
 export * from './declarations.js';
+export * from './declaredCheck.js';
 export * from './configLine.js';
 export * from './reportHistory.js';
 export * from './renderHtml.js';

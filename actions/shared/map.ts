@@ -24,11 +24,12 @@ import {
   type ReviewResult,
 } from '../../review/index.js';
 import { decodeUtf8, readRepoBytes } from '../../review/node/index.js';
-import { currentRepository, repositoryName } from './github/context.js';
+import { currentRepository, currentRevision, repositoryName } from './github/context.js';
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
 import {
   annotateExpiredWaivers,
   annotateGaps,
+  historyInput,
   mergeWaivers,
   parseWaiversInput,
   readGateInputs,
@@ -146,6 +147,7 @@ export const mapAction: ActionDefinition = {
     const failBelow = booleanInput('fail-below', true);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const formats = reportFormatsInput();
+    const history = await historyInput(repo.root);
     const commentInputs = readCommentInputs();
     const config: Config = { ...repo.config, frameworks, waivers: mergeWaivers(repo.config, gate.waivers) };
     const repository = repo.config.repository ?? repositoryName(currentRepository());
@@ -158,6 +160,7 @@ export const mapAction: ActionDefinition = {
       today: new Date().toISOString().slice(0, 10),
       now: new Date().toISOString(),
       repository,
+      ...currentRevision(),
       sync: pullRequest ? 'price' : 'skip',
       configUnchanged: pullRequest && (await configUnchanged(repo.root, repo.text)),
       checkUpdates: false,
@@ -175,7 +178,11 @@ export const mapAction: ActionDefinition = {
     const { report, tokensSpent } = result;
 
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.
-    const written = await writeReportFiles(client, report, repo.root, reportDirectory(repo.root), formats);
+    const written = await writeReportFiles(client, report, repo.root, reportDirectory(repo.root), formats, {
+      configPath: repo.path,
+      configText: repo.text,
+      ...(history ? { history } : {}),
+    });
     const relativeJson = written.json.startsWith(repo.root) ? written.json.slice(repo.root.length + 1) : written.json;
     const costs = renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent });
     const notes = pullRequest ? pullRequestNotes(result, { baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent }) : '';

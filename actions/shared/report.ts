@@ -13,7 +13,9 @@ import {
   FAIL_ON,
   formatTokens,
   neutralise,
+  parseReportFormats,
   renderReportMarkdown,
+  ReviewError,
   tableCell,
   truncate,
   type BudgetCheck,
@@ -22,13 +24,14 @@ import {
   type FailOn,
   type GateGap,
   type GateResult,
+  type HistoryPoint,
+  type PublishContext,
+  type ReportFormat,
   type ReviewReport,
   type Waiver,
 } from '../../review/index.js';
-import { readReportFile, writeRepoFile } from '../../review/node/index.js';
+import { publishedPath, publishReport, readHistory, readReportFile } from '../../review/node/index.js';
 import type { ComplianceApi } from '../../api/clientTypes.js';
-import { ComplianceError } from '../../api/errors.js';
-import type { DownloadFormat } from '../../api/schemas/common.js';
 import { choiceInput, InputError, listInput, textInput } from './runtime/inputs.js';
 import { MAX_COMMENT_CHARS } from './github/stickyComment.js';
 
@@ -87,58 +90,50 @@ export function mergeWaivers(config: Config, extra: readonly Waiver[]): Waiver[]
   return [...config.waivers.filter((waiver) => !overridden.has(id(waiver))), ...extra];
 }
 
-/** The `report-formats` input: pdf and docx renderings to download besides report.json and report.md. */
-export function reportFormatsInput(): DownloadFormat[] {
-  const formats = new Set<DownloadFormat>();
-  for (const raw of listInput('report-formats')) {
-    const format = raw.toLowerCase();
-    if (format === 'json' || format === 'md') continue; // always written
-    if (format !== 'pdf' && format !== 'docx') throw new InputError('report-formats', `"${raw}" is not a format: use pdf and/or docx (json and md are always written)`);
-    formats.add(format);
+/** The `report-formats` input: formats besides report.json and report.md (always written), checked by the publisher. */
+export function reportFormatsInput(): ReportFormat[] {
+  try {
+    return parseReportFormats(listInput('report-formats'), 'report-formats').filter((format) => format !== 'json' && format !== 'md');
+  } catch (error) {
+    if (error instanceof ReviewError) throw new InputError('report-formats', error.message.replace(/^report-formats: /, ''), error.hint);
+    throw error;
   }
-  return [...formats];
+}
+
+/** The `history` input: earlier report.json files for report.html's trend, read before anything is spent. */
+export async function historyInput(root: string): Promise<HistoryPoint[] | undefined> {
+  const dir = textInput('history');
+  return dir ? readHistory(dir, 'history', root) : undefined;
 }
 
 export interface WrittenReport {
   dir: string;
   json: string;
   markdown: string;
-  /** The service's rendering of each mapping job, by format. */
+  /** Every other file written (html, sarif, junit, the service's pdf/docx). */
   documents: string[];
 }
 
 /**
- * report.json and report.md in `dir` (created, inside the checkout `root`), plus each mapping
- * job's report in the extra formats, downloaded from the service (free).
+ * report.json and report.md in `dir` (created, inside the checkout `root`), plus the other formats
+ * through review/'s publisher; a download the service refuses is a warning.
  */
 export async function writeReportFiles(
   client: ComplianceApi | undefined,
   report: ReviewReport,
   root: string,
   dir: string,
-  formats: readonly DownloadFormat[],
+  formats: readonly ReportFormat[],
+  context: PublishContext = {},
 ): Promise<WrittenReport> {
-  const json = await writeRepoFile(root, join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  const markdown = await writeRepoFile(root, join(dir, 'report.md'), renderReportMarkdown(report, { detail: 'full' }));
-  const documents: string[] = [];
-  if (client) {
-    for (const framework of report.frameworks) {
-      for (const [index, jobId] of framework.jobIds.entries()) {
-        for (const format of formats) {
-          const suffix = framework.jobIds.length > 1 ? `-${index + 1}` : '';
-          try {
-            const download = await client.downloadDocument({ jobId, format });
-            const data = download.kind === 'binary' ? download.data : download.kind === 'text' ? download.text : JSON.stringify(download.data, null, 2);
-            documents.push(await writeRepoFile(root, join(dir, `${framework.framework.key}${suffix}.${format}`), data));
-          } catch (error) {
-            if (!(error instanceof ComplianceError)) throw error;
-            core.warning(`Could not download the ${format} report of ${framework.framework.name}: ${error.toDisplayString()}`);
-          }
-        }
-      }
-    }
-  }
-  return { dir, json, markdown, documents };
+  const published = await publishReport({ client, report, root, dir, formats: [...new Set<ReportFormat>(['json', 'md', ...formats])], context });
+  for (const failure of published.failures) core.warning(failure.message);
+  return {
+    dir: published.dir,
+    json: publishedPath(published, 'json') ?? '',
+    markdown: publishedPath(published, 'md') ?? '',
+    documents: published.files.filter((file) => file.format !== 'json' && file.format !== 'md').map((file) => file.path),
+  };
 }
 
 const pct = (value: number) => `${Math.round(value * 10) / 10}%`;
@@ -215,11 +210,11 @@ export function annotateGaps(report: ReviewReport, limit: number = MAX_ANNOTATIO
     .flatMap((result) => result.gaps.filter((gap) => !gap.waived).map((gap) => ({ result, gap })))
     .sort((a, b) => severity(a.gap) - severity(b.gap) || a.gap.controlId.localeCompare(b.gap.controlId));
   for (const { result, gap } of ranked.slice(0, limit)) {
-    const location = gap.evidence.find((quote) => quote.location.source && quote.location.source !== 'combined')?.location;
+    const evidence = gap.evidence.find((quote) => quote.file);
     core.warning(`${gap.controlId} ${gap.title} (${gap.status}${gap.isNew ? ', new' : ''}): ${truncate(neutralise(gap.missing), 500)}`, {
       title: `Compliance gap in ${result.framework.name}`,
-      ...(location?.source ? { file: location.source } : {}),
-      ...(location?.source && location.line !== undefined ? { startLine: location.line } : {}),
+      ...(evidence?.file ? { file: evidence.file } : {}),
+      ...(evidence?.file && evidence.line !== undefined ? { startLine: evidence.line, endLine: evidence.endLine ?? evidence.line } : {}),
     });
   }
   const hidden = ranked.length - Math.min(ranked.length, limit);
