@@ -4,7 +4,6 @@
  * expired waivers, the sticky comment's body, and the gate inputs both actions share (fail-on,
  * baseline, extra waivers).
  */
-import { join } from 'node:path';
 import * as core from '@actions/core';
 import { parse as parseYaml } from 'yaml';
 import {
