@@ -18,6 +18,7 @@ export * from './neutralise.js';
 export * from './renderMarkdown.js';
 export * from './evidenceTrace.js';
 export * from './evidenceLinks.js';
+export * from './evidenceChanges.js';
 export * from './frontMatter.js';
 export * from './declarations.js';
 export * from './declaredCheck.js';

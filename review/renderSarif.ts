@@ -5,8 +5,9 @@
  * suppression with their justification and expiry, so they show as accepted, not open.
  */
 import { configLine } from './configLine.js';
+import { lostEvidenceMessage, type LostEvidence } from './evidenceChanges.js';
 import { evidenceUrl } from './evidenceLinks.js';
-import type { Evidence, GateGap, GateResult } from './gate.js';
+import type { GateGap, GateResult } from './gate.js';
 import type { ReviewReport } from './reportDocument.js';
 
 export interface SarifOptions {
@@ -14,7 +15,7 @@ export interface SarifOptions {
   configPath?: string;
   configText?: string;
   /** Evidence a change removed (see evidenceChanges): one result each, on the lines it stood. */
-  lostEvidence?: ReadonlyArray<{ framework: GateResult; controlId: string; title: string; evidence: Evidence; stillEvidenced: boolean }>;
+  lostEvidence?: readonly LostEvidence[];
   /** The package version, as the tool's version. */
   toolVersion?: string;
 }
@@ -79,8 +80,8 @@ export function renderReportSarif(report: ReviewReport, options: SarifOptions = 
       ruleId: ruleId(lost.framework, lost.controlId),
       ruleIndex: rule(lost.framework, lost.controlId, lost.title),
       kind: 'fail',
-      level: lost.stillEvidenced ? 'note' : 'warning',
-      message: { text: `This change removes evidence for ${lost.framework.framework.name} ${lost.controlId} ${lost.title}: ${lost.stillEvidenced ? 'it is still evidenced elsewhere' : 'it is now a gap'}.` },
+      level: lost.nowGap ? 'warning' : 'note',
+      message: { text: lostEvidenceMessage(lost) },
       locations: [location(lost.evidence.file, lost.evidence.line, lost.evidence.endLine)],
       partialFingerprints: { complianceGap: `lost/${ruleId(lost.framework, lost.controlId)}` },
       properties: { framework: lost.framework.framework.key, status: 'evidence-lost' },

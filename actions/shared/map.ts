@@ -13,12 +13,15 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import {
+  compareEvidence,
   FAIL_ON,
   formatTokens,
+  lostControls,
   MAPPING_MODES,
   runReview,
   tableCell,
   type Config,
+  type EvidenceChanges,
   type FrameworkConfig,
   type MergePrice,
   type ReviewResult,
@@ -29,6 +32,7 @@ import { publishReportComment, readCommentInputs } from './pullRequestComment.js
 import {
   annotateExpiredWaivers,
   annotateGaps,
+  annotateLostEvidence,
   historyInput,
   mergeWaivers,
   parseWaiversInput,
@@ -120,7 +124,7 @@ function mergePriceLine(price: MergePrice | undefined): string {
 }
 
 /** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
-function pullRequestNotes(result: ReviewResult, context: { baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number }): string {
+function pullRequestNotes(result: ReviewResult, context: { baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
   const lines: string[] = [];
   if (result.status === 'unchanged') lines.push('This pull request changes no document in scope and not compliance.yml: nothing was mapped, nothing spent. The default branch\'s result stands.');
   if (context.baselineMissing) lines.push(`No report of the default branch yet (${tableCell(context.baselineMissing)}): no comparison this time. The default branch's next run saves one.`);
@@ -128,6 +132,11 @@ function pullRequestNotes(result: ReviewResult, context: { baseline: Baseline | 
     const introduced = result.frameworks.flatMap((framework) => framework.newGaps.map((gap) => `${gap.controlId}`));
     const resolved = resolvedGaps(result, context.baseline).map((key) => decodeURIComponent(key.slice(key.indexOf('/') + 1)));
     lines.push(`Against the default branch: ${introduced.length} gap${introduced.length === 1 ? '' : 's'} introduced${introduced.length ? ` (${introduced.map(tableCell).join(', ')})` : ''}, ${resolved.length} resolved${resolved.length ? ` (${resolved.map(tableCell).join(', ')})` : ''}.`);
+  }
+  if (context.evidence) {
+    const lost = lostControls(context.evidence.lost);
+    const gained = [...new Set(context.evidence.gained.map((entry) => entry.controlId))];
+    lines.push(`Evidence lost: ${lost.length === 0 ? 'none' : lost.map(tableCell).join(', ')}. Evidence gained: ${gained.length === 0 ? 'none' : gained.map(tableCell).join(', ')}.`);
   }
   const merge = mergePriceLine(result.mergePrice);
   if (merge) lines.push(merge);
@@ -177,15 +186,19 @@ export const mapAction: ActionDefinition = {
     for (const entry of result.frameworkErrors) core.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
     const { report, tokensSpent } = result;
 
+    // What this pull request does to the default branch's evidence (its report carries the traced quotes).
+    const evidence = pullRequest && result.status === 'completed' && gate.baseline?.report ? compareEvidence(gate.baseline.report, report, files) : undefined;
+
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.
     const written = await writeReportFiles(client, report, repo.root, reportDirectory(repo.root), formats, {
       configPath: repo.path,
       configText: repo.text,
       ...(history ? { history } : {}),
+      ...(evidence ? { lostEvidence: evidence.lost } : {}),
     });
     const relativeJson = written.json.startsWith(repo.root) ? written.json.slice(repo.root.length + 1) : written.json;
     const costs = renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent });
-    const notes = pullRequest ? pullRequestNotes(result, { baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent }) : '';
+    const notes = pullRequest ? pullRequestNotes(result, { baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent, evidence }) : '';
     const notesSection = notes ? `## This pull request\n\n${notes}\n` : '';
     appendSummary(`${renderReportSummary(report, { detail: 'full', baseline: gate.baseline })}\n${notesSection}\n${costs}`, {
       shortened: () => `${renderReportSummary(report, { detail: 'summary', baseline: gate.baseline, maxGaps: 25 })}\n${notesSection}\n${costs}`,
@@ -194,6 +207,7 @@ export const mapAction: ActionDefinition = {
     if (result.frameworkErrors.length > 0) appendSummary(`## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n`);
     annotateExpiredWaivers(result.frameworks, repo.path, repo.text);
     annotateGaps(report);
+    if (evidence) annotateLostEvidence(evidence.lost);
     setReportOutputs(report, written);
     core.setOutput('status', result.status);
     core.setOutput('tokens-spent', String(tokensSpent));

@@ -11,6 +11,7 @@ import {
   configSchema,
   FAIL_ON,
   formatTokens,
+  lostEvidenceMessage,
   neutralise,
   parseReportFormats,
   renderReportMarkdown,
@@ -24,6 +25,7 @@ import {
   type GateGap,
   type GateResult,
   type HistoryPoint,
+  type LostEvidence,
   type PublishContext,
   type ReportFormat,
   type ReviewReport,
@@ -39,6 +41,8 @@ export const MAX_ANNOTATIONS = 10;
 
 export interface Baseline {
   path: string;
+  /** The report itself (undefined for raw mapping reports): its traced evidence tells what a change lost. */
+  report: ReviewReport | undefined;
   gapKeys: Set<string>;
   /** Coverage per framework key in the baseline report, when it records one. */
   coverage: Map<string, number>;
@@ -53,8 +57,8 @@ export interface GateInputs {
 
 /** A previous report.json (or raw mapping reports): its gap keys and coverage, through the one reader. */
 export async function readBaseline(root: string, path: string): Promise<Baseline> {
-  const { gapKeys, coverage } = await readReportFile(path, { role: 'baseline', acceptMappingReports: true, root });
-  return { path, gapKeys, coverage };
+  const { report, gapKeys, coverage } = await readReportFile(path, { role: 'baseline', acceptMappingReports: true, root });
+  return { path, report, gapKeys, coverage };
 }
 
 /** The `waivers` input: a YAML (or JSON) list with compliance.yml's waiver fields. */
@@ -218,6 +222,27 @@ export function annotateGaps(report: ReviewReport, limit: number = MAX_ANNOTATIO
   }
   const hidden = ranked.length - Math.min(ranked.length, limit);
   if (hidden > 0) core.info(`${hidden} more gap${hidden === 1 ? '' : 's'} listed in the job summary and report.md (GitHub shows at most ${limit} annotations per step).`);
+  return Math.min(ranked.length, limit);
+}
+
+/**
+ * A warning on the lines of each quote the pull request removed that the default branch credited,
+ * naming the control and whether it is now a gap; capped, the rest counted in the log (the comment
+ * and the summary list every control).
+ */
+export function annotateLostEvidence(lost: readonly LostEvidence[], limit: number = MAX_ANNOTATIONS): number {
+  // A control that becomes a gap first.
+  const ranked = [...lost].sort((a, b) => Number(b.nowGap) - Number(a.nowGap) || a.controlId.localeCompare(b.controlId));
+  for (const entry of ranked.slice(0, limit)) {
+    core.warning(truncate(neutralise(lostEvidenceMessage(entry)), 900), {
+      title: `Compliance evidence removed: ${entry.controlId}`,
+      file: entry.evidence.file as string,
+      startLine: entry.evidence.line as number,
+      endLine: entry.evidence.endLine ?? (entry.evidence.line as number),
+    });
+  }
+  const hidden = ranked.length - Math.min(ranked.length, limit);
+  if (hidden > 0) core.info(`${hidden} more removed evidence quote${hidden === 1 ? '' : 's'} listed in the pull request comment and the job summary (GitHub shows at most ${limit} annotations per step).`);
   return Math.min(ranked.length, limit);
 }
 

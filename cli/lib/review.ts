@@ -31,7 +31,7 @@ export const SYNC_OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const GATE_OPTIONS = {
-  'fail-on': { type: 'string', valueName: 'WHAT', description: 'coverage (default) or new-gaps (also fail on gaps absent from --baseline)' },
+  'fail-on': { type: 'string', valueName: 'WHAT', description: 'coverage (default), new-gaps (also fail on gaps absent from --baseline) or declared-without-evidence (also fail on front matter satisfies: without evidence)' },
   baseline: { type: 'string', valueName: 'FILE', description: 'a previous report.json or --json output: gaps in it are not new' },
   'report-dir': { type: 'string', valueName: 'DIR', description: 'write report.md, report.json (and the other --formats) into DIR' },
   formats: { type: 'string', valueName: 'LIST', description: 'report formats for --report-dir: md,json,html,sarif,junit,pdf,docx (default md,json)' },
