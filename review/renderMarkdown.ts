@@ -12,7 +12,7 @@ export interface MarkdownOptions {
   /** Gaps listed per framework before "… and N more". */
   maxGaps?: number;
   /** The report's repository and commit: quotes link to their lines there. */
-  links?: Pick<ReviewReport, 'repository' | 'commit' | 'serverUrl'>;
+  links?: Pick<ReviewReport, 'repository' | 'commit' | 'serverUrl' | 'forge'>;
 }
 
 const pct = (value: number) => `${Math.round(value * 10) / 10}%`;

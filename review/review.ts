@@ -42,6 +42,8 @@ export interface ReviewInput {
   commit?: string;
   /** Where the repository is browsed, for evidence links (default https://github.com). */
   serverUrl?: string;
+  /** The server is a GitLab (its links read `/-/blob/<commit>/<file>#L3-5`). */
+  forge?: 'github' | 'gitlab';
   /**
    * The library sync. `run` (default): sync what changed, then map. `price`: plan the sync against
    * the library (free) and report what it would cost as `mergePrice`, spend nothing on it (a pull
@@ -176,6 +178,7 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
       ...(repository ? { repository } : {}),
       ...(input.commit ? { commit: input.commit } : {}),
       ...(input.serverUrl ? { serverUrl: input.serverUrl } : {}),
+      ...(input.forge ? { forge: input.forge } : {}),
     });
     return {
       status,

@@ -73,7 +73,9 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const historyDir = stringFlag(v, 'history');
   const history = historyDir ? await readHistory(historyDir, '--history') : undefined;
   const commit = await gitHead(repo.root);
-  const serverUrl = process.env.GITHUB_SERVER_URL?.trim();
+  // In GitLab CI, links go to the GitLab the pipeline runs on, in its spelling.
+  const gitlab = process.env.GITLAB_CI === 'true' ? process.env.CI_SERVER_URL?.trim() : undefined;
+  const serverUrl = gitlab ?? process.env.GITHUB_SERVER_URL?.trim();
   const generated = options.checkDrift && options.config.generate.length > 0 ? await loadGenerated(repo) : undefined;
 
   const session = await openSession(parsed, out);
@@ -86,6 +88,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       ...(repository ? { repository } : {}),
       ...(commit ? { commit } : {}),
       ...(serverUrl ? { serverUrl } : {}),
+      ...(gitlab ? { forge: 'gitlab' as const } : {}),
       sync: options.sync ?? 'run',
       deleteRemoved: booleanFlag(v, 'delete-removed'),
       dryRun: booleanFlag(v, 'dry-run'),
@@ -111,9 +114,12 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   }
 }
 
+/** GITHUB_REPOSITORY, or in GitLab CI the project's path (group/subgroup/project). */
 function envRepository(): string | undefined {
-  const value = process.env.GITHUB_REPOSITORY?.trim();
-  return value && /^[^/\s]+\/[^/\s]+$/.test(value) ? value : undefined;
+  const github = process.env.GITHUB_REPOSITORY?.trim();
+  if (github && /^[^/\s]+\/[^/\s]+$/.test(github)) return github;
+  const gitlab = process.env.GITLAB_CI === 'true' ? process.env.CI_PROJECT_PATH?.trim() : undefined;
+  return gitlab && /^[^/\s]+(\/[^/\s]+)+$/.test(gitlab) ? gitlab : undefined;
 }
 
 /** 1 when a gate failed; else 3 for a refused plan or a framework that could not be judged; else 0. */
