@@ -34,6 +34,7 @@ import {
   annotateGaps,
   annotateLostEvidence,
   historyInput,
+  MAX_ANNOTATIONS,
   mergeWaivers,
   parseWaiversInput,
   readGateInputs,
@@ -206,8 +207,9 @@ export const mapAction: ActionDefinition = {
     });
     if (result.frameworkErrors.length > 0) appendSummary(`## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n`);
     annotateExpiredWaivers(result.frameworks, repo.path, repo.text);
-    annotateGaps(report);
-    if (evidence) annotateLostEvidence(evidence.lost);
+    // GitHub shows 10 warnings per step: what this change removed comes first, gaps get the rest.
+    const lostShown = evidence ? annotateLostEvidence(evidence.lost) : 0;
+    annotateGaps(report, MAX_ANNOTATIONS - lostShown);
     setReportOutputs(report, written);
     core.setOutput('status', result.status);
     core.setOutput('tokens-spent', String(tokensSpent));
