@@ -4,6 +4,8 @@
  * expired waivers, the sticky comment's body, and the gate inputs both actions share (fail-on,
  * baseline, extra waivers).
  */
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import { parse as parseYaml } from 'yaml';
 import {
@@ -103,10 +105,19 @@ export function reportFormatsInput(): ReportFormat[] {
   }
 }
 
-/** The `history` input: earlier report.json files for report.html's trend, read before anything is spent. */
+/**
+ * The `history` input: earlier report.json files for report.html's trend, read before anything is
+ * spent. A directory that does not exist yet (the first run, an evicted cache) is a notice: the
+ * trend starts with this run.
+ */
 export async function historyInput(root: string): Promise<HistoryPoint[] | undefined> {
   const dir = textInput('history');
-  return dir ? readHistory(dir, 'history', root) : undefined;
+  if (!dir) return undefined;
+  if (!existsSync(isAbsolute(dir) ? dir : resolve(root, dir))) {
+    core.notice(`No report history at ${dir} yet: the trend in report.html starts with this run.`, { title: 'No report history yet' });
+    return undefined;
+  }
+  return readHistory(dir, 'history', root);
 }
 
 export interface WrittenReport {
