@@ -5,16 +5,20 @@
  */
 import type { MappingReportModel } from '../api/clientTypes.js';
 import type { Waiver } from './config.js';
+import { checkDeclarations, type Declaration, type DeclaredCheck } from './declaredCheck.js';
 import { ReviewError } from './errors.js';
 import { frameworkKey, gapKey } from './keys.js';
+import type { TracedEvidence } from './evidenceTrace.js';
 import { combineReports, type SourcedReport } from './mapping.js';
 import { findWaiver, waiverState, waiversFor, type WaiverState } from './waivers.js';
 
-export const FAIL_ON = ['coverage', 'new-gaps'] as const;
+/** The threshold always counts; `new-gaps` and `declared-without-evidence` add their check to it. */
+export const FAIL_ON = ['coverage', 'new-gaps', 'declared-without-evidence'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
 type ControlResult = MappingReportModel['controls'][number];
-type Evidence = ControlResult['evidence'][number];
+/** A quote toward a control; traced ones carry the committed file's `file`, `line` and `endLine`. */
+export type Evidence = TracedEvidence;
 
 export interface GateGap {
   key: string;
@@ -32,7 +36,7 @@ export interface GateGap {
   isNew: boolean | undefined;
 }
 
-interface GateControl {
+export interface GateControl {
   id: string;
   title: string;
   status: ControlResult['status'];
@@ -61,6 +65,8 @@ export interface GateResult {
   warnings: string[];
   /** Mapping jobs behind this result. */
   jobIds: string[];
+  /** Front matter `satisfies:` against the evidence; absent when no document declares anything. */
+  declared?: DeclaredCheck;
 }
 
 export interface GateOptions {
@@ -73,6 +79,8 @@ export interface GateOptions {
   /** Gap keys of a previous report (see baselineGapKeys). */
   baseline?: ReadonlySet<string>;
   failOn: FailOn;
+  /** The documents' front matter declarations (readDeclarations). */
+  declarations?: readonly Declaration[];
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -133,11 +141,18 @@ export function evaluateGate(reports: MappingReportModel | readonly SourcedRepor
   if (options.failOn === 'new-gaps' && newGaps.length > 0) {
     reasons.push(`${newGaps.length} new gap${newGaps.length === 1 ? '' : 's'} not in the baseline: ${newGaps.map((gap) => gap.controlId).join(', ')}`);
   }
+  const declared = checkDeclarations(options.declarations ?? [], [options.framework, report.framework?.slug, report.framework?.name, key], controls);
+  const unbacked = declared?.declaredWithoutEvidence ?? [];
+  const unbackedText = unbacked.map((entry) => `${entry.controlId} (${entry.files.join(', ')})`).join(', ');
+  if (options.failOn === 'declared-without-evidence' && unbacked.length > 0) {
+    reasons.push(`${unbacked.length} control${unbacked.length === 1 ? '' : 's'} declared in front matter without evidence: ${unbackedText}`);
+  }
   const warnings: string[] = [
     ...expiredWaivers.map((waiver) => `EXPIRED WAIVER: ${waiver.control} (${waiver.owner}) expired on ${waiver.expires}; the gap counts again. Reason was: ${waiver.reason}`),
     ...unusedWaivers.map((waiver) => `waiver for ${waiver.control} is unused: it is no longer a gap; remove it from compliance.yml`),
   ];
   if (options.failOn === 'new-gaps' && !options.baseline) warnings.push('no baseline given: every gap counts as new');
+  if (options.failOn !== 'declared-without-evidence' && unbacked.length > 0) warnings.push(`declared in front matter without evidence: ${unbackedText}`);
 
   const summary = report.summary ?? {
     controls: controls.length,
@@ -161,5 +176,6 @@ export function evaluateGate(reports: MappingReportModel | readonly SourcedRepor
     reasons,
     warnings,
     jobIds: sourced.map((entry) => entry.jobId).filter(Boolean),
+    ...(declared ? { declared } : {}),
   };
 }

@@ -10,10 +10,16 @@ import { forEachConcurrent } from './concurrency.js';
 import type { RepoFile } from './documents.js';
 import { ReviewError } from './errors.js';
 import { normaliseContent } from '../api/contentHash.js';
+import { blankFrontMatter } from './frontMatter.js';
+
+/** What the service is sent of a document: its text without front matter (blanked, so lines keep their numbers). */
+export function policyText(content: string): string {
+  return normaliseContent(blankFrontMatter(content));
+}
 
 /** The files joined into one text, each under `=== FILE: <path> ===`. */
-function buildPolicySet(files: readonly RepoFile[]): string {
-  return files.map((file) => `${sourceFileHeader(file.path)}\n\n${normaliseContent(file.content)}`).join('\n');
+export function buildPolicySet(files: readonly RepoFile[]): string {
+  return files.map((file) => `${sourceFileHeader(file.path)}\n\n${policyText(file.content)}`).join('\n');
 }
 
 /** The charged calls of mapping: one upload when combined, one per file otherwise. */
@@ -67,7 +73,7 @@ export async function runMapping(client: ComplianceApi, options: MappingOptions)
     options.files,
     options.concurrency ?? 2,
     async (file, index) => {
-      reports[index] = await map(file.path, normaliseContent(file.content), file.path);
+      reports[index] = await map(file.path, policyText(file.content), file.path);
     },
     options.signal,
   );

@@ -1,5 +1,6 @@
 /** Markdown renderings of the review for terminals, job summaries, PR comments and files. */
 import { formatTokens } from './budget.js';
+import { evidencePlace, evidenceUrl } from './evidenceLinks.js';
 import type { GateGap, GateResult } from './gate.js';
 import { neutralise, tableCell, truncate } from './neutralise.js';
 import type { ReviewReport } from './reportDocument.js';
@@ -10,16 +11,28 @@ interface MarkdownOptions {
   detail?: 'summary' | 'full';
   /** Gaps listed per framework before "… and N more". */
   maxGaps?: number;
+  /** The report's repository and commit: quotes link to their lines there. */
+  links?: Pick<ReviewReport, 'repository' | 'commit' | 'serverUrl' | 'forge'>;
 }
 
 const pct = (value: number) => `${Math.round(value * 10) / 10}%`;
 const verdict = (passed: boolean) => (passed ? '✅ passed' : '❌ failed');
 
-function citation(quote: GateGap['evidence'][number]): string {
-  const where = [quote.location.source, quote.location.line !== undefined ? `line ${quote.location.line}` : undefined, quote.location.section]
-    .filter(Boolean)
-    .join(', ');
-  return where ? ` (${tableCell(where)})` : '';
+/** ` ([file, lines 3-5](link), section)`: linked to the committed lines when the repository and commit are known. */
+function citation(quote: GateGap['evidence'][number], links: MarkdownOptions['links']): string {
+  const place = evidencePlace(quote);
+  const url = links ? evidenceUrl(links, quote) : undefined;
+  const shown = place === undefined ? undefined : url ? `[${tableCell(place).replace(/[[\]]/g, '\\$&')}](${url})` : tableCell(place);
+  const where = [shown, quote.location.section === undefined ? undefined : tableCell(quote.location.section)].filter(Boolean).join(', ');
+  return where ? ` (${where})` : '';
+}
+
+/** Where quotes stand, linked, for a table cell: `[a.md, lines 3-5](…), [b.md, line 9](…)` and "N more". */
+function placesOf(quotes: readonly GateGap['evidence'][number][], links: MarkdownOptions['links'], max: number): string {
+  const places = quotes.map((quote) => citation(quote, links).replace(/^ \((.*)\)$/, '$1')).filter(Boolean);
+  const unique = [...new Set(places)];
+  const shown = unique.slice(0, max).join('; ');
+  return unique.length > max ? `${shown}; ${unique.length - max} more` : shown || 'no location';
 }
 
 function gapStatus(gap: GateGap): string {
@@ -47,8 +60,7 @@ function renderFrameworkMarkdown(result: GateResult, options: MarkdownOptions = 
   if (detail === 'full') {
     lines.push('### Controls', '', '| Control | Title | Status | Evidence |', '|---|---|---|---|');
     for (const control of result.controls) {
-      const sources = [...new Set(control.evidence.map((quote) => quote.location.source).filter(Boolean))] as string[];
-      const evidence = control.evidence.length === 0 ? '—' : `${control.evidence.length}${sources.length ? ` (${sources.map(tableCell).join(', ')})` : ''}`;
+      const evidence = control.evidence.length === 0 ? '—' : `${control.evidence.length}: ${placesOf(control.evidence, options.links, 5)}`;
       lines.push(`| ${tableCell(control.id)} | ${tableCell(control.title)} | ${control.status} | ${evidence} |`);
     }
     lines.push('');
@@ -58,14 +70,15 @@ function renderFrameworkMarkdown(result: GateResult, options: MarkdownOptions = 
   if (result.gaps.length === 0) lines.push('None.', '');
   for (const gap of result.gaps.slice(0, maxGaps)) {
     if (detail === 'summary') {
-      lines.push(`- **${tableCell(gap.controlId)}** ${tableCell(gap.title)} (${gapStatus(gap)}): ${tableCell(truncate(gap.missing, 300))}`);
+      const evidence = gap.evidence.length > 0 ? ` Evidence so far: ${placesOf(gap.evidence, options.links, 2)}.` : '';
+      lines.push(`- **${tableCell(gap.controlId)}** ${tableCell(gap.title)} (${gapStatus(gap)}): ${tableCell(truncate(gap.missing, 300))}${evidence}`);
       continue;
     }
     lines.push(`#### ${tableCell(gap.controlId)} ${tableCell(gap.title)} (${gapStatus(gap)})`, '');
     lines.push(`**Missing:** ${neutralise(gap.missing)}`, '', `**Recommendation:** ${neutralise(gap.recommendation)}`, '');
     if (gap.evidence.length > 0) {
       lines.push('**Evidence so far:**', '');
-      for (const quote of gap.evidence) lines.push(`> ${tableCell(truncate(quote.quote, 500))}${citation(quote)}`, '');
+      for (const quote of gap.evidence) lines.push(`> ${tableCell(truncate(quote.quote, 500))}${citation(quote, options.links)}`, '');
     }
     if (gap.waiver) lines.push(`**Waiver:** ${tableCell(gap.waiver.reason)} (owner ${tableCell(gap.waiver.owner)}, expires ${gap.waiver.expires})`, '');
   }
@@ -94,7 +107,8 @@ export function renderReportMarkdown(report: ReviewReport, options: MarkdownOpti
     );
   }
   lines.push('');
-  for (const result of report.frameworks) lines.push(renderFrameworkMarkdown(result, options));
+  const links = options.links ?? report;
+  for (const result of report.frameworks) lines.push(renderFrameworkMarkdown(result, { ...options, links }));
   return `${lines.join('\n').trimEnd()}\n`;
 }
 

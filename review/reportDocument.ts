@@ -15,17 +15,29 @@ export interface ReviewReport {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   generatedAt: string;
   repository: string | undefined;
+  /** The commit whose documents were mapped (git HEAD, or the action's GITHUB_SHA): evidence links point at it. */
+  commit?: string | undefined;
+  /** Where the repository is browsed (https://github.com unless told otherwise), for evidence links. */
+  serverUrl?: string | undefined;
+  /** How that server spells a link to lines (GitLab: `/-/blob/…#L3-5`); GitHub's when absent. */
+  forge?: 'github' | 'gitlab' | undefined;
   /** Every framework passed its gate. */
   passed: boolean;
   frameworks: GateResult[];
 }
 
-export function buildReviewReport(frameworks: GateResult[], meta: { generatedAt: string; repository?: string }): ReviewReport {
+export function buildReviewReport(
+  frameworks: GateResult[],
+  meta: { generatedAt: string; repository?: string; commit?: string; serverUrl?: string; forge?: 'github' | 'gitlab' },
+): ReviewReport {
   return {
     schema: REPORT_SCHEMA,
     schemaVersion: REPORT_SCHEMA_VERSION,
     generatedAt: meta.generatedAt,
     repository: meta.repository,
+    commit: meta.commit,
+    serverUrl: meta.serverUrl,
+    ...(meta.forge === 'gitlab' ? { forge: meta.forge } : {}),
     passed: frameworks.every((framework) => framework.passed),
     frameworks,
   };

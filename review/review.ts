@@ -17,6 +17,8 @@ import { planGapIssues, type ExistingIssue, type GapIssuePlan } from './gapIssue
 import { evaluateGate, type FailOn, type GateResult } from './gate.js';
 import { listAllLibraryDocuments } from '../api/library.js';
 import { resolveSyncPlan } from './library.js';
+import { readDeclarations } from './declarations.js';
+import { traceReports } from './evidenceTrace.js';
 import { mappingCalls, runMapping } from './mapping.js';
 import { buildReviewReport, type ReviewReport } from './reportDocument.js';
 import { mappingKey, reusableReports, type MappingStore, type StoredMapping } from './reuse.js';
@@ -38,6 +40,12 @@ export interface ReviewInput {
   now?: string;
   /** owner/name; overrides compliance.yml `repository`. */
   repository?: string;
+  /** The commit the files were read at (git HEAD, GITHUB_SHA): the report's evidence links point at it. */
+  commit?: string;
+  /** Where the repository is browsed, for evidence links (default https://github.com). */
+  serverUrl?: string;
+  /** The server is a GitLab (its links read `/-/blob/<commit>/<file>#L3-5`). */
+  forge?: 'github' | 'gitlab';
   /**
    * The library sync. `run` (default): sync what changed, then map. `price`: plan the sync against
    * the library (free) and report what it would cost as `mergePrice`, spend nothing on it (a pull
@@ -165,6 +173,8 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
     );
   }
 
+  // Front matter declarations are read before anything is spent: a malformed one stops the run.
+  const declarations = readDeclarations(documents);
   // A framework whose group or glob selects nothing is a configuration error: thrown before spending.
   const mappings = config.frameworks.map((framework) => {
     const files = frameworkDocuments(framework, config.documents, documents);
@@ -191,7 +201,14 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   const finish = (status: ReviewResult['status'], parts: Partial<ReviewResult>): ReviewResult => {
     const frameworks = parts.frameworks ?? [];
     const frameworkErrors = parts.frameworkErrors ?? [];
-    const report = buildReviewReport(frameworks, { generatedAt: input.now ?? `${input.today}T00:00:00Z`, repository: input.repository ?? config.repository });
+    const repository = input.repository ?? config.repository;
+    const report = buildReviewReport(frameworks, {
+      generatedAt: input.now ?? `${input.today}T00:00:00Z`,
+      ...(repository ? { repository } : {}),
+      ...(input.commit ? { commit: input.commit } : {}),
+      ...(input.serverUrl ? { serverUrl: input.serverUrl } : {}),
+      ...(input.forge ? { forge: input.forge } : {}),
+    });
     return {
       status,
       mode,
@@ -257,13 +274,14 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
         }
         stored.push({ key, framework: framework.framework, reports });
         frameworks.push(
-          evaluateGate(reports, {
+          evaluateGate(traceReports(reports, files), {
             framework: framework.framework,
             threshold: framework.threshold,
             waivers: config.waivers,
             today: input.today,
             baseline: input.baseline,
             failOn: input.failOn ?? 'coverage',
+            declarations,
           }),
         );
       } catch (error) {

@@ -15,10 +15,12 @@ import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import {
+  compareEvidence,
   decideVerdict,
   FAIL_ON,
   formatTokens,
   gateConfiguration,
+  lostControls,
   MAPPING_MODES,
   parseConfig,
   pullRequestScope,
@@ -27,6 +29,7 @@ import {
   tableCell,
   unchangedVerdict,
   type Config,
+  type EvidenceChanges,
   type FrameworkConfig,
   type GateConfiguration,
   type MergePrice,
@@ -34,11 +37,14 @@ import {
   type Verdict,
 } from '../../review/index.js';
 import { decodeUtf8, readRepoBytes, writeRepoFile } from '../../review/node/index.js';
-import { currentRepository, pullRequestNumber, repositoryName } from './github/context.js';
+import { currentRepository, currentRevision, pullRequestNumber, repositoryName } from './github/context.js';
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
 import {
   annotateExpiredWaivers,
   annotateGaps,
+  annotateLostEvidence,
+  historyInput,
+  MAX_ANNOTATIONS,
   mergeWaivers,
   parseWaiversInput,
   readGateInputs,
@@ -144,7 +150,7 @@ function mergePriceLine(price: MergePrice | undefined): string {
 }
 
 /** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
-function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gate: GateConfiguration; baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number }): string {
+function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gate: GateConfiguration; baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
   const lines: string[] = [verdictLine(context.verdict)];
   if (context.gate.changes.length > 0) {
     lines.push(`**This pull request changes the gate in compliance.yml.** It is judged by the default branch's gate; the changes apply once merged: ${context.gate.changes.map(tableCell).join('; ')}.`);
@@ -154,6 +160,16 @@ function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gat
     const introduced = result.frameworks.flatMap((framework) => framework.newGaps.map((gap) => `${gap.controlId}`));
     const resolved = resolvedGaps(result, context.baseline).map((key) => decodeURIComponent(key.slice(key.indexOf('/') + 1)));
     lines.push(`Against the default branch: ${introduced.length} gap${introduced.length === 1 ? '' : 's'} introduced${introduced.length ? ` (${introduced.map(tableCell).join(', ')})` : ''}, ${resolved.length} resolved${resolved.length ? ` (${resolved.map(tableCell).join(', ')})` : ''}.`);
+  }
+  if (context.evidence) {
+    const lost = lostControls(context.evidence.lost);
+    const gained = [...new Set(context.evidence.gained.map((entry) => entry.controlId))];
+    lines.push(`Evidence lost: ${lost.length === 0 ? 'none' : lost.map(tableCell).join(', ')}. Evidence gained: ${gained.length === 0 ? 'none' : gained.map(tableCell).join(', ')}.`);
+  }
+  if (context.evidence) {
+    const lost = lostControls(context.evidence.lost);
+    const gained = [...new Set(context.evidence.gained.map((entry) => entry.controlId))];
+    lines.push(`Evidence lost: ${lost.length === 0 ? 'none' : lost.map(tableCell).join(', ')}. Evidence gained: ${gained.length === 0 ? 'none' : gained.map(tableCell).join(', ')}.`);
   }
   const merge = mergePriceLine(result.mergePrice);
   if (merge) lines.push(merge);
@@ -213,6 +229,7 @@ export const mapAction: ActionDefinition = {
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const dryRun = booleanInput('dry-run', false);
     const formats = reportFormatsInput();
+    const history = await historyInput(repo.root);
     const commentInputs = readCommentInputs(policy);
     const config: Config = { ...gateConfig.config, frameworks, waivers: mergeWaivers(gateConfig.config, gate.waivers) };
     const repository = repo.config.repository ?? repositoryName(currentRepository());
@@ -233,6 +250,7 @@ export const mapAction: ActionDefinition = {
       event: policy.event,
       sync: unmerged ? 'price' : 'skip',
       configUnchanged: base !== undefined && sameText(base.text, repo.text),
+      ...currentRevision(),
       checkUpdates: false,
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       dryRun,
@@ -257,7 +275,9 @@ export const mapAction: ActionDefinition = {
     const { tokensSpent } = result;
     // An unchanged pull request shows the default branch's report: its coverage and gaps stand.
     const shown = verdict.figures.source === 'baseline' && gate.baseline?.report ? gate.baseline.report : result.report;
-    const notes = unmerged ? pullRequestNotes(result, { verdict, gate: gateConfig, baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent }) : '';
+    // What this pull request does to the default branch's evidence (its report carries the traced quotes).
+    const evidence = unmerged && result.status === 'completed' && gate.baseline?.report ? compareEvidence(gate.baseline.report, result.report, files) : undefined;
+    const notes = unmerged ? pullRequestNotes(result, { verdict, gate: gateConfig, baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent, evidence }) : '';
     const notesSection = notes ? `## This pull request\n\n${notes}\n` : '';
 
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.
@@ -272,7 +292,12 @@ export const mapAction: ActionDefinition = {
       finishStep(verdict, { failBelow, failOnRefusal });
       return;
     }
-    const written = await writeReportFiles(client, result.report, repo.root, reportDirectory(repo.root), formats);
+    const written = await writeReportFiles(client, result.report, repo.root, reportDirectory(repo.root), formats, {
+      configPath: repo.path,
+      configText: repo.text,
+      ...(history ? { history } : {}),
+      ...(evidence ? { lostEvidence: evidence.lost } : {}),
+    });
     const relativeJson = written.json.startsWith(repo.root) ? written.json.slice(repo.root.length + 1) : written.json;
     const costs = renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent });
     appendSummary(`${renderReportSummary(shown, { detail: 'full', baseline: gate.baseline })}\n${notesSection}\n${costs}`, {
@@ -281,7 +306,9 @@ export const mapAction: ActionDefinition = {
     });
     if (result.frameworkErrors.length > 0) appendSummary(`## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n`);
     annotateExpiredWaivers(result.frameworks, repo.path, repo.text);
-    annotateGaps(result.report);
+    // GitHub shows 10 warnings per step: what this change removed comes first, gaps get the rest.
+    const lostShown = evidence ? annotateLostEvidence(evidence.lost) : 0;
+    annotateGaps(result.report, MAX_ANNOTATIONS - lostShown);
     setReportPathOutputs(written);
     setVerdictOutputs(verdict);
     core.setOutput('reused', JSON.stringify(result.reused));

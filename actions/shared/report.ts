@@ -4,16 +4,21 @@
  * expired waivers, the sticky comment's body, and the gate inputs both actions share (fail-on,
  * baseline, extra waivers).
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import { parse as parseYaml } from 'yaml';
 import {
+  configLine,
   configSchema,
   FAIL_ON,
   formatTokens,
+  lostEvidenceMessage,
   neutralise,
+  parseReportFormats,
   renderReportMarkdown,
+  ReviewError,
   tableCell,
   truncate,
   type BudgetCheck,
@@ -22,25 +27,27 @@ import {
   type FailOn,
   type GateGap,
   type GateResult,
+  type HistoryPoint,
+  type LostEvidence,
+  type PublishContext,
+  type ReportFormat,
   type ReviewReport,
   type Waiver,
 } from '../../review/index.js';
-import { readReportFile, writeRepoFile } from '../../review/node/index.js';
+import { publishedPath, publishReport, readHistory, readReportFile } from '../../review/node/index.js';
 import type { ComplianceApi } from '../../api/clientTypes.js';
-import { ComplianceError } from '../../api/errors.js';
-import type { DownloadFormat } from '../../api/schemas/common.js';
 import { choiceInput, InputError, listInput, textInput } from './runtime/inputs.js';
 import { MAX_COMMENT_CHARS } from './github/stickyComment.js';
 
 /** GitHub shows at most 10 annotations of each kind per step; the full list is in the summary. */
-const MAX_ANNOTATIONS = 10;
+export const MAX_ANNOTATIONS = 10;
 
 export interface Baseline {
   path: string;
   gapKeys: Set<string>;
   /** Coverage per framework key in the baseline report, when it records one. */
   coverage: Map<string, number>;
-  /** The report itself (undefined for raw mapping reports): what an `unchanged` run shows. */
+  /** The report itself (undefined for raw mapping reports): what an `unchanged` run shows, and whose traced evidence tells what a change lost. */
   report: ReviewReport | undefined;
 }
 
@@ -89,58 +96,59 @@ export function mergeWaivers(config: Config, extra: readonly Waiver[]): Waiver[]
   return [...config.waivers.filter((waiver) => !overridden.has(id(waiver))), ...extra];
 }
 
-/** The `report-formats` input: pdf and docx renderings to download besides report.json and report.md. */
-export function reportFormatsInput(): DownloadFormat[] {
-  const formats = new Set<DownloadFormat>();
-  for (const raw of listInput('report-formats')) {
-    const format = raw.toLowerCase();
-    if (format === 'json' || format === 'md') continue; // always written
-    if (format !== 'pdf' && format !== 'docx') throw new InputError('report-formats', `"${raw}" is not a format: use pdf and/or docx (json and md are always written)`);
-    formats.add(format);
+/** The `report-formats` input: formats besides report.json and report.md (always written), checked by the publisher. */
+export function reportFormatsInput(): ReportFormat[] {
+  try {
+    return parseReportFormats(listInput('report-formats'), 'report-formats').filter((format) => format !== 'json' && format !== 'md');
+  } catch (error) {
+    if (error instanceof ReviewError) throw new InputError('report-formats', error.message.replace(/^report-formats: /, ''), error.hint);
+    throw error;
   }
-  return [...formats];
+}
+
+/**
+ * The `history` input: earlier report.json files for report.html's trend, read before anything is
+ * spent. A directory that does not exist yet (the first run, an evicted cache) is a notice: the
+ * trend starts with this run.
+ */
+export async function historyInput(root: string): Promise<HistoryPoint[] | undefined> {
+  const dir = textInput('history');
+  if (!dir) return undefined;
+  if (!existsSync(isAbsolute(dir) ? dir : resolve(root, dir))) {
+    core.notice(`No report history at ${dir} yet: the trend in report.html starts with this run.`, { title: 'No report history yet' });
+    return undefined;
+  }
+  return readHistory(dir, 'history', root);
 }
 
 interface WrittenReport {
   dir: string;
   json: string;
   markdown: string;
-  /** The service's rendering of each mapping job, by format. */
+  /** Every other file written (html, sarif, junit, the service's pdf/docx). */
   documents: string[];
 }
 
 /**
- * report.json and report.md in `dir` (created, inside the checkout `root`), plus each mapping
- * job's report in the extra formats, downloaded from the service (free).
+ * report.json and report.md in `dir` (created, inside the checkout `root`), plus the other formats
+ * through review/'s publisher; a download the service refuses is a warning.
  */
 export async function writeReportFiles(
   client: ComplianceApi | undefined,
   report: ReviewReport,
   root: string,
   dir: string,
-  formats: readonly DownloadFormat[],
+  formats: readonly ReportFormat[],
+  context: PublishContext = {},
 ): Promise<WrittenReport> {
-  const json = await writeRepoFile(root, join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  const markdown = await writeRepoFile(root, join(dir, 'report.md'), renderReportMarkdown(report, { detail: 'full' }));
-  const documents: string[] = [];
-  if (client) {
-    for (const framework of report.frameworks) {
-      for (const [index, jobId] of framework.jobIds.entries()) {
-        for (const format of formats) {
-          const suffix = framework.jobIds.length > 1 ? `-${index + 1}` : '';
-          try {
-            const download = await client.downloadDocument({ jobId, format });
-            const data = download.kind === 'binary' ? download.data : download.kind === 'text' ? download.text : JSON.stringify(download.data, null, 2);
-            documents.push(await writeRepoFile(root, join(dir, `${framework.framework.key}${suffix}.${format}`), data));
-          } catch (error) {
-            if (!(error instanceof ComplianceError)) throw error;
-            log.warning(`Could not download the ${format} report of ${framework.framework.name}: ${error.toDisplayString()}`);
-          }
-        }
-      }
-    }
-  }
-  return { dir, json, markdown, documents };
+  const published = await publishReport({ client, report, root, dir, formats: [...new Set<ReportFormat>(['json', 'md', ...formats])], context });
+  for (const failure of published.failures) log.warning(failure.message);
+  return {
+    dir: published.dir,
+    json: publishedPath(published, 'json') ?? '',
+    markdown: publishedPath(published, 'md') ?? '',
+    documents: published.files.filter((file) => file.format !== 'json' && file.format !== 'md').map((file) => file.path),
+  };
 }
 
 const pct = (value: number) => `${Math.round(value * 10) / 10}%`;
@@ -217,11 +225,11 @@ export function annotateGaps(report: ReviewReport, limit: number = MAX_ANNOTATIO
     .flatMap((result) => result.gaps.filter((gap) => !gap.waived).map((gap) => ({ result, gap })))
     .sort((a, b) => severity(a.gap) - severity(b.gap) || a.gap.controlId.localeCompare(b.gap.controlId));
   for (const { result, gap } of ranked.slice(0, limit)) {
-    const location = gap.evidence.find((quote) => quote.location.source && quote.location.source !== 'combined')?.location;
+    const evidence = gap.evidence.find((quote) => quote.file);
     log.warning(`${gap.controlId} ${gap.title} (${gap.status}${gap.isNew ? ', new' : ''}): ${truncate(neutralise(gap.missing), 500)}`, {
       title: `Compliance gap in ${result.framework.name}`,
-      ...(location?.source ? { file: location.source } : {}),
-      ...(location?.source && location.line !== undefined ? { startLine: location.line } : {}),
+      ...(evidence?.file ? { file: evidence.file } : {}),
+      ...(evidence?.file && evidence.line !== undefined ? { startLine: evidence.line, endLine: evidence.endLine ?? evidence.line } : {}),
     });
   }
   const hidden = ranked.length - Math.min(ranked.length, limit);
@@ -229,14 +237,25 @@ export function annotateGaps(report: ReviewReport, limit: number = MAX_ANNOTATIO
   return Math.min(ranked.length, limit);
 }
 
-/** The 1-based line of the waiver's `control:` in compliance.yml, when it can be found. */
-function waiverLine(configText: string | undefined, control: string): number | undefined {
-  if (!configText) return undefined;
-  const lines = configText.split(/\r?\n/);
-  const escaped = control.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`^\\s*-?\\s*control:\\s*["']?${escaped}["']?\\s*(#.*)?$`);
-  const index = lines.findIndex((line) => pattern.test(line));
-  return index >= 0 ? index + 1 : undefined;
+/**
+ * A warning on the lines of each quote the pull request removed that the default branch credited,
+ * naming the control and whether it is now a gap; capped, the rest counted in the log (the comment
+ * and the summary list every control).
+ */
+export function annotateLostEvidence(lost: readonly LostEvidence[], limit: number = MAX_ANNOTATIONS): number {
+  // A control that becomes a gap first.
+  const ranked = [...lost].sort((a, b) => Number(b.nowGap) - Number(a.nowGap) || a.controlId.localeCompare(b.controlId));
+  for (const entry of ranked.slice(0, limit)) {
+    core.warning(truncate(neutralise(lostEvidenceMessage(entry)), 900), {
+      title: `Compliance evidence removed: ${entry.controlId}`,
+      file: entry.evidence.file as string,
+      startLine: entry.evidence.line as number,
+      endLine: entry.evidence.endLine ?? (entry.evidence.line as number),
+    });
+  }
+  const hidden = ranked.length - Math.min(ranked.length, limit);
+  if (hidden > 0) core.info(`${hidden} more removed evidence quote${hidden === 1 ? '' : 's'} listed in the pull request comment and the job summary (GitHub shows at most ${limit} annotations per step).`);
+  return Math.min(ranked.length, limit);
 }
 
 /** An error annotation per expired waiver whose gap is back, pointing at compliance.yml. */
@@ -245,7 +264,7 @@ export function annotateExpiredWaivers(frameworks: readonly GateResult[], config
   for (const result of frameworks) {
     for (const waiver of result.expiredWaivers) {
       if (count >= MAX_ANNOTATIONS) return count;
-      const line = waiverLine(configText, waiver.control);
+      const line = configLine(configText, 'control', waiver.control);
       log.error(`The waiver for ${waiver.control} (${result.framework.name}, owner ${waiver.owner}) expired on ${waiver.expires}: the gap counts again. Renew it with a new expiry or close the gap.`, {
         title: 'Expired compliance waiver',
         file: configPath,

@@ -26,7 +26,7 @@ import {
 import { isoDate } from '../../review/config.js';
 import { readManifest, readOptionalRepoFiles } from '../../review/node/index.js';
 import { driftInputPaths } from '../../review/drift.js';
-import { currentRepository, repositoryName } from './github/context.js';
+import { currentRepository, currentRevision, repositoryName } from './github/context.js';
 import { applyGapIssuePlan, listGapIssues } from './github/gapIssues.js';
 import { createGitHub } from './github/octokit.js';
 import { describeGitHubError, warnRefused } from './github/permissions.js';
@@ -41,6 +41,8 @@ import {
   renderCosts,
   renderReportSummary,
   setReportPathOutputs,
+  historyInput,
+  reportFormatsInput,
   writeReportFiles,
 } from './report.js';
 import { loadRepoConfig, readDocuments } from './repo.js';
@@ -89,6 +91,8 @@ export const reviewAction: ActionDefinition = {
     const wantIssues = booleanInput('gap-issues', true);
     const regenerate = booleanInput('regenerate', false);
     const formats = formatsInput();
+    const reportFormats = reportFormatsInput();
+    const history = await historyInput(repo.root);
     const since = textInput('since');
     if (since !== undefined && !isoDate.safeParse(since).success) throw new InputError('since', `must be a date written YYYY-MM-DD (got ${JSON.stringify(since)})`);
     const config = { ...repo.config, waivers: mergeWaivers(repo.config, gate.waivers) };
@@ -121,6 +125,7 @@ export const reviewAction: ActionDefinition = {
       now: new Date().toISOString(),
       repository,
       event: policy.event,
+      ...currentRevision(),
       sync,
       deleteRemoved,
       dryRun,
@@ -152,7 +157,11 @@ export const reviewAction: ActionDefinition = {
     const tokensSpent = result.tokensSpent + generatedTokens;
 
     const verdict = decideVerdict(result, { baseline: gate.baseline?.report });
-    const written = result.status === 'refused' ? undefined : await writeReportFiles(client, result.report, repo.root, reportDirectory(repo.root), []);
+    const written = result.status === 'refused' ? undefined : await writeReportFiles(client, result.report, repo.root, reportDirectory(repo.root), reportFormats, {
+      configPath: repo.path,
+      configText: repo.text,
+      ...(history ? { history } : {}),
+    });
     const parts = [
       `# Compliance review of ${tableCell(repository)}`,
       '',

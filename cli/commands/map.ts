@@ -59,7 +59,7 @@ export const mapCommand: Command = {
     }
     const run = await executeReview(parsed, out, repo, { config: repo.config, sync: 'skip' }, files);
     try {
-      const reportFiles = await maybeWriteReports(parsed, run);
+      const reportFiles = await maybeWriteReports(parsed, out, run);
       const exitCode = reviewExitCode(run.result);
       out.result(() => renderReview(out, run.result, reportFiles), () => reviewJson(run.result, exitCode, reportFiles));
       return exitCode;

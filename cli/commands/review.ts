@@ -43,7 +43,7 @@ export const reviewCommand: Command = {
     const run = await executeReview(parsed, out, repo, { config: repo.config, sync: booleanFlag(parsed.values, 'skip-sync') ? 'skip' : 'run', checkDrift: true });
     try {
       const { result } = run;
-      const reportFiles = await maybeWriteReports(parsed, run);
+      const reportFiles = await maybeWriteReports(parsed, out, run);
       const exitCode = reviewExitCode(result);
       out.result(() => renderReview(out, run.result, reportFiles), () => reviewJson(result, exitCode, reportFiles));
       return exitCode;

@@ -1,31 +1,36 @@
-/** Writing a review's report files: report.md, report.json, and the mapping reports as pdf/docx. */
-import { join } from 'node:path';
-import type { DownloadFormat } from '../../api/schemas/common.js';
+/** The CLI's sink of review/'s one report publisher: files under --report-dir, download failures as warnings. */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { PublishContext, ReportFormat } from '../../review/publish.js';
+import { publishReport } from '../../review/node/publish.js';
 import type { ReviewReport } from '../../review/reportDocument.js';
-import { renderReportMarkdown } from '../../review/renderMarkdown.js';
-import { writeRepoFile } from '../../review/node/files.js';
+import type { Output } from './output.js';
+import type { Repo } from './repo.js';
 import type { Session } from './session.js';
 
-export const REPORT_FORMATS = ['md', 'json', 'pdf', 'docx'] as const satisfies readonly DownloadFormat[];
+export { REPORT_FORMATS } from '../../review/publish.js';
+
+/** compliance.yml's text, when the run read one (SARIF points gaps without evidence at its framework's line). */
+async function configContext(repo: Repo): Promise<PublishContext> {
+  if (repo.configPath === '(command line)') return {};
+  try {
+    return { configPath: repo.configPath, configText: await readFile(resolve(repo.root, repo.configPath), 'utf8') };
+  } catch {
+    return { configPath: repo.configPath };
+  }
+}
 
 /** Writes the report in each format into `dir` (created, inside the working directory); returns the paths written. */
-export async function writeReports(session: Session, report: ReviewReport, dir: string, formats: readonly DownloadFormat[]): Promise<string[]> {
-  const written: string[] = [];
-  if (formats.includes('md')) {
-    written.push(await writeRepoFile(process.cwd(), join(dir, 'report.md'), renderReportMarkdown(report, { detail: 'full' })));
-  }
-  if (formats.includes('json')) {
-    written.push(await writeRepoFile(process.cwd(), join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`));
-  }
-  for (const format of formats.filter((f) => f === 'pdf' || f === 'docx')) {
-    for (const framework of report.frameworks) {
-      for (const [index, jobId] of framework.jobIds.entries()) {
-        const download = await session.client.downloadDocument({ jobId, format });
-        const suffix = framework.jobIds.length > 1 ? `-${index + 1}` : '';
-        const path = join(dir, `${framework.framework.key}${suffix}.${format}`);
-        written.push(await writeRepoFile(process.cwd(), path, download.kind === 'binary' ? download.data : download.kind === 'text' ? download.text : JSON.stringify(download.data)));
-      }
-    }
-  }
-  return written;
+export async function writeReports(
+  out: Output,
+  session: Session,
+  repo: Repo,
+  report: ReviewReport,
+  dir: string,
+  formats: readonly ReportFormat[],
+  context: PublishContext = {},
+): Promise<string[]> {
+  const published = await publishReport({ client: session.client, report, root: process.cwd(), dir, formats, context: { ...(await configContext(repo)), ...context } });
+  for (const failure of published.failures) out.warn(failure.message);
+  return published.files.map((file) => file.path);
 }

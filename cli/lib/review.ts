@@ -8,6 +8,9 @@ import type { RepoFile } from '../../review/documents.js';
 import { FAIL_ON, type FailOn } from '../../review/gate.js';
 import { loadBaseline } from '../../review/node/config.js';
 import { gitHubEvent, type ReviewEvent } from '../../review/events.js';
+import { gitHead, readHistory } from '../../review/node/publish.js';
+import { DEFAULT_REPORT_FORMATS, type ReportFormat } from '../../review/publish.js';
+import type { HistoryPoint } from '../../review/reportHistory.js';
 import { runReview, type ReviewInput, type ReviewResult } from '../../review/review.js';
 import { decideVerdict } from '../../review/verdict.js';
 import { booleanFlag, dateFlag, enumFlag, integerFlag, listFlag, repositoryFlag, stringFlag, type OptionSpecs, type Parsed } from './args.js';
@@ -30,10 +33,11 @@ export const SYNC_OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const GATE_OPTIONS = {
-  'fail-on': { type: 'string', valueName: 'WHAT', description: 'coverage (default) or new-gaps (also fail on gaps absent from --baseline)' },
+  'fail-on': { type: 'string', valueName: 'WHAT', description: 'coverage (default), new-gaps (also fail on gaps absent from --baseline) or declared-without-evidence (also fail on front matter satisfies: without evidence)' },
   baseline: { type: 'string', valueName: 'FILE', description: 'a previous report.json or --json output: gaps in it are not new' },
-  'report-dir': { type: 'string', valueName: 'DIR', description: 'write report.md, report.json (and pdf/docx with --formats) into DIR' },
-  formats: { type: 'string', valueName: 'LIST', description: 'report formats for --report-dir: md,json,pdf,docx (default md,json)' },
+  'report-dir': { type: 'string', valueName: 'DIR', description: 'write report.md, report.json (and the other --formats) into DIR' },
+  formats: { type: 'string', valueName: 'LIST', description: 'report formats for --report-dir: md,json,html,sarif,junit,pdf,docx (default md,json)' },
+  history: { type: 'string', valueName: 'DIR', description: "earlier report.json files: report.html's coverage trend" },
 } as const satisfies OptionSpecs;
 
 /** The frameworks a result's mapping cost lines price, in order (for the itemised dry run). */
@@ -43,6 +47,10 @@ interface ReviewRun {
   result: ReviewResult;
   session: Session;
   files: RepoFile[];
+  repo: Repo;
+  /** --history's earlier reports and --formats, read and checked before anything was spent. */
+  history: HistoryPoint[] | undefined;
+  formats: readonly ReportFormat[];
 }
 
 interface ReviewRunOptions {
@@ -63,6 +71,13 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const lastReviewDate = dateFlag(v, 'since');
   const documents = files ?? (await loadDocuments({ ...repo, config: options.config }));
   const baseline = baselinePath ? await loadBaseline(baselinePath) : undefined;
+  const formats = listFlag(v, 'formats', REPORT_FORMATS) ?? DEFAULT_REPORT_FORMATS;
+  const historyDir = stringFlag(v, 'history');
+  const history = historyDir ? await readHistory(historyDir, '--history') : undefined;
+  const commit = await gitHead(repo.root);
+  // In GitLab CI, links go to the GitLab the pipeline runs on, in its spelling.
+  const gitlab = process.env.GITLAB_CI === 'true' ? process.env.CI_SERVER_URL?.trim() : undefined;
+  const serverUrl = gitlab ?? process.env.GITHUB_SERVER_URL?.trim();
   const generated = options.checkDrift && options.config.generate.length > 0 ? await loadGenerated(repo) : undefined;
 
   const session = await openSession(parsed, out);
@@ -74,6 +89,9 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       now: new Date().toISOString(),
       ...(repository ? { repository } : {}),
       event: ciEvent(),
+      ...(commit ? { commit } : {}),
+      ...(serverUrl ? { serverUrl } : {}),
+      ...(gitlab ? { forge: 'gitlab' as const } : {}),
       sync: options.sync ?? 'run',
       deleteRemoved: booleanFlag(v, 'delete-removed'),
       dryRun: booleanFlag(v, 'dry-run'),
@@ -91,7 +109,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
     // shortfall): it is a question answered, not a refusal of something asked for.
     const result: ReviewResult = input.dryRun && ran.status === 'refused' ? { ...ran, status: 'dry-run' } : ran;
     mappedFrameworks.set(result, options.config.frameworks.map((framework) => framework.framework));
-    return { result, session, files: documents };
+    return { result, session, files: documents, repo, history, formats };
   } catch (error) {
     out.done();
     await session.close();
@@ -104,9 +122,12 @@ export function ciEvent(): ReviewEvent {
   return gitHubEvent(process.env.GITHUB_ACTIONS === 'true' ? process.env.GITHUB_EVENT_NAME : undefined);
 }
 
+/** GITHUB_REPOSITORY, or in GitLab CI the project's path (group/subgroup/project). */
 function envRepository(): string | undefined {
-  const value = process.env.GITHUB_REPOSITORY?.trim();
-  return value && /^[^/\s]+\/[^/\s]+$/.test(value) ? value : undefined;
+  const github = process.env.GITHUB_REPOSITORY?.trim();
+  if (github && /^[^/\s]+\/[^/\s]+$/.test(github)) return github;
+  const gitlab = process.env.GITLAB_CI === 'true' ? process.env.CI_PROJECT_PATH?.trim() : undefined;
+  return gitlab && /^[^/\s]+(\/[^/\s]+)+$/.test(gitlab) ? gitlab : undefined;
 }
 
 /** 1 when a gate failed; else 3 for a refused plan or a framework that could not be judged; else 0 (review/'s verdict decides). */
@@ -140,11 +161,10 @@ export function reviewJson(result: ReviewResult, exitCode: ExitCode, reportFiles
 }
 
 /** --report-dir and --formats: writes the files and returns their paths. */
-export async function maybeWriteReports(parsed: Parsed, run: ReviewRun): Promise<string[]> {
+export async function maybeWriteReports(parsed: Parsed, out: Output, run: ReviewRun): Promise<string[]> {
   const dir = stringFlag(parsed.values, 'report-dir');
-  const formats = listFlag(parsed.values, 'formats', REPORT_FORMATS) ?? ['md', 'json'];
   if (!dir || run.result.status !== 'completed') return [];
-  return writeReports(run.session, run.result.report, dir, formats);
+  return writeReports(out, run.session, run.repo, run.result.report, dir, run.formats, run.history ? { history: run.history } : {});
 }
 
 /** The refusal or dry-run lines shared by review, sync and map. */

@@ -25,6 +25,8 @@ const SANDBOX_API = [
   /^api\/operationErrors\.[jt]s$/,
   // The definition of the library's contentHash field: the service and the client must compute the same.
   /^api\/contentHash\.[jt]s$/,
+  // XML/HTML escaping: one rule for the sandbox's DOCX and review/'s HTML and JUnit reports.
+  /^api\/xmlText\.[jt]s$/,
 ];
 
 function areaOf(path) {

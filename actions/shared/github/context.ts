@@ -85,3 +85,10 @@ export function runUrl(): string | undefined {
 export function workspaceRoot(): string {
   return process.env.GITHUB_WORKSPACE || process.cwd();
 }
+
+/** The commit the run checked out (GITHUB_SHA) and where the repository is browsed: the report's evidence links. */
+export function currentRevision(): { commit?: string; serverUrl?: string } {
+  const commit = process.env.GITHUB_SHA?.trim();
+  const serverUrl = process.env.GITHUB_SERVER_URL?.trim();
+  return { ...(commit && /^[0-9a-f]{40,64}$/i.test(commit) ? { commit } : {}), ...(serverUrl ? { serverUrl } : {}) };
+}

@@ -480,6 +480,24 @@ describe('Review → Map Policy Set', () => {
     expect(split.output[0]!.pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
   });
 
+  it("attaches the publisher's report files as binary fields, with evidence traced and linked at the commit given", async () => {
+    const commit = 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00';
+    const reportOptions = { formats: ['html', 'sarif', 'junit'], repository: 'acme/policies', commit };
+    const mapped = await run({ resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'policies/access.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false, reportOptions });
+    const binary = mapped.output[0]!.binary!;
+    expect(Object.keys(binary)).toEqual(['html', 'sarif', 'junit']);
+    expect([binary.html!.fileName, binary.sarif!.fileName, binary.junit!.fileName]).toEqual(['report.html', 'report.sarif', 'report.junit.xml']);
+    const evidence = (mapped.json.controls as Array<{ evidence: Array<{ file?: string; line?: number; endLine?: number }> }>).flatMap((control) => control.evidence);
+    expect(evidence.length).toBeGreaterThan(0);
+    const first = evidence[0]!;
+    expect(first).toMatchObject({ file: 'policies/access.md', line: expect.any(Number), endLine: expect.any(Number) });
+    const html = Buffer.from(binary.html!.data, 'base64').toString('utf8');
+    expect(html).toContain(`href="https://github.com/acme/policies/blob/${commit}/policies/access.md#L${first.line}-L${first.endLine}"`);
+    expect(JSON.parse(Buffer.from(binary.sarif!.data, 'base64').toString('utf8')).version).toBe('2.1.0');
+    const { context } = fakeExecute({ credentials, parameters: { resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'a.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false, reportOptions: { formats: ['xlsx'] } }, items: [{ json: {} }] });
+    await expect(router.call(context)).rejects.toThrow(/Report Formats: "xlsx" is not a report format/);
+  });
+
   it('Plan Gap Issues turns the verdict into create, update and close actions against the existing issues', async () => {
     const mapped = await run({ resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'policies/access.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false });
     const gaps = mapped.json.gaps as Array<{ key: string }>;

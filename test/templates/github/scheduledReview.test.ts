@@ -1,14 +1,14 @@
 /** templates/github/compliance-scheduled-review.yml, executed job by job against the sandbox and a fake GitHub. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
 import { FakeGitHub } from '../../actions/fakeGitHub.js';
 import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, REPO_ROOT, REPOSITORY } from '../../actions/harness.js';
 import { GitHubGateway } from '../githubGateway.js';
-import { branches, leaks, makeOrigin, pushBranch, runWorkflow, showFile, type WorkflowRun } from '../workflowRunner.js';
+import { branches, CacheStore, leaks, makeOrigin, pushBranch, runWorkflow, showFile, type WorkflowRun } from '../workflowRunner.js';
 
 const FILE = join(REPO_ROOT, 'templates', 'github', 'compliance-scheduled-review.yml');
 const GENERATE = `generate:
@@ -62,7 +62,8 @@ describe('compliance-scheduled-review.yml', () => {
     const config = (threshold: number) => HIPAA_CONFIG(threshold, `${GENERATE}review:\n  cadence: monthly\n`);
     const origin = makeOrigin(makeWorkspace(config(95), { without: ['asset-management-standard.md'] }));
     await setCalendar(REVIEW_KEY, { cadence: 'monthly', firstReviewAt: `${nextRun(ALL_MONTHS)}T06:17:00Z` });
-    const common = { file: FILE, origin, github, secrets: { COMPLIANCE_API_KEY: REVIEW_KEY }, vars: { COMPLIANCE_BASE_URL: sandbox.baseUrl } };
+    const caches = new CacheStore();
+    const common = { file: FILE, origin, github, caches, secrets: { COMPLIANCE_API_KEY: REVIEW_KEY }, vars: { COMPLIANCE_BASE_URL: sandbox.baseUrl } };
 
     // 1. The scheduled run, on a repository where Actions may not open pull requests.
     github.allowActionsToCreatePullRequests = false;
@@ -103,6 +104,13 @@ describe('compliance-scheduled-review.yml', () => {
     expect(pull).toMatchObject({ head: 'compliance/regenerate', base: 'main', title: 'Regenerate drifted compliance documents', state: 'open' });
     expect(pull?.body).toContain('<!-- compliance-regenerate -->');
     expect(pull?.body).toContain('- `generated/access-control.md`');
+    // Each completed review adds its report.json to the history the next one restores (report.html's
+    // trend). The harness gives every run the id 4242, so the second run's save finds its key taken.
+    const histories = caches.entries.filter((entry) => entry.key.startsWith('compliance-history-'));
+    expect(histories.map((entry) => entry.key)).toEqual(['compliance-history-4242']);
+    expect(readdirSync(histories[0]!.dir)).toEqual(['run-4242.json']);
+    expect(JSON.parse(readFileSync(join(histories[0]!.dir, 'run-4242.json'), 'utf8'))).toMatchObject({ schema: 'compliance-review-report', passed: false });
+    expect(second.step('review', 'review').inputs).toMatchObject({ 'report-formats': 'html', history: '.compliance-history' });
 
     // 3. Again: the same pull request is updated, not duplicated; the gap issues are not duplicated either.
     const third = await runWorkflow({ ...common, event: DISPATCH });
@@ -133,7 +141,7 @@ describe('compliance-scheduled-review.yml', () => {
 
   it('follows compliance.yml: quarterly runs only in its months, none never; warns when the service calendar disagrees', { timeout: 120_000 }, async () => {
     const quarterly = makeOrigin(makeWorkspace(HIPAA_CONFIG(80, 'gapIssues:\n  labels: [quarterly-gap]\nreview: { cadence: "quarterly" }  # as in the docs\n')));
-    const common = { file: FILE, github, secrets: { COMPLIANCE_API_KEY: CALENDAR_KEY }, vars: { COMPLIANCE_BASE_URL: sandbox.baseUrl } };
+    const common = { file: FILE, github, caches: new CacheStore(), secrets: { COMPLIANCE_API_KEY: CALENDAR_KEY }, vars: { COMPLIANCE_BASE_URL: sandbox.baseUrl } };
     const otherMonths = ALL_MONTHS.filter((month) => month !== thisMonth).slice(0, 4);
 
     // Not one of the quarter months: the cron fires, nothing else runs.

@@ -1,0 +1,113 @@
+/**
+ * What a pull request does to the evidence, as the runner runs actions/map: a fixture repository
+ * with a git history. Commit A (the default branch) is reviewed; commit B deletes the only quote
+ * evidencing one control and adds a document. The PR check annotates the exact line where the
+ * quote stood, names the control and whether it is now a gap, and the comment lists evidence lost
+ * and gained; every link points at the commit the run checked out (GITHUB_SHA).
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import { FakeGitHub } from './fakeGitHub.js';
+import { addPolicy, API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
+
+let sandbox: RunningSandbox;
+let github: FakeGitHub;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY] });
+  github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await github?.close();
+});
+
+const inputs = (extra: Record<string, string> = {}) => ({ 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, ...extra });
+
+function commit(root: string, message: string): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: root, GIT_CONFIG_NOSYSTEM: '1' } }).trim();
+  if (message.startsWith('A')) git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.test', 'commit', '-q', '-m', message);
+  return git('rev-parse', 'HEAD');
+}
+
+interface Quote {
+  quote: string;
+  file: string;
+  line: number;
+  endLine: number;
+}
+interface Control {
+  id: string;
+  status: string;
+  evidence: Quote[];
+}
+
+describe('evidence lost and gained on a pull request (actions/map)', () => {
+  it('annotates the line where the only evidence of a control stood, and the comment lists evidence lost and gained', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(10), { without: ['information-security-policy.md'] });
+    const commitA = commit(workspace, 'A: policies');
+    const base = await runAction('map', { workspace, inputs: inputs({ 'report-dir': 'base' }), env: { GITHUB_SHA: commitA } });
+    expect(base.code, base.stdout + base.stderr).toBe(0);
+    const reportA = JSON.parse(readFileSync(join(workspace, 'base/report.json'), 'utf8'));
+    expect(reportA.commit).toBe(commitA);
+    mkdirSync(join(workspace, '.baseline'));
+    cpSync(join(workspace, 'base/report.json'), join(workspace, '.baseline/report.json'));
+
+    // A covered control whose only evidence is one quote on a line no other control cites.
+    const controls: Control[] = reportA.frameworks[0].controls;
+    const cited = (file: string, line: number) => controls.filter((control) => control.evidence.some((quote) => quote.file === file && quote.line <= line && line <= quote.endLine));
+    const only = controls.find((control) => control.status === 'covered' && control.evidence.length === 1 && control.evidence[0]!.line === control.evidence[0]!.endLine && cited(control.evidence[0]!.file, control.evidence[0]!.line).length === 1);
+    expect(only, 'the fixture has a control with a single, unshared quote').toBeDefined();
+    const quote = only!.evidence[0]!;
+    const path = join(workspace, quote.file);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    writeFileSync(path, [...lines.slice(0, quote.line - 1), ...lines.slice(quote.line)].join('\n'));
+    addPolicy(workspace, 'information-security-policy.md');
+    rmSync(join(workspace, 'base'), { recursive: true });
+    const commitB = commit(workspace, 'B: delete one control\'s evidence, add the information security policy');
+
+    const pr = github.addPullRequest();
+    const run = await runAction('map', {
+      workspace,
+      inputs: inputs({ baseline: '.baseline/report.json', 'report-formats': 'sarif', comment: 'always' }),
+      event: pullRequestEvent(pr),
+      apiUrl: github.url,
+      env: { GITHUB_SHA: commitB },
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const reportB = JSON.parse(readFileSync(join(workspace, 'compliance-report/report.json'), 'utf8'));
+    expect(reportB.commit).toBe(commitB);
+    const after: Control = reportB.frameworks[0].controls.find((control: Control) => control.id === only!.id);
+    const state = after.status === 'missing' ? 'it is now a gap' : 'it is still evidenced elsewhere';
+
+    const removed = run.annotations.filter((annotation) => annotation.kind === 'warning' && annotation.properties.includes('Compliance evidence removed'));
+    expect(removed.map((annotation) => annotation.properties)).toEqual([
+      `title=Compliance evidence removed: ${only!.id},file=${quote.file},line=${quote.line},endLine=${quote.line}`,
+    ]);
+    expect(removed[0]!.message).toContain(`HIPAA Security Rule ${only!.id}`);
+    expect(removed[0]!.message).toContain(state);
+
+    const comment = github.commentsOn(pr).find((entry) => entry.body.startsWith('<!-- compliance-report:map -->'))!.body;
+    expect(comment).toContain(`Evidence lost: ${only!.id} (${after.status === 'missing' ? 'now a gap' : 'still evidenced elsewhere'}).`);
+    // Gained: controls the added document now evidences that the default branch did not credit with those quotes.
+    const gainedLine = /Evidence gained: (.*)\.$/m.exec(comment)?.[1] ?? '';
+    const fromNewDocument = reportB.frameworks[0].controls.filter((control: Control) => control.evidence.some((entry) => entry.file === 'policies/information-security-policy.md')).map((control: Control) => control.id);
+    expect(fromNewDocument.length).toBeGreaterThan(0);
+    for (const id of fromNewDocument) expect(gainedLine.split(', ')).toContain(id);
+
+    // The same loss in SARIF, on the same line; links at commit B.
+    const sarif = JSON.parse(readFileSync(join(workspace, 'compliance-report/report.sarif'), 'utf8'));
+    const lost = sarif.runs[0].results.filter((result: { properties: { status: string } }) => result.properties.status === 'evidence-lost');
+    expect(lost.map((result: { ruleId: string; locations: Array<{ physicalLocation: unknown }> }) => [result.ruleId, result.locations[0]!.physicalLocation])).toEqual([
+      [`hipaa-security/${only!.id}`, { artifactLocation: { uri: quote.file }, region: { startLine: quote.line } }],
+    ]);
+    const markdown = readFileSync(join(workspace, 'compliance-report/report.md'), 'utf8');
+    // GITHUB_SERVER_URL (the harness's https://github.example) is the server of every link.
+    expect(markdown).toContain(`](https://github.example/${REPOSITORY}/blob/${commitB}/policies/`);
+    expect(markdown).not.toContain(commitA);
+  });
+});

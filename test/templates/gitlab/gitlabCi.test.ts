@@ -1,0 +1,209 @@
+/**
+ * templates/gitlab/compliance.gitlab-ci.yml run the way a GitLab runner runs it, as far as the
+ * template needs: the jobs whose `rules:` match the pipeline source, `extends:` merged, global and
+ * job `variables:` and GitLab's predefined CI_* variables in the environment, `before_script` and
+ * `script` lines in bash stopping at the first failure, against a live-mode sandbox and a fake
+ * GitLab API (merge request notes). `npm install --global` of the CLI is simulated by putting the
+ * built CLI on PATH; the `cache:` by keeping its paths between the runs of one project. Any other
+ * keyword throws: the template must not depend on what this runner would only pretend to do.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { RunningSandbox } from '../../../sandbox/index.js';
+import { balance, buildCli, CLI, liveSandbox, LIVE_KEY, removeRepo, ROOT, tempRepo } from '../../cli/helpers.js';
+
+const TEMPLATE = join(ROOT, 'templates/gitlab/compliance.gitlab-ci.yml');
+const SERVER = 'https://gitlab.example';
+const PROJECT = 'acme/compliance/policies';
+const NOTE_TOKEN = 'glpat-note-token-0001';
+const JOB_KEYS = new Set(['extends', 'rules', 'script', 'before_script', 'image', 'artifacts', 'cache', 'variables']);
+
+interface Job {
+  extends?: string;
+  rules?: Array<{ if: string }>;
+  before_script?: string[];
+  script?: string[];
+  variables?: Record<string, string>;
+  artifacts?: { paths?: string[]; reports?: { junit?: string } };
+  cache?: { key: string; paths: string[] };
+}
+
+/** The fake GitLab API: records merge request notes, checks the token. */
+class FakeGitLab {
+  notes: Array<{ path: string; body: string }> = [];
+  #server: Server | undefined;
+  url = '';
+
+  async start(): Promise<this> {
+    this.#server = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        const match = /^\/api\/v4\/projects\/(\d+)\/merge_requests\/(\d+)\/notes$/.exec(request.url ?? '');
+        if (request.method !== 'POST' || !match) return response.writeHead(404).end('{"message":"404 Not Found"}');
+        if (request.headers['private-token'] !== NOTE_TOKEN) return response.writeHead(401).end('{"message":"401 Unauthorized"}');
+        this.notes.push({ path: request.url ?? '', body: (JSON.parse(body) as { body: string }).body });
+        response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: this.notes.length }));
+      });
+    });
+    await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+  }
+}
+
+/** A `rules: - if:` of the form `$VAR == "value"`: the only form the template uses. */
+function ruleMatches(rule: string, env: Record<string, string>): boolean {
+  const match = /^\$(\w+) == "([^"]*)"$/.exec(rule.trim());
+  if (!match) throw new Error(`rule ${rule}: this runner reads only $VAR == "value"`);
+  return env[match[1] as string] === match[2];
+}
+
+function jobsOf(source: 'merge_request_event' | 'schedule', env: Record<string, string>): Array<[string, Job]> {
+  const file = parse(readFileSync(TEMPLATE, 'utf8')) as Record<string, unknown>;
+  const jobs: Array<[string, Job]> = [];
+  for (const [name, value] of Object.entries(file)) {
+    if (name === 'variables' || name.startsWith('.')) continue;
+    const own = value as Job & { extends?: string };
+    const job: Job = own.extends ? { ...(file[own.extends] as Job), ...own } : own;
+    for (const key of Object.keys(job)) if (!JOB_KEYS.has(key)) throw new Error(`${name}: keyword ${key} is not simulated`);
+    if (job.rules?.some((rule) => ruleMatches(rule.if, { ...env, CI_PIPELINE_SOURCE: source }))) jobs.push([name, job]);
+  }
+  return jobs;
+}
+
+describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fake GitLab', () => {
+  let box: RunningSandbox;
+  let gitlab: FakeGitLab;
+  let root: string;
+  let bin: string;
+  let commit: string;
+  let pipeline = 100;
+
+  beforeAll(async () => {
+    buildCli();
+    box = await liveSandbox();
+    gitlab = await new FakeGitLab().start();
+    root = tempRepo({ count: 3, threshold: 10 });
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
+    execFileSync('git', ['add', '-A'], { cwd: root });
+    execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.test', 'commit', '-q', '-m', 'policies'], { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: root } });
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    // `npm install --global compliance-engine-cli@1`, simulated: npm puts `compliance` on PATH (here the built CLI).
+    bin = mkdtempSync(join(tmpdir(), 'gitlab-bin-'));
+    writeFileSync(join(bin, 'npm'), `#!/bin/sh\n[ "$1 $2" = "install --global" ] || { echo "npm $*: not simulated" >&2; exit 1; }\nprintf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "${process.execPath}" "${CLI}" > "${bin}/compliance"\nchmod +x "${bin}/compliance"\n`);
+    chmodSync(join(bin, 'npm'), 0o755);
+  }, 120_000);
+
+  afterAll(async () => {
+    await box?.close();
+    await gitlab?.close();
+    if (root) removeRepo(root);
+  });
+
+  async function runPipeline(source: 'merge_request_event' | 'schedule', extra: Record<string, string> = {}) {
+    const file = parse(readFileSync(TEMPLATE, 'utf8')) as { variables: Record<string, string> };
+    pipeline++;
+    const env: Record<string, string> = {
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      HOME: root,
+      CI: 'true',
+      GITLAB_CI: 'true',
+      CI_PIPELINE_SOURCE: source,
+      CI_PIPELINE_ID: String(pipeline),
+      CI_SERVER_URL: SERVER,
+      CI_API_V4_URL: `${gitlab.url}/api/v4`,
+      CI_PROJECT_PATH: PROJECT,
+      CI_PROJECT_ID: '7',
+      CI_COMMIT_SHA: commit,
+      COMPLIANCE_API_KEY: LIVE_KEY,
+      COMPLIANCE_BASE_URL: box.baseUrl,
+      ...(source === 'merge_request_event' ? { CI_MERGE_REQUEST_IID: '3' } : {}),
+      ...file.variables,
+      ...extra,
+    };
+    // One job after the other, each a bash process (asynchronous: the sandbox answers from this process).
+    const runs: Array<{ name: string; job: Job; code: number | null; output: string }> = [];
+    for (const [name, job] of jobsOf(source, env)) {
+      const script = ['set -eo pipefail', ...(job.before_script ?? []), ...(job.script ?? [])].join('\n');
+      const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd: root, env: { ...env, ...job.variables } });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      runs.push({ name, job, code, output });
+    }
+    return runs;
+  }
+
+  it('on a merge request: maps without writing the library, keeps the JUnit report, posts the report as a note with GitLab links', async () => {
+    const before = await balance(box);
+    const runs = await runPipeline('merge_request_event', { COMPLIANCE_NOTE_TOKEN: NOTE_TOKEN });
+    expect(runs.map((run) => run.name)).toEqual(['compliance-merge-request']);
+    const [run] = runs;
+    expect(run!.code, run!.output).toBe(0);
+    // One mapping charged, nothing ingested.
+    const spent = before - (await balance(box));
+    const report = JSON.parse(readFileSync(join(root, 'compliance-report/report.json'), 'utf8'));
+    expect(spent).toBeGreaterThan(0);
+    expect(report.frameworks).toHaveLength(1);
+    const library = await fetch(`${box.baseUrl}/library`, { headers: { authorization: `Bearer ${LIVE_KEY}` } });
+    expect(((await library.json()) as { documents: unknown[] }).documents).toEqual([]);
+
+    const junitPath = join(root, run!.job.artifacts!.reports!.junit!);
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) }).parse(readFileSync(junitPath, 'utf8'));
+    expect(junit.testsuites.testsuite).toHaveLength(1);
+    expect(junit.testsuites.testsuite[0].testcase).toHaveLength(report.frameworks[0].controls.length);
+    expect(Number(junit.testsuites.failures)).toBe(report.frameworks[0].gaps.filter((gap: { waived: boolean }) => !gap.waived).length);
+    expect(existsSync(join(root, 'compliance-report/report.html'))).toBe(true);
+
+    expect(gitlab.notes.map((note) => note.path)).toEqual(['/api/v4/projects/7/merge_requests/3/notes']);
+    const evidence = report.frameworks[0].controls.flatMap((control: { evidence: Array<{ file: string; line: number; endLine: number }> }) => control.evidence)[0];
+    // compliance.yml names the repository (acme/policies); the server and the spelling are GitLab's.
+    const link = `${SERVER}/acme/policies/-/blob/${commit}/${evidence.file}#L${evidence.line}-${evidence.endLine}`;
+    expect(gitlab.notes[0]!.body).toContain(`](${link})`);
+    expect(gitlab.notes[0]!.body).toBe(readFileSync(join(root, 'compliance-report/report.md'), 'utf8'));
+    expect(run!.output).not.toContain(LIVE_KEY);
+    expect(run!.output).not.toContain(NOTE_TOKEN);
+  });
+
+  it('on a merge request under a threshold it fails the job, and still keeps the report and posts the note', async () => {
+    const config = join(root, 'compliance.yml');
+    const text = readFileSync(config, 'utf8');
+    writeFileSync(config, text.replace('threshold: 10', 'threshold: 99'));
+    try {
+      gitlab.notes = [];
+      const [run] = await runPipeline('merge_request_event', { COMPLIANCE_NOTE_TOKEN: NOTE_TOKEN });
+      expect(run!.code, run!.output).toBe(1);
+      expect(gitlab.notes).toHaveLength(1);
+      expect(gitlab.notes[0]!.body).toContain('❌ failed');
+    } finally {
+      writeFileSync(config, text);
+    }
+  });
+
+  it('on a schedule: syncs and reviews, and each run keeps its report.json for the next report.html trend', async () => {
+    mkdirSync(join(root, 'compliance-history'), { recursive: true });
+    const first = await runPipeline('schedule');
+    expect(first.map((run) => [run.name, run.code])).toEqual([['compliance-scheduled-review', 0]]);
+    const second = await runPipeline('schedule');
+    expect(second[0]!.code, second[0]!.output).toBe(0);
+    expect(readdirSync(join(root, 'compliance-history')).sort()).toEqual([`pipeline-${pipeline - 1}.json`, `pipeline-${pipeline}.json`]);
+    // The second report's trend holds the first run (its table: one row per review).
+    const html = readFileSync(join(root, 'compliance-report/report.html'), 'utf8');
+    const trendRows = /<caption id="trend-table">[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(html)?.[1]?.match(/<tr>/g) ?? [];
+    expect(trendRows).toHaveLength(2);
+    expect(second[0]!.job.cache).toEqual({ key: 'compliance-history', paths: ['compliance-history/'] });
+  });
+});
