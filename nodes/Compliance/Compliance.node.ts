@@ -1,11 +1,11 @@
 import type { INodeTypeBaseDescription, IVersionedNodeType } from 'n8n-workflow';
 import { VersionedNodeType } from 'n8n-workflow';
 import { ComplianceV1 } from './v1/ComplianceV1.node.js';
-import { versionDescription } from './v1/versionDescription.js';
 
 export class Compliance extends VersionedNodeType {
   constructor() {
-    const { displayName, name, icon, group, subtitle, description } = versionDescription;
+    // The base description is the version's own, written once in its class (n8n's lint reads it there).
+    const { displayName, name, icon, group, subtitle, description } = new ComplianceV1().description;
     const baseDescription: INodeTypeBaseDescription = { displayName, name, icon, group, subtitle, description, defaultVersion: 2, usableAsTool: true };
     // One implementation serves both versions: version 2 only changed parameter types.
     const implementation = new ComplianceV1(baseDescription);

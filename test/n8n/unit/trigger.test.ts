@@ -2,7 +2,8 @@
 import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ComplianceClient } from '../../../api/node/index.js';
-import { ComplianceTrigger, STATE_KEY } from '../../../nodes/ComplianceTrigger/ComplianceTrigger.node.js';
+import { ComplianceTrigger } from '../../../nodes/ComplianceTrigger/ComplianceTrigger.node.js';
+import { STATE_KEY, type ComplianceTriggerV1 } from '../../../nodes/ComplianceTrigger/v1/ComplianceTriggerV1.node.js';
 import { detect, type TriggerState } from '../../../nodes/ComplianceTrigger/events.js';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
 import { fakePoll } from './fakeContext.js';
@@ -19,9 +20,12 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.close());
 
+/** The node as n8n runs a version 2 trigger (version 1 is the same implementation). */
+const trigger = () => new ComplianceTrigger().nodeVersions[2] as ComplianceTriggerV1;
+
 async function poll(parameters: IDataObject, staticData: IDataObject, mode: 'manual' | 'trigger' = 'trigger', apiKey = KEY) {
   const { context } = fakePoll({ credentials: { apiKey, baseUrl: sandbox.baseUrl }, parameters, staticData, mode });
-  const result = await new ComplianceTrigger().poll.call(context);
+  const result = await trigger().poll.call(context);
   return result ? result[0]!.map((item) => item.json) : [];
 }
 
@@ -106,7 +110,7 @@ describe('Compliance Trigger', () => {
 
   it('version 2 offers the verified frameworks to pick and watches the picked slugs (a list)', async () => {
     const { context } = fakePoll({ credentials: { apiKey: KEY, baseUrl: sandbox.baseUrl }, parameters: {} });
-    const options = await new ComplianceTrigger().methods.loadOptions.getVerifiedFrameworks.call(context as unknown as ILoadOptionsFunctions);
+    const options = await trigger().methods.loadOptions.getVerifiedFrameworks.call(context as unknown as ILoadOptionsFunctions);
     const { verifiedFrameworks } = await client.getCapabilities();
     expect(options.map((option) => option.value).sort()).toEqual(verifiedFrameworks.map((framework) => framework.slug).sort());
     expect(options.length).toBeGreaterThan(1);

@@ -10,7 +10,7 @@ import { ComplianceTrigger } from '../../../nodes/ComplianceTrigger/ComplianceTr
 import { CREDENTIAL_REFS, loadTemplate, TEMPLATE_FILES, type Template, type TemplateNode } from './templates.js';
 
 const actionDescription = (new Compliance().nodeVersions[1] as { description: INodeTypeDescription }).description;
-const triggerDescription = new ComplianceTrigger().description;
+const triggerDescription = (new ComplianceTrigger().nodeVersions[1] as { description: INodeTypeDescription }).description;
 
 /** Whether a property is shown for these parameter values (displayOptions.show/hide, own keys only). */
 function shown(property: INodeProperties, values: Record<string, unknown>, all: INodeProperties[]): boolean {
