@@ -21,6 +21,11 @@ export interface Session {
 
 const USER_AGENT = 'compliance-cli';
 
+/** Whether a command would run against the embedded sandbox: no key and no base URL, from flags or the environment. */
+export function usesEmbeddedSandbox(parsed: Parsed, env: Record<string, string | undefined> = process.env): boolean {
+  return !(stringFlag(parsed.values, 'api-key') ?? env.COMPLIANCE_API_KEY?.trim()) && !(stringFlag(parsed.values, 'base-url') ?? env.COMPLIANCE_BASE_URL?.trim());
+}
+
 export async function openSession(parsed: Parsed, out: Output, env: Record<string, string | undefined> = process.env): Promise<Session> {
   const flagKey = stringFlag(parsed.values, 'api-key');
   const flagUrl = stringFlag(parsed.values, 'base-url');
