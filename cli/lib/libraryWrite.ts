@@ -36,7 +36,7 @@ interface FileResult {
 }
 
 function render(results: readonly FileResult[], footer: string): string {
-  return `${table(['File', 'Outcome', 'Document', 'Tokens', 'Note'], results.map((r) => [r.path, r.outcome, r.documentId ?? '—', r.tokens.toLocaleString('en-US'), r.message || '—']))}\n${footer}`;
+  return `${table(['File', 'Outcome', 'Document', 'Tokens', 'Note'], results.map((r) => [r.path, r.outcome, r.documentId ?? '—', r.tokens.toLocaleString('en-US'), r.message || '—']), { whole: [2] })}\n${footer}`;
 }
 
 export async function ingestFiles(parsed: Parsed, out: Output, session: Session, paths: readonly string[]): Promise<ExitCode> {

@@ -145,23 +145,30 @@ export function wrapText(text: string, width: number): string[] {
 /**
  * A plain text table sized to `width` (default: the terminal): columns padded to their widest cell,
  * a rule under the header; when too wide, the other columns are cut (…) down to a fair share and the
- * last column, which holds the long text (reasons, notes, titles), wraps instead of being cut.
+ * last column, which holds the long text (reasons, notes, titles), wraps instead of being cut. The
+ * `whole` columns hold what a user copies (ids, slugs, job ids): never cut; when they leave no room,
+ * each row becomes a block of `Header: value` lines.
  */
-export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, options: { width?: number } = {}): string {
+export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, options: { width?: number; whole?: readonly number[] } = {}): string {
   const width = Math.max(40, options.width ?? terminalWidth());
+  const whole = new Set(options.whole ?? []);
   const body = rows.map((row) => headers.map((_, i) => (row[i] ?? '').replace(/\s+/g, ' ').trim()));
   const natural = headers.map((header, i) => Math.max(visibleLength(header), ...body.map((row) => visibleLength(row[i] ?? ''))));
   const last = headers.length - 1;
   const gaps = 2 * last;
-  const minLast = Math.min(natural[last] ?? 0, 20);
+  const floorOf = (i: number) => (whole.has(i) ? (natural[i] ?? 0) : Math.min(natural[i] ?? 0, Math.max(8, visibleLength(headers[i] ?? ''))));
+  const leadFloor = headers.slice(0, last).reduce((sum, _, i) => sum + floorOf(i), 0);
+  // The wrapping column keeps a fair share where the others can give it (at 80 columns, 32), so its
+  // text is not a word or two a line; else at least 20.
+  const fairLast = Math.min(natural[last] ?? 0, Math.max(20, Math.floor(width * 0.4)));
+  const minLast = leadFloor + gaps + fairLast <= width ? fairLast : Math.min(natural[last] ?? 0, 20);
   // Too many columns for the width even cut down: one block per row, `Header: value` lines.
-  const leadFloor = headers.slice(0, last).reduce((sum, header, i) => sum + Math.min(natural[i] ?? 0, Math.max(8, visibleLength(header))), 0);
   if (last > 0 && leadFloor + gaps + minLast > width) return records(headers, body, width);
   const widths = [...natural];
-  // Cut the widest leading column until the last column has room for its minimum.
+  // Cut the widest leading column (never a whole one) until the last column has room for its minimum.
   while (widths.slice(0, last).reduce((a, b) => a + b, 0) + gaps + minLast > width) {
-    const widest = widths.slice(0, last).reduce((best, w, i) => (w > (widths[best] ?? 0) ? i : best), 0);
-    if ((widths[widest] ?? 0) <= 8) break;
+    const widest = widths.slice(0, last).reduce<number | undefined>((best, w, i) => (!whole.has(i) && w > floorOf(i) && (best === undefined || w > (widths[best] ?? 0)) ? i : best), undefined);
+    if (widest === undefined) break;
     widths[widest] = (widths[widest] ?? 0) - 1;
   }
   widths[last] = Math.max(1, Math.min(natural[last] ?? 0, width - gaps - widths.slice(0, last).reduce((a, b) => a + b, 0)));
