@@ -103,6 +103,12 @@ export function cleanParseError(message: string, known: readonly string[] = []):
   if (missing) return `${missing[1]?.replace(/^-\w, /, '')} needs a value`;
   const notValue = /Option '([^']+)' does not take an argument/.exec(message);
   if (notValue) return `${notValue[1]?.replace(/^-\w, /, '')} takes no value`;
+  // `--max-tokens -5`: node reads -5 as an option; say how to give a value that starts with a dash.
+  const ambiguous = /Option '([^']+)' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const flag = ambiguous[1]!.replace(/^-\w, /, '');
+    return `${flag}: its value starts with "-", which reads as another option; write ${flag}=VALUE`;
+  }
   return message.split('\n')[0] ?? message;
 }
 
