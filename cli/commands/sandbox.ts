@@ -9,6 +9,7 @@ import { parseKeySpec } from '../../sandbox/server/keys.js';
 import type { Command } from '../lib/command.js';
 import { cleanParseError } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
+import { fitHelp } from '../lib/output.js';
 
 const HELP = `Usage: compliance sandbox [options]
 
@@ -79,7 +80,7 @@ export const sandboxCommand: Command = {
   async run(argv) {
     const { values } = parseSandboxArgs(argv);
     if (values.help) {
-      process.stdout.write(HELP);
+      process.stdout.write(fitHelp(HELP));
       return 0;
     }
     if (values.key !== undefined) checkKeys(values.key);

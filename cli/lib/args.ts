@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError, exitCodesHelp } from './errors.js';
+import { fitHelp } from './output.js';
 import { didYouMean } from './suggest.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description: string; valueName?: string };
@@ -51,7 +52,7 @@ export function renderHelp(help: CommandHelp, options: OptionSpecs): string {
   }
   if (help.notes?.length) lines.push('', ...help.notes);
   lines.push('', 'Examples:', ...help.examples.map((example) => `  ${example}`), '', exitCodesHelp(help.gate === true), '');
-  return lines.join('\n');
+  return fitHelp(lines.join('\n'));
 }
 
 type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;

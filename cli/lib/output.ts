@@ -143,6 +143,32 @@ export function wrapText(text: string, width: number): string[] {
 }
 
 /**
+ * Help text fitted to `width` without breaking a word: prose paragraphs (unindented lines that run
+ * on) are re-flowed; a `  term  description` line wraps its description under itself; other
+ * indented lines wrap under their indent.
+ */
+export function fitHelp(text: string, width: number = terminalWidth()): string {
+  const lines = text.split('\n');
+  const paragraphs: string[] = [];
+  for (const line of lines) {
+    const previous = paragraphs.at(-1);
+    const runsOn = previous !== undefined && previous !== '' && !/^\s/.test(previous) && !previous.endsWith(':') && line !== '' && !/^\s/.test(line) && !/^[A-Z][\w ]*:( |$)/.test(line);
+    if (runsOn) paragraphs[paragraphs.length - 1] = `${previous} ${line}`;
+    else paragraphs.push(line);
+  }
+  return paragraphs.flatMap((line) => {
+    if (visibleLength(line) <= width) return [line];
+    const term = /^(\s+\S(?:.*?\S)?\s{2,})(\S.*)$/.exec(line);
+    const indent = term && term[1]!.length <= width / 2 ? term[1]!.length : (/^\s*/.exec(line)?.[0].length ?? 0) + (term ? 4 : 0);
+    const head = term && term[1]!.length <= width / 2 ? term[1]! : '';
+    const body = head ? term![2]! : line.trim();
+    const first = head ? head : ' '.repeat(/^\s*/.exec(line)?.[0].length ?? 0);
+    const wrapped = wrapText(body, Math.max(20, width - indent));
+    return wrapped.map((part, i) => `${i === 0 ? first : ' '.repeat(indent)}${part}`);
+  }).join('\n');
+}
+
+/**
  * A plain text table sized to `width` (default: the terminal): columns padded to their widest cell,
  * a rule under the header; when too wide, the other columns are cut (…) down to a fair share and the
  * last column, which holds the long text (reasons, notes, titles), wraps instead of being cut. The

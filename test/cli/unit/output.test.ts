@@ -1,7 +1,7 @@
 /** What the CLI prints, as pure functions and a fake terminal: tables that fit, labelled counts, waivers apart, progress. */
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { Output, table, terminalWidth, wrapText, type OutputStreams } from '../../../cli/lib/output.js';
+import { fitHelp, Output, table, terminalWidth, wrapText, type OutputStreams } from '../../../cli/lib/output.js';
 import { renderCoverage, renderGaps, renderSync } from '../../../cli/lib/render.js';
 import { dryRunLines } from '../../../cli/lib/review.js';
 import type { GateResult } from '../../../review/gate.js';
@@ -62,6 +62,30 @@ describe('table', () => {
     const column = lines[0]!.indexOf('What is missing');
     expect(80 - column).toBeGreaterThanOrEqual(32);
     expect(lines[2]!.startsWith('164.308(a)(1)(ii)(D)  ')).toBe(true);
+  });
+
+  it("fits help text: prose re-flowed, a term's description wrapped under itself, headings kept", () => {
+    const help = [
+      'Usage: compliance demo [options]',
+      '',
+      'A description written on two lines at a width of about one hundred and twenty columns, as the',
+      'commands write them, then re-flowed.',
+      '',
+      'Options:',
+      '  --max-tokens N  refuse, before spending anything, a plan that costs more than N tokens in live mode',
+    ].join('\n');
+    expect(fitHelp(help, 50).split('\n')).toEqual([
+      'Usage: compliance demo [options]',
+      '',
+      'A description written on two lines at a width of',
+      'about one hundred and twenty columns, as the',
+      'commands write them, then re-flowed.',
+      '',
+      'Options:',
+      '  --max-tokens N  refuse, before spending',
+      '                  anything, a plan that costs more',
+      '                  than N tokens in live mode',
+    ]);
   });
 
   it('wraps words, cutting only a word longer than the line', () => {
