@@ -49,7 +49,7 @@ export interface SharedState {
 /** Known before anything is sent, so initialize is answered without waiting for the service. */
 export function instructions(shared: Pick<SharedState, 'embedded' | 'baseUrl' | 'maxTokens'>): string {
   const connection = shared.embedded
-    ? 'Connected to an embedded sandbox (no COMPLIANCE_API_KEY or COMPLIANCE_BASE_URL was set): sample data, nothing is charged, state is discarded when the server stops.'
+    ? 'Connected to an embedded sandbox (no COMPLIANCE_API_KEY or COMPLIANCE_BASE_URL was set): sample data, nothing is charged; its library is kept between runs in the per-user data directory unless the server was started with --ephemeral.'
     : `Connected to ${shared.baseUrl ?? 'the service'}; ping tells whether the key is a sandbox key (nothing is charged) or a live one.`;
   const cap = shared.maxTokens === undefined
     ? shared.embedded ? 'No token budget was given (--max-tokens).' : 'No token budget was given (--max-tokens): with a live key every charged tool is refused, and only the read-only tools are listed unless --tools selects more.'
