@@ -8,6 +8,7 @@ import * as z from 'zod/v4';
 import {
   CADENCES,
   FORMATS,
+  type DocumentType,
   ISO_DATETIME_PATTERN,
   LIMITS,
   PACK_CODES,
@@ -63,8 +64,8 @@ export const generateDocumentInput = z
     framework: nonEmptyString.optional().describe('The framework to write for: a slug or name, e.g. "hipaa-security" or "ISO 27001". From getCapabilities (verifiedFrameworks) or suggestFrameworks.'),
     standard: nonEmptyString.optional().describe('Alias of framework.'),
     name: nonEmptyString.optional().describe('Alias of framework.'),
-    type: nonEmptyString.optional().describe('The document type id, e.g. "access_control_policy"; the service\'s default when left out. The ids are listed by getCapabilities (documentTypes).'),
-    documentType: nonEmptyString.optional().describe('Alias of type.'),
+    type: (nonEmptyString as unknown as z.ZodType<DocumentType, DocumentType>).optional().describe('The document type id, e.g. "access_control_policy"; the service\'s default when left out. The ids are listed by getCapabilities (documentTypes).'),
+    documentType: (nonEmptyString as unknown as z.ZodType<DocumentType, DocumentType>).optional().describe('Alias of type.'),
     jurisdiction: nonEmptyString.optional().describe('Jurisdiction to write for, e.g. "US". From the user.'),
     company: nonEmptyString.optional().describe('The company named in the document, e.g. "Acme Health". From the user.'),
     sector: nonEmptyString.optional().describe('The company\'s sector, e.g. "healthcare". From the user.'),
