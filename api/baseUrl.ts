@@ -2,11 +2,10 @@ import { ComplianceValidationError } from './errors.js';
 
 import { API_PREFIX } from './schemas/common.js';
 
-export { API_PREFIX };
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 

@@ -14,7 +14,7 @@ import type { OperationInput } from './operations.js';
 import type { DownloadFormat } from './schemas/common.js';
 import type { Clock, Sleep } from './transport.js';
 
-export const POLL_SCHEDULE = {
+const POLL_SCHEDULE = {
   /** Used when neither the 202 answer nor the job gave an estimate. */
   defaultEstimatedSeconds: 10,
   minDelayMs: 1_000,
@@ -29,7 +29,7 @@ export const POLL_SCHEDULE = {
 } as const;
 
 /** Default overall limit of a wait. */
-export const DEFAULT_WAIT_TIMEOUT_MS = 15 * 60_000;
+const DEFAULT_WAIT_TIMEOUT_MS = 15 * 60_000;
 
 interface PollPlan {
   /** The job's expected duration in ms (the estimate the wait started with). */
@@ -54,7 +54,7 @@ function usableMs(seconds: number | undefined): number | undefined {
   return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }
 
-export interface JobWaitDependencies {
+interface JobWaitDependencies {
   getJob: (input: { jobId: string }, options?: CallOptions) => Promise<JobStatusModel>;
   sleep: Sleep;
   now: Clock;

@@ -7,7 +7,7 @@ import type { z } from 'zod/v4';
 import * as req from './schemas/requests.js';
 import * as res from './schemas/responses.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * How a failed attempt may be retried without spending twice:

@@ -51,7 +51,7 @@ export type FailureKind =
   /** Any other answer (4xx, validation): retrying would give the same. */
   | 'final';
 
-export function classifyFailure(error: unknown): FailureKind {
+function classifyFailure(error: unknown): FailureKind {
   if (!(error instanceof ComplianceError)) return 'final';
   if (error.code === 'aborted') return 'aborted';
   if (!(error instanceof ComplianceApiError)) return 'final';
@@ -64,7 +64,7 @@ export function classifyFailure(error: unknown): FailureKind {
   return 'final';
 }
 
-export type RetryVerdict = 'retry' | 'ambiguous' | 'give_up';
+type RetryVerdict = 'retry' | 'ambiguous' | 'give_up';
 
 /** The retry matrix: rows are retry classes, columns failure kinds. */
 export function retryVerdict(retryClass: RetryClass, failure: FailureKind): RetryVerdict {
@@ -80,13 +80,13 @@ export function backoffDelayMs(retry: number, settings: RetrySettings, random: (
 }
 
 /** The service's requested delay wins over backoff. */
-export function retryDelayMs(error: unknown, retry: number, settings: RetrySettings, random: () => number): number {
+function retryDelayMs(error: unknown, retry: number, settings: RetrySettings, random: () => number): number {
   const asked = error instanceof ComplianceApiError ? error.retryAfterMs : undefined;
   return asked !== undefined ? asked : backoffDelayMs(retry, settings, random);
 }
 
 /** The error for a charged operation whose fate is unknown: it was not re-sent. */
-export function outcomeUnknownError(operationId: string, error: ComplianceApiError): ComplianceApiError {
+function outcomeUnknownError(operationId: string, error: ComplianceApiError): ComplianceApiError {
   const what = error.status !== undefined ? `HTTP ${error.status} ${error.code}` : error.code;
   return new ComplianceApiError({
     code: 'outcome_unknown',
@@ -102,7 +102,7 @@ export function outcomeUnknownError(operationId: string, error: ComplianceApiErr
   });
 }
 
-export interface RetryContext<T> {
+interface RetryContext<T> {
   operationId: string;
   retryClass: RetryClass;
   settings: RetrySettings;

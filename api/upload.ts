@@ -7,14 +7,13 @@ import { ComplianceValidationError } from './errors.js';
 import type { UploadFile } from './schemas/requests.js';
 import { LIMITS, UPLOAD_KINDS, type UploadKind } from './schemas/common.js';
 
-export { UPLOAD_KINDS, type UploadKind };
 
 export const UPLOAD_EXTENSIONS: readonly string[] = UPLOAD_KINDS.map((kind) => kind.extension);
 
 /** Legacy binary Office formats are refused with the OOXML kind to re-save as. */
 const LEGACY_OFFICE: Record<string, string> = { '.doc': '.docx', '.xls': '.xlsx', '.ppt': '.pptx' };
 
-export function extensionOf(filename: string): string {
+function extensionOf(filename: string): string {
   const base = filename.split(/[\\/]/).pop() ?? filename;
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(dot).toLowerCase() : '';
@@ -30,7 +29,7 @@ function sizeOf(data: UploadFile['data']): number {
 }
 
 /** Refuses a file the service would refuse: wrong kind (`unsupported_file_type`) or over 10 MB (`upload_too_large`). */
-export function checkUpload(file: UploadFile, operationId = 'mapDocument'): UploadKind {
+function checkUpload(file: UploadFile, operationId = 'mapDocument'): UploadKind {
   const kind = uploadKindFor(file.filename);
   if (!kind) {
     const extension = extensionOf(file.filename);
@@ -77,7 +76,7 @@ function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
   return false;
 }
 
-export interface MultipartBody {
+interface MultipartBody {
   body: Uint8Array;
   contentType: string;
 }

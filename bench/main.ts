@@ -90,11 +90,11 @@ export function renderReport(figures: Figure[], notes: string[], failedModules: 
   return `${lines.join('\n')}\n`;
 }
 
-/** Runs one module in this process and writes what it reported to `out` (the child side of runBenches). */
-async function runOneModule(module: BenchModule, name: string, out: string): Promise<void> {
+/** Runs one module in this process and writes what it reported to `out` (the child side of runBenches; without `out`, it only prints). */
+async function runOneModule(module: BenchModule, name: string, out: string | undefined): Promise<void> {
   const collector = new Collector();
   await module.bench(collector.forModule(name));
-  writeFileSync(out, JSON.stringify({ figures: collector.figures, notes: collector.notes }));
+  if (out) writeFileSync(out, JSON.stringify({ figures: collector.figures, notes: collector.notes }));
 }
 
 /** Spawns this bundle for one module, waits for it and returns what the module reported. */
@@ -121,7 +121,7 @@ export async function runBenches(modules: Array<[name: string, module: BenchModu
   if (only) {
     const entry = modules.find(([name]) => name === only);
     if (!entry) throw new Error(`no bench module ${only}`);
-    await runOneModule(entry[1], only, argument('--out')!);
+    await runOneModule(entry[1], only, argument('--out'));
     return;
   }
   const collector = new Collector();

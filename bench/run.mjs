@@ -1,5 +1,6 @@
 // `npm run bench`: bundles bench/main.ts with every bench module in bench/ (any *.ts other than
 // main.ts and report.ts, each exporting `bench(report)`) into bench/out/, then runs it (each module in its own process: main.ts).
+// `npm run bench -- --module NAME` runs that module only and prints its figures (REPORT.md is left as it is).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -24,7 +25,7 @@ await build({
   banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
 });
 try {
-  execFileSync(process.execPath, ['bench/out/bench.mjs'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['bench/out/bench.mjs', ...process.argv.slice(2)], { stdio: 'inherit' });
 } catch (error) {
   process.exitCode = error.status ?? 1;
 }

@@ -12,7 +12,8 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
-import { ComplianceClient, createNodeTransport } from '../api/node/index.js';
+import { ComplianceClient } from '../api/node/index.js';
+import { createNodeTransport } from '../api/node/transport.js';
 import { startSandbox } from '../sandbox/index.js';
 import { HIPAA_CONFIG, makeWorkspace, runAction, type ActionRun } from '../test/actions/harness.js';
 import type { BenchReport } from './report.js';

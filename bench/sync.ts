@@ -5,7 +5,8 @@
  * implies: with fixed one-minute windows (the sandbox's), N requests at R rpm cannot finish before
  * (ceil(N / R) - 1) whole windows have passed. 500 is the live library cap.
  */
-import { ComplianceClient, createNodeTransport } from '../api/node/index.js';
+import { ComplianceClient } from '../api/node/index.js';
+import { createNodeTransport } from '../api/node/transport.js';
 import type { Transport } from '../api/transport.js';
 import { parseConfig } from '../review/config.js';
 import type { RepoFile } from '../review/documents.js';

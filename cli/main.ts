@@ -5,7 +5,7 @@
  */
 import { COMMANDS } from './commands/index.js';
 import { EXIT, EXIT_CODES_HELP } from './lib/exitCodes.js';
-import { Output } from './lib/output.js';
+import { fitHelp, Output } from './lib/output.js';
 import { didYouMean } from './lib/suggest.js';
 
 export type { Command } from './lib/command.js';
@@ -39,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
   const json = rest.includes('--json');
   const out = new Output({ json, noColor: rest.includes('--no-color') });
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${usage()}\n`);
+    process.stdout.write(`${fitHelp(usage())}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {

@@ -10,7 +10,7 @@ import { locateQuote } from './evidenceTrace.js';
 import type { Evidence, GateResult } from './gate.js';
 import type { ReviewReport } from './reportDocument.js';
 
-export interface EvidenceChange {
+interface EvidenceChange {
   framework: GateResult;
   controlId: string;
   title: string;

@@ -7,7 +7,7 @@
 import type { Evidence } from './gate.js';
 import type { ReviewReport } from './reportDocument.js';
 
-export const DEFAULT_SERVER_URL = 'https://github.com';
+const DEFAULT_SERVER_URL = 'https://github.com';
 
 const COMMIT_PATTERN = /^[0-9a-f]{7,64}$/i;
 const REPOSITORY_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
@@ -27,7 +27,7 @@ export function blobBase(report: LinkTarget): string | undefined {
 }
 
 /** `L3-L5`, and `L3-L3` for one line: the one form every format writes. */
-export function lineAnchor(evidence: Pick<Evidence, 'line' | 'endLine'>): string | undefined {
+function lineAnchor(evidence: Pick<Evidence, 'line' | 'endLine'>): string | undefined {
   if (evidence.line === undefined) return undefined;
   return `L${evidence.line}-L${Math.max(evidence.line, evidence.endLine ?? evidence.line)}`;
 }

@@ -90,7 +90,7 @@ function locateIn(index: IndexedText, needle: string, nearLine: number | undefin
  * mapped per document), else the one file that contains it; lines from where the text is found,
  * else the service's line when the file is known. A combined set's `combined` source is no file.
  */
-export function traceEvidence(quotes: readonly QuoteModel[], files: readonly RepoFile[], defaultSource?: string): TracedEvidence[] {
+function traceEvidence(quotes: readonly QuoteModel[], files: readonly RepoFile[], defaultSource?: string): TracedEvidence[] {
   const indexes = new Map<string, IndexedText>();
   const contentOf = new Map(files.map((file) => [file.path.replace(/^\.\//, ''), file.content]));
   const indexOf = (path: string): IndexedText | undefined => {

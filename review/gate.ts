@@ -179,3 +179,20 @@ export function evaluateGate(reports: MappingReportModel | readonly SourcedRepor
     ...(declared ? { declared } : {}),
   };
 }
+
+/**
+ * One line telling what to do after a failed gate, the same on every surface: close the gaps (or
+ * renew the waivers, or accept new gaps as the baseline), or start with a threshold the documents
+ * meet today. Undefined when every gate passed.
+ */
+export function nextStep(results: readonly GateResult[], configPath?: string): string | undefined {
+  const failed = results.find((result) => !result.passed);
+  if (!failed) return undefined;
+  const where = `${failed.framework.name} (${failed.framework.configured})`;
+  if (failed.effectiveCoverage < failed.threshold) {
+    const reachable = Math.floor(failed.effectiveCoverage);
+    return `Next: add what the gaps above say is missing to your documents and review again, or set ${where}'s threshold${configPath ? ` in ${configPath}` : ''} from ${failed.threshold}% to ${reachable}% for now and raise it as the documents grow.`;
+  }
+  if (failed.newGaps.length > 0) return `Next: close the ${failed.newGaps.length} new gap(s) of ${where} above, or make this run the baseline (--report-dir, then --baseline report.json).`;
+  return `Next: close the gaps of ${where} above, or renew their expired waivers in ${configPath ?? 'compliance.yml'}.`;
+}

@@ -18,7 +18,7 @@ export function policyText(content: string): string {
 }
 
 /** The files joined into one text, each under `=== FILE: <path> ===`. */
-export function buildPolicySet(files: readonly RepoFile[]): string {
+function buildPolicySet(files: readonly RepoFile[]): string {
   return files.map((file) => `${sourceFileHeader(file.path)}\n\n${policyText(file.content)}`).join('\n');
 }
 

@@ -16,16 +16,16 @@ import { renderReportSarif, type SarifOptions } from './renderSarif.js';
 import type { ReviewReport } from './reportDocument.js';
 import type { HistoryPoint } from './reportHistory.js';
 
-export const RENDERED_FORMATS = ['md', 'json', 'html', 'sarif', 'junit'] as const;
-export const DOWNLOADED_FORMATS = ['pdf', 'docx'] as const satisfies readonly DownloadFormat[];
+const RENDERED_FORMATS = ['md', 'json', 'html', 'sarif', 'junit'] as const;
+const DOWNLOADED_FORMATS = ['pdf', 'docx'] as const satisfies readonly DownloadFormat[];
 export const REPORT_FORMATS = [...RENDERED_FORMATS, ...DOWNLOADED_FORMATS] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
-export type RenderedFormat = (typeof RENDERED_FORMATS)[number];
+type RenderedFormat = (typeof RENDERED_FORMATS)[number];
 
 /** What a run writes when no format is asked for: report.json (the next run's baseline) and report.md. */
 export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['md', 'json'];
 
-export const REPORT_FILE_NAMES: Readonly<Record<RenderedFormat, string>> = {
+const REPORT_FILE_NAMES: Readonly<Record<RenderedFormat, string>> = {
   md: 'report.md',
   json: 'report.json',
   html: 'report.html',
@@ -70,7 +70,7 @@ export interface PublishContext {
   lostEvidence?: SarifOptions['lostEvidence'];
 }
 
-export interface ReportFile {
+interface ReportFile {
   format: ReportFormat;
   /** File name, without a directory. */
   name: string;
@@ -109,7 +109,7 @@ export interface DownloadFailure {
  * `-2`, `-3` … for a framework mapped per document. A download the service refuses is a failure
  * listed (and the rest goes on); anything else (a bug, an abort) is thrown.
  */
-export async function downloadReportFiles(
+async function downloadReportFiles(
   client: ComplianceApi,
   report: ReviewReport,
   formats: readonly ReportFormat[],

@@ -12,7 +12,7 @@ import type { Evidence, GateControl, GateGap, GateResult } from './gate.js';
 import type { ReviewReport } from './reportDocument.js';
 import { historyPoint, trendPoints, type HistoryPoint } from './reportHistory.js';
 
-export interface HtmlOptions {
+interface HtmlOptions {
   /** Earlier reports' points for the trend chart (oldest first or not: they are sorted). */
   history?: readonly HistoryPoint[];
 }

@@ -101,11 +101,14 @@ export interface OperationMethods {
 ${rows.map((row) => `${docComment(row, '  ')}\n  ${signature(row)};`).join('\n\n')}
 }
 
-/** The methods, each a call of \`call\` with its operation id; ComplianceClient extends this. */
+/**
+ * The methods, each a call of \`call\` with its operation id; ComplianceClient extends this. Each
+ * method's documentation is the interface's above (editors show it through \`implements\`), written once.
+ */
 export abstract class OperationMethodsBase implements OperationMethods {
   abstract call<Id extends OperationId>(operationId: Id, input?: OperationInput<Id>, options?: CallOptions): Promise<OperationOutput<Id>>;
 
-${rows.map((row) => `${docComment(row, '  ')}\n  ${signature(row)} {\n    return this.call('${row.id}', input, options);\n  }`).join('\n\n')}
+${rows.map((row) => `  ${signature(row)} {\n    return this.call('${row.id}', input, options);\n  }`).join('\n\n')}
 }
 `;
 }

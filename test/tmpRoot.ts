@@ -20,7 +20,13 @@ export default function setup(): () => void {
   chmodSync(root, 0o1777);
   // Read by os.tmpdir() at each call, in this process and every worker and child it starts.
   process.env.TMPDIR = root;
+  // The embedded sandbox's per-user state, for every CLI a test starts with the environment inherited
+  // (one started with an environment of its own and no HOME keeps nothing).
+  const previousData = process.env.COMPLIANCE_DATA_DIR;
+  process.env.COMPLIANCE_DATA_DIR = join(root, 'compliance-data');
   return () => {
+    if (previousData === undefined) delete process.env.COMPLIANCE_DATA_DIR;
+    else process.env.COMPLIANCE_DATA_DIR = previousData;
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     rmSync(root, { recursive: true, force: true });

@@ -115,7 +115,7 @@ export async function historyInput(root: string): Promise<HistoryPoint[] | undef
   const dir = textInput('history');
   if (!dir) return undefined;
   if (!existsSync(isAbsolute(dir) ? dir : resolve(root, dir))) {
-    core.notice(`No report history at ${dir} yet: the trend in report.html starts with this run.`, { title: 'No report history yet' });
+    log.notice(`No report history at ${dir} yet: the trend in report.html starts with this run.`, { title: 'No report history yet' });
     return undefined;
   }
   return readHistory(dir, 'history', root);
@@ -246,7 +246,7 @@ export function annotateLostEvidence(lost: readonly LostEvidence[], limit: numbe
   // A control that becomes a gap first.
   const ranked = [...lost].sort((a, b) => Number(b.nowGap) - Number(a.nowGap) || a.controlId.localeCompare(b.controlId));
   for (const entry of ranked.slice(0, limit)) {
-    core.warning(truncate(neutralise(lostEvidenceMessage(entry)), 900), {
+    log.warning(truncate(neutralise(lostEvidenceMessage(entry)), 900), {
       title: `Compliance evidence removed: ${entry.controlId}`,
       file: entry.evidence.file as string,
       startLine: entry.evidence.line as number,
@@ -254,7 +254,7 @@ export function annotateLostEvidence(lost: readonly LostEvidence[], limit: numbe
     });
   }
   const hidden = ranked.length - Math.min(ranked.length, limit);
-  if (hidden > 0) core.info(`${hidden} more removed evidence quote${hidden === 1 ? '' : 's'} listed in the pull request comment and the job summary (GitHub shows at most ${limit} annotations per step).`);
+  if (hidden > 0) log.info(`${hidden} more removed evidence quote${hidden === 1 ? '' : 's'} listed in the pull request comment and the job summary (GitHub shows at most ${limit} annotations per step).`);
   return Math.min(ranked.length, limit);
 }
 

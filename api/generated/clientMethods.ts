@@ -333,333 +333,101 @@ export interface OperationMethods {
   setCalendar(input: OperationInput<'setCalendar'>, options?: CallOptions): Promise<OperationOutput<'setCalendar'>>;
 }
 
-/** The methods, each a call of `call` with its operation id; ComplianceClient extends this. */
+/**
+ * The methods, each a call of `call` with its operation id; ComplianceClient extends this. Each
+ * method's documentation is the interface's above (editors show it through `implements`), written once.
+ */
 export abstract class OperationMethodsBase implements OperationMethods {
   abstract call<Id extends OperationId>(operationId: Id, input?: OperationInput<Id>, options?: CallOptions): Promise<OperationOutput<Id>>;
 
-  /**
-   * Service card.
-   *
-   * Get the service card: name, API version and the list of endpoints. Needs no key.
-   *
-   * `GET /` (no key needed).
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   getServiceCard(input?: OperationInput<'getServiceCard'>, options?: CallOptions): Promise<OperationOutput<'getServiceCard'>> {
     return this.call('getServiceCard', input, options);
   }
 
-  /**
-   * OpenAPI description.
-   *
-   * Get the OpenAPI 3 description of the whole API. Needs no key.
-   *
-   * `GET /openapi.json` (no key needed).
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   getOpenApi(input?: OperationInput<'getOpenApi'>, options?: CallOptions): Promise<OperationOutput<'getOpenApi'>> {
     return this.call('getOpenApi', input, options);
   }
 
-  /**
-   * Check the key.
-   *
-   * Check connectivity and the API key; returns the client name and whether the key is in sandbox
-   * or live mode.
-   *
-   * `GET /ping`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   ping(input?: OperationInput<'ping'>, options?: CallOptions): Promise<OperationOutput<'ping'>> {
     return this.call('ping', input, options);
   }
 
-  /**
-   * Capabilities and limits.
-   *
-   * List the document types, download formats, verified frameworks, prices and the limits of this
-   * key.
-   *
-   * `GET /capabilities`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   getCapabilities(input?: OperationInput<'getCapabilities'>, options?: CallOptions): Promise<OperationOutput<'getCapabilities'>> {
     return this.call('getCapabilities', input, options);
   }
 
-  /**
-   * Suggest frameworks.
-   *
-   * Framework discovery: from a plain-language query (plus optional jurisdiction, domain,
-   * regulator, description) return ranked regulatory frameworks with regulator, jurisdiction,
-   * sector, source URL, confidence and reasoning.
-   *
-   * `POST /frameworks/suggest`.
-   * Cost: priced by the service in live mode: see `getBilling()` or `getCapabilities()` `prices`
-   * (sandbox keys are never charged).
-   * Retry: charged: retried only when nothing can have been admitted (429, a connection that failed
-   * before sending); an ambiguous failure throws `outcome_unknown` and is not re-sent.
-   */
   suggestFrameworks(input: OperationInput<'suggestFrameworks'>, options?: CallOptions): Promise<OperationOutput<'suggestFrameworks'>> {
     return this.call('suggestFrameworks', input, options);
   }
 
-  /**
-   * Get a framework.
-   *
-   * Get one framework by slug: regulator, source, controls (for verified frameworks) and its dated
-   * list of updates.
-   *
-   * `GET /frameworks/{slug}`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   getFramework(input: OperationInput<'getFramework'>, options?: CallOptions): Promise<OperationOutput<'getFramework'>> {
     return this.call('getFramework', input, options);
   }
 
-  /**
-   * Generate a document.
-   *
-   * Queue the generation of a policy or framework-reference document for a framework, optionally
-   * personalised for an organisation. Returns a job to wait for; download the result in json, md,
-   * pdf or docx.
-   *
-   * `POST /documents/generate`; creates a job (wait with `waitForJob`).
-   * Cost: priced by the service in live mode: see `getBilling()` or `getCapabilities()` `prices`
-   * (sandbox keys are never charged).
-   * Retry: charged: retried only when nothing can have been admitted (429, a connection that failed
-   * before sending); an ambiguous failure throws `outcome_unknown` and is not re-sent.
-   */
   generateDocument(input: OperationInput<'generateDocument'>, options?: CallOptions): Promise<OperationOutput<'generateDocument'>> {
     return this.call('generateDocument', input, options);
   }
 
-  /**
-   * Map a document against a framework.
-   *
-   * Queue evidence mapping of the caller's own document (text or an uploaded DOCX, PDF, Excel,
-   * PowerPoint or text file) against a verified framework. The report gives coverage, per-control
-   * evidence and a gap list.
-   *
-   * `POST /documents/map`; creates a job (wait with `waitForJob`).
-   * Cost: priced by the service in live mode: see `getBilling()` or `getCapabilities()` `prices`
-   * (sandbox keys are never charged).
-   * Retry: charged: retried only when nothing can have been admitted (429, a connection that failed
-   * before sending); an ambiguous failure throws `outcome_unknown` and is not re-sent.
-   */
   mapDocument(input: OperationInput<'mapDocument'>, options?: CallOptions): Promise<OperationOutput<'mapDocument'>> {
     return this.call('mapDocument', input, options);
   }
 
-  /**
-   * Get a job.
-   *
-   * Get the status of a generation, mapping or library job: queued, running, completed or failed
-   * (with the reason).
-   *
-   * `GET /jobs/{jobId}`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   getJob(input: OperationInput<'getJob'>, options?: CallOptions): Promise<OperationOutput<'getJob'>> {
     return this.call('getJob', input, options);
   }
 
-  /**
-   * Download a result.
-   *
-   * Download the result of a completed generation or mapping job as json (parsed), md (text), pdf
-   * or docx (file).
-   *
-   * `GET /documents/{jobId}`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   downloadDocument(input: OperationInput<'downloadDocument'>, options?: CallOptions): Promise<OperationOutput<'downloadDocument'>> {
     return this.call('downloadDocument', input, options);
   }
 
-  /**
-   * Ingest a library document.
-   *
-   * Add a document (title and 200 to 300,000 characters of content) to the private library; it is
-   * classified, tagged, summarised and indexed by a job. Charged per document in live mode.
-   *
-   * `POST /library/documents`; creates a job (wait with `waitForJob`).
-   * Cost: 400,000 tokens per call in live mode (sandbox keys are never charged).
-   * Retry: replayable: retried like a safe call; a `duplicate_document` answer to a replay resolves
-   * to the document the first attempt created.
-   */
   ingestLibraryDocument(input: OperationInput<'ingestLibraryDocument'>, options?: CallOptions): Promise<OperationOutput<'ingestLibraryDocument'>> {
     return this.call('ingestLibraryDocument', input, options);
   }
 
-  /**
-   * Refresh a library document.
-   *
-   * Replace a library document's content; it is re-classified, re-indexed and its version
-   * increments. Charged like an ingest in live mode.
-   *
-   * `POST /library/documents/{id}/refresh`; creates a job (wait with `waitForJob`).
-   * Cost: 400,000 tokens per call in live mode (sandbox keys are never charged).
-   * Retry: charged: retried only when nothing can have been admitted (429, a connection that failed
-   * before sending); an ambiguous failure throws `outcome_unknown` and is not re-sent.
-   */
   refreshLibraryDocument(input: OperationInput<'refreshLibraryDocument'>, options?: CallOptions): Promise<OperationOutput<'refreshLibraryDocument'>> {
     return this.call('refreshLibraryDocument', input, options);
   }
 
-  /**
-   * List the library.
-   *
-   * List library documents (id, title, filename, category, tags, version, content hash) and storage
-   * counters. Free.
-   *
-   * `GET /library`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   listLibrary(input?: OperationInput<'listLibrary'>, options?: CallOptions): Promise<OperationOutput<'listLibrary'>> {
     return this.call('listLibrary', input, options);
   }
 
-  /**
-   * Get a library document.
-   *
-   * Get one library document's metadata; with include=content, also its stored text. Free.
-   *
-   * `GET /library/documents/{id}`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   getLibraryDocument(input: OperationInput<'getLibraryDocument'>, options?: CallOptions): Promise<OperationOutput<'getLibraryDocument'>> {
     return this.call('getLibraryDocument', input, options);
   }
 
-  /**
-   * Delete a library document.
-   *
-   * Remove a document and its index entries from the library. Free.
-   *
-   * `DELETE /library/documents/{id}`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   deleteLibraryDocument(input: OperationInput<'deleteLibraryDocument'>, options?: CallOptions): Promise<OperationOutput<'deleteLibraryDocument'>> {
     return this.call('deleteLibraryDocument', input, options);
   }
 
-  /**
-   * Search the library.
-   *
-   * Full-text search over the library with relevance ranking and highlighted snippets; filter by
-   * category and tags. Charged per query in live mode.
-   *
-   * `POST /library/search`.
-   * Cost: 5,000 tokens per call in live mode (sandbox keys are never charged).
-   * Retry: charged: retried only when nothing can have been admitted (429, a connection that failed
-   * before sending); an ambiguous failure throws `outcome_unknown` and is not re-sent.
-   */
   searchLibrary(input: OperationInput<'searchLibrary'>, options?: CallOptions): Promise<OperationOutput<'searchLibrary'>> {
     return this.call('searchLibrary', input, options);
   }
 
-  /**
-   * Usage counters.
-   *
-   * Request and generation counters against this key's limits, and library usage.
-   *
-   * `GET /usage`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   getUsage(input?: OperationInput<'getUsage'>, options?: CallOptions): Promise<OperationOutput<'getUsage'>> {
     return this.call('getUsage', input, options);
   }
 
-  /**
-   * Balance and billing.
-   *
-   * Token balance, per-operation prices, credit packs, the recent ledger, the daily meter (plan,
-   * rate, days remaining) and the auto-top-up setting.
-   *
-   * `GET /billing`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   getBilling(input?: OperationInput<'getBilling'>, options?: CallOptions): Promise<OperationOutput<'getBilling'>> {
     return this.call('getBilling', input, options);
   }
 
-  /**
-   * Buy a credit pack.
-   *
-   * Create a hosted checkout for a credit pack (pack10 to pack500); returns a payment page URL to
-   * open in a browser. Nothing is paid until the page is completed.
-   *
-   * `POST /billing/checkout`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   createCheckout(input: OperationInput<'createCheckout'>, options?: CallOptions): Promise<OperationOutput<'createCheckout'>> {
     return this.call('createCheckout', input, options);
   }
 
-  /**
-   * Get auto-top-up.
-   *
-   * Read the auto-top-up setting: enabled, threshold in tokens and pack.
-   *
-   * `GET /billing/auto-topup`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   getAutoTopUp(input?: OperationInput<'getAutoTopUp'>, options?: CallOptions): Promise<OperationOutput<'getAutoTopUp'>> {
     return this.call('getAutoTopUp', input, options);
   }
 
-  /**
-   * Set auto-top-up.
-   *
-   * Enable auto-top-up with a threshold (at least 100,000 tokens) and a pack, or disable it with
-   * enabled=false. A checkout link is emailed once per dip below the threshold.
-   *
-   * `PUT /billing/auto-topup`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   setAutoTopUp(input: OperationInput<'setAutoTopUp'>, options?: CallOptions): Promise<OperationOutput<'setAutoTopUp'>> {
     return this.call('setAutoTopUp', input, options);
   }
 
-  /**
-   * Get the review calendar.
-   *
-   * Read the review cadence and the next scheduled review date.
-   *
-   * `GET /calendar`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   getCalendar(input?: OperationInput<'getCalendar'>, options?: CallOptions): Promise<OperationOutput<'getCalendar'>> {
     return this.call('getCalendar', input, options);
   }
 
-  /**
-   * Set the review calendar.
-   *
-   * Set the review cadence (none, monthly, quarterly) and optionally the first review time (ISO
-   * 8601). Reminders are emailed; nothing runs or is charged automatically.
-   *
-   * `PUT /calendar`.
-   * Cost: free.
-   * Retry: safe: retried on 429, 5xx, network errors and timeouts.
-   */
   setCalendar(input: OperationInput<'setCalendar'>, options?: CallOptions): Promise<OperationOutput<'setCalendar'>> {
     return this.call('setCalendar', input, options);
   }

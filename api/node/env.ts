@@ -8,7 +8,7 @@ import { ComplianceClient, type ComplianceClientOptions } from '../client.js';
 import { ComplianceValidationError } from '../errors.js';
 import { nodeSleep } from './sleep.js';
 
-export type EnvClientOptions = Partial<ComplianceClientOptions> & Pick<ComplianceClientOptions, 'transport'>;
+type EnvClientOptions = Partial<ComplianceClientOptions> & Pick<ComplianceClientOptions, 'transport'>;
 
 /** A client from `env` (overrides win); Node's sleep and clock unless given. */
 export function envClient<C extends ComplianceClient>(

@@ -1,15 +1,23 @@
-// The main export of the compliance-engine-cli package: the core plus Node adapters. Here the
-// client's transport, sleep and clock default to the Node ones:
+// The main export of the compliance-engine-cli package: the client with Node adapters, its errors and
+// its types. Here the client's transport, sleep and clock default to the Node ones:
 //   new ComplianceClient({ apiKey, baseUrl })
 import { ComplianceClient as CoreComplianceClient, type ComplianceClientOptions } from '../client.js';
 import { envClient } from './env.js';
 import { nodeSleep } from './sleep.js';
 import { createNodeTransport } from './transport.js';
 
-export * from '../index.js';
-export { createNodeTransport, createDefaultDispatcher, classifyNodeError, type NodeTransportOptions } from './transport.js';
-export { nodeSleep } from './sleep.js';
-export { envClient, type EnvClientOptions } from './env.js';
+// The client, its errors and its types; the operation table and the lists the types come from. The
+// request, retry and normalising machinery stays inside (api/index.ts), not part of what users import.
+export { DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT, type AuthHeader, type ComplianceClientOptions } from '../client.js';
+export * from '../errors.js';
+export type * from '../clientTypes.js';
+export type { UploadFile } from '../schemas/requests.js';
+export type { BinaryDownload, TextDownload } from '../schemas/responses.js';
+export * from '../schemas/common.js';
+export { operations, operationIds, isOperationId, type OperationId, type OperationInput, type OperationSpec, type Operations, type Cost, type RetryClass } from '../operations.js';
+export { pollDelayMs } from '../jobs.js';
+export type { LibraryFilter } from '../library.js';
+export type { NodeTransportOptions } from './transport.js';
 
 export type NodeClientOptions = Omit<ComplianceClientOptions, 'transport' | 'sleep'> &
   Partial<Pick<ComplianceClientOptions, 'transport' | 'sleep'>>;

@@ -16,10 +16,10 @@ import {
   unexpected,
 } from './read.js';
 
-export type ServiceCardModel = z.output<typeof serviceCard>;
-export type OpenApiDocumentModel = z.output<typeof openApiDocument>;
-export type PingModel = z.output<typeof pingResult>;
-export type UsageModel = z.output<typeof usage>;
+type ServiceCardModel = z.output<typeof serviceCard>;
+type OpenApiDocumentModel = z.output<typeof openApiDocument>;
+type PingModel = z.output<typeof pingResult>;
+type UsageModel = z.output<typeof usage>;
 
 export function normalizeServiceCard(raw: unknown, context: NormalizeContext): ServiceCardModel {
   const object = objectOf(raw, context, 'service card');

@@ -19,10 +19,10 @@ import {
   unexpected,
 } from './read.js';
 
-export type BillingModel = z.output<typeof billing>;
-export type MeterModel = z.output<typeof meter>;
-export type AutoTopUpModel = z.output<typeof autoTopUp>;
-export type CheckoutModel = z.output<typeof checkout>;
+type BillingModel = z.output<typeof billing>;
+type MeterModel = z.output<typeof meter>;
+type AutoTopUpModel = z.output<typeof autoTopUp>;
+type CheckoutModel = z.output<typeof checkout>;
 type LedgerEntryModel = z.output<typeof ledgerEntry>;
 
 function packCode(value: unknown): PackCode | undefined {
@@ -58,7 +58,7 @@ const METER_NAMES = {
   monthlyUsdEquivalent: ['monthlyUsdEquivalent', 'monthly_usd_equivalent', 'monthlyUsd', 'usdPerMonth', 'monthlyEquivalentUsd'],
 } as const;
 
-export function normalizeMeter(raw: unknown, context: NormalizeContext): MeterModel {
+function normalizeMeter(raw: unknown, context: NormalizeContext): MeterModel {
   const object = objectOf(raw, context, 'meter');
   const planText = pickText(object, METER_NAMES.plan);
   const plan = planText === undefined ? undefined : token(planText).includes('api') ? 'api' : token(planText).includes('platform') ? 'platform' : undefined;

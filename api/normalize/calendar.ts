@@ -4,7 +4,7 @@ import type { calendar } from '../schemas/responses.js';
 import { CADENCES, type Cadence } from '../schemas/common.js';
 import { type NormalizeContext, defined, objectOf, pickRecord, pickText, token, unexpected } from './read.js';
 
-export type CalendarModel = z.output<typeof calendar>;
+type CalendarModel = z.output<typeof calendar>;
 
 const CADENCE_NAMES = ['cadence', 'frequency', 'interval', 'schedule'];
 const CADENCE_ALIASES: Record<string, Cadence> = { never: 'none', off: 'none', disabled: 'none', monthly: 'monthly', month: 'monthly', quarterly: 'quarterly', quarter: 'quarterly' };

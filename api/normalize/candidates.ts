@@ -16,8 +16,8 @@ import {
   unexpected,
 } from './read.js';
 
-export type FrameworkCandidateModel = z.output<typeof frameworkCandidate>;
-export type SuggestResultModel = z.output<typeof suggestResult>;
+type FrameworkCandidateModel = z.output<typeof frameworkCandidate>;
+type SuggestResultModel = z.output<typeof suggestResult>;
 
 const LIST_NAMES = ['candidates', 'results', 'frameworks', 'suggestions', 'items', 'data'];
 const NAME_NAMES = ['name', 'framework', 'frameworkName', 'title', 'standard', 'framework.name'];

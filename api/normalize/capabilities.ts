@@ -20,7 +20,7 @@ import {
   unexpected,
 } from './read.js';
 
-export type CapabilitiesModel = z.output<typeof capabilities>;
+type CapabilitiesModel = z.output<typeof capabilities>;
 
 const TYPE_NAMES = ['documentTypes', 'document_types', 'types', 'documents.types'];
 

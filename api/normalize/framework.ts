@@ -13,7 +13,7 @@ import {
   unexpected,
 } from './read.js';
 
-export type FrameworkDetailsModel = z.output<typeof frameworkDetails>;
+type FrameworkDetailsModel = z.output<typeof frameworkDetails>;
 
 export function normalizeFramework(raw: unknown, context: NormalizeContext): FrameworkDetailsModel {
   const object = objectOf(raw, context, 'framework');

@@ -44,23 +44,13 @@ export const normalizers: Normalizers = {
   setCalendar: normalizeCalendar,
 };
 
-export { normalizeOpenApi, normalizePing, normalizeServiceCard, normalizeUsage } from './account.js';
-export { normalizeAutoTopUp, normalizeBilling, normalizeCheckout, normalizeMeter } from './billing.js';
+export { normalizePing, normalizeUsage } from './account.js';
+export { normalizeAutoTopUp, normalizeBilling, normalizeCheckout } from './billing.js';
 export { normalizeCalendar } from './calendar.js';
 export { normalizeCapabilities } from './capabilities.js';
 export { normalizeSuggestResult } from './candidates.js';
 export { normalizeFramework } from './framework.js';
-export { normalizeJobAccepted, normalizeJobStatus, normalizeJobState, jobFailureReason } from './job.js';
-export { normalizeLibraryDeleted, normalizeLibraryListing, libraryDocumentOf } from './library.js';
-export { normalizeMappingReport, coveragePercent } from './mappingReport.js';
+export { normalizeJobAccepted, normalizeJobStatus } from './job.js';
+export { normalizeLibraryListing, libraryDocumentOf } from './library.js';
+export { normalizeMappingReport } from './mappingReport.js';
 export { normalizeSearchResult } from './search.js';
-export type { NormalizeContext } from './read.js';
-export type { OpenApiDocumentModel, PingModel, ServiceCardModel, UsageModel } from './account.js';
-export type { AutoTopUpModel, BillingModel, CheckoutModel, MeterModel } from './billing.js';
-export type { CalendarModel } from './calendar.js';
-export type { CapabilitiesModel } from './capabilities.js';
-export type { FrameworkCandidateModel, SuggestResultModel } from './candidates.js';
-export type { FrameworkDetailsModel } from './framework.js';
-export type { JobAcceptedModel } from './job.js';
-export type { LibraryDeletedModel, LibraryDocumentModel, LibraryListingModel } from './library.js';
-export type { SearchResultModel } from './search.js';

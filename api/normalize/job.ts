@@ -15,7 +15,7 @@ import {
   defined,
 } from './read.js';
 
-export type JobAcceptedModel = z.output<typeof jobAccepted>;
+type JobAcceptedModel = z.output<typeof jobAccepted>;
 type JobStatusModel = z.output<typeof jobStatus>;
 
 const JOB_ID_NAMES = ['jobId', 'job_id', 'job.id', 'job.jobId', 'id'];
@@ -28,7 +28,7 @@ const STATUS_ALIASES: Record<string, JobStatus> = {
   failed: 'failed', failure: 'failed', error: 'failed', errored: 'failed', cancelled: 'failed', canceled: 'failed',
 };
 
-export function normalizeJobState(value: string | undefined): JobStatus | undefined {
+function normalizeJobState(value: string | undefined): JobStatus | undefined {
   return value === undefined ? undefined : STATUS_ALIASES[token(value)];
 }
 
@@ -43,7 +43,7 @@ function progressOf(object: JsonObject): number | undefined {
  * The reason a job failed, wherever the service puts it: `error` (object or string),
  * `failureReason`, `failure`, `reason`, `message`, `errorMessage`…
  */
-export function jobFailureReason(raw: unknown): { code: string; message: string } | undefined {
+function jobFailureReason(raw: unknown): { code: string; message: string } | undefined {
   if (!isRecord(raw)) return undefined;
   const object = isRecord(raw.job) ? { ...raw.job, ...raw } : raw;
   for (const name of ['error', 'failure', 'failureReason', 'failure_reason', 'reason', 'errorMessage', 'error_message', 'message', 'detail']) {

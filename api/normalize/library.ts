@@ -20,7 +20,7 @@ import {
 export type LibraryDocumentModel = z.output<typeof libraryDocument>;
 /** `nextPage` is set when the service paginates by page number rather than by cursor. */
 export type LibraryListingModel = z.output<typeof libraryListing> & { nextPage?: number };
-export type LibraryDeletedModel = z.output<typeof libraryDeleted>;
+type LibraryDeletedModel = z.output<typeof libraryDeleted>;
 
 const ID_NAMES = ['id', 'documentId', 'document_id', '_id', 'docId'];
 const LIST_NAMES = ['documents', 'items', 'data', 'results', 'library', 'docs'];

@@ -34,7 +34,7 @@ const CONTROL_LIST_NAMES = ['controls', 'controlResults', 'control_results', 're
 const GAP_LIST_NAMES = ['gaps', 'gapList', 'gap_list', 'missingControls', 'findings'];
 
 /** Coverage in percent. Names that say "percent" are 0..100; otherwise a value up to 1 is a ratio. */
-export function coveragePercent(object: JsonObject): number | undefined {
+function coveragePercent(object: JsonObject): number | undefined {
   const found = first(object, COVERAGE_NAMES);
   if (!found) return undefined;
   let value: unknown = found.value;

@@ -14,7 +14,7 @@ import {
   unexpected,
 } from './read.js';
 
-export type SearchResultModel = z.output<typeof searchResult>;
+type SearchResultModel = z.output<typeof searchResult>;
 type SearchHitModel = z.output<typeof searchHit>;
 
 const LIST_NAMES = ['results', 'hits', 'matches', 'documents', 'items', 'data'];

@@ -116,6 +116,29 @@ export const UPLOAD_KINDS: readonly UploadKind[] = [
   { extension: '.csv', contentType: 'text/csv; charset=utf-8', label: 'CSV', kind: 'text' },
 ];
 
+/**
+ * The document types the service lists today (GET /capabilities `documentTypes`; the sandbox serves
+ * exactly these). The service may add types, so `DocumentType` is widened: editors offer these, and
+ * any other string the service lists still type-checks.
+ */
+export const DOCUMENT_TYPES = [
+  'framework_reference',
+  'information_security_policy',
+  'access_control_policy',
+  'incident_response_plan',
+  'data_protection_policy',
+  'business_continuity_plan',
+  'risk_management_policy',
+  'vendor_management_policy',
+  'acceptable_use_policy',
+  'data_retention_policy',
+  'change_management_policy',
+  'security_awareness_training_policy',
+] as const;
+export type KnownDocumentType = (typeof DOCUMENT_TYPES)[number];
+// `string & {}` keeps the literals in editors' suggestions while any string stays assignable.
+export type DocumentType = KnownDocumentType | (string & {});
+
 export const FORMATS = ['json', 'md', 'pdf', 'docx'] as const;
 export type DownloadFormat = (typeof FORMATS)[number];
 

@@ -19,7 +19,7 @@ export const frameworksCommand: Command = {
       if (slug) throw new UsageError('list takes no argument');
       return withSession(parsed, out, async ({ client }) => {
         const { verifiedFrameworks } = await client.getCapabilities();
-        out.result(() => table(['Slug', 'Name'], verifiedFrameworks.map((f) => [f.slug, f.name])), () => ({ frameworks: verifiedFrameworks }));
+        out.result(() => table(['Slug', 'Name'], verifiedFrameworks.map((f) => [f.slug, f.name]), { whole: [0] }), () => ({ frameworks: verifiedFrameworks }));
         return EXIT.ok;
       });
     }

@@ -134,7 +134,7 @@ export const generateCommand: Command = {
       const failed = result.results.filter((r) => r.status !== 'generated');
       out.result(
         () => [
-          table(['Output', 'Result', 'Job'], result.results.map((r) => [r.output, r.error ? `${r.status}: ${r.error.message}` : r.status, r.jobId ?? '—'])),
+          table(['Output', 'Result', 'Job'], result.results.map((r) => [r.output, r.error ? `${r.status}: ${r.error.message}` : r.status, r.jobId ?? '—']), { whole: [2] }),
           ...plan.skipped.map((s) => `skipped ${s.output}: ${s.reason}`),
           written.length ? `Wrote ${written.join(', ')} and .compliance/generated.json.` : 'Nothing written.',
         ].join('\n'),

@@ -31,5 +31,5 @@ export const COMMANDS: Record<string, CommandEntry> = {
   mcp: { summary: 'MCP server for AI assistants (stdio, or --http PORT): API and review tools inside a token budget', load: () => import('./mcp.js').then((m) => m.mcpCommand) },
   sandbox: { summary: 'run the local sandbox server (all endpoints, sandbox and live keys)', load: () => import('./sandbox.js').then((m) => m.sandboxCommand) },
   init: { summary: 'write a commented example compliance.yml', load: () => import('./init.js').then((m) => m.initCommand) },
-  config: { summary: 'config check: validate compliance.yml and list what it selects (offline)', load: () => import('./config.js').then((m) => m.configCommand) },
+  config: { summary: 'config check: validate compliance.yml, list what it selects, check names with the service (free; --offline: no request)', load: () => import('./config.js').then((m) => m.configCommand) },
 };

@@ -45,7 +45,7 @@ export const libraryCommand: Command = {
         return withSession(parsed, out, async ({ client }) => {
           const documents = await client.listAllLibraryDocuments({ ...(category ? { category } : {}), ...(tag ? { tag } : {}) });
           out.result(
-            () => (documents.length ? table(['Id', 'Title', 'File', 'Category', 'Version', 'Tags'], documents.map((d) => [d.id, d.title, d.filename ?? '—', d.category ?? '—', String(d.version), d.tags.join(', ')])) : 'The library is empty.') + `\n${documents.length} document(s).`,
+            () => (documents.length ? table(['Id', 'Title', 'File', 'Category', 'Version', 'Tags'], documents.map((d) => [d.id, d.title, d.filename ?? '—', d.category ?? '—', String(d.version), d.tags.join(', ')]), { whole: [0] }) : 'The library is empty.') + `\n${documents.length} document(s).`,
             () => ({ documents }),
           );
           return EXIT.ok;

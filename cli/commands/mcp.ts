@@ -4,13 +4,14 @@
  * Its own chunk: the MCP SDK loads only when this command runs.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CONNECTION_OPTIONS, integerFlag, parseCommand, type OptionSpecs } from '../lib/args.js';
+import { CONNECTION_OPTIONS, integerFlag, listFlag, parseCommand, type OptionSpecs } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
 import { EXIT } from '../lib/errors.js';
-import { openSession } from '../lib/session.js';
+import { openSession, usesEmbeddedSandbox, type Session } from '../lib/session.js';
 import { SessionBudget } from '../mcp/budget.js';
+import { defaultToolGroups, TOOL_GROUPS } from '../mcp/groups.js';
 import { serveHttp } from '../mcp/http.js';
-import { createMcpServer, type SharedState } from '../mcp/server.js';
+import { createMcpServer, type Connection, type SharedState } from '../mcp/server.js';
 
 declare const __CLI_VERSION__: string | undefined;
 
@@ -18,6 +19,7 @@ const OPTIONS = {
   http: { type: 'string', valueName: 'PORT', description: 'serve Streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port)' },
   'max-tokens': { type: 'string', valueName: 'N', description: 'token budget for the whole server session; live keys: without it nothing charged is allowed' },
   'confirm-above': { type: 'string', valueName: 'N', description: 'ask the user (MCP elicitation, where the client supports it) before a call costing more than N tokens (default 100000)' },
+  tools: { type: 'string', valueName: 'GROUPS', description: `the tool groups to offer, comma-separated: ${TOOL_GROUPS.join(', ')} (default: all; a live key without --max-tokens: read)` },
   ...CONNECTION_OPTIONS,
 } as const satisfies OptionSpecs;
 
@@ -25,26 +27,44 @@ export const mcpCommand: Command = {
   async run(argv, out) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance mcp [options]',
-      description: 'Runs an MCP server for AI assistants (Claude Desktop, VS Code, Cursor): every API operation and the review loop as tools, library documents, framework control sets and mapping reports as resources, review prompts. stdio by default.',
-      examples: ['compliance mcp', 'COMPLIANCE_API_KEY=csk_live_… compliance mcp --max-tokens 500000', 'compliance mcp --http 3333'],
-      notes: ['Charged tools are priced before each call and refused, with nothing spent, when they would cross --max-tokens. Notices go to stderr; stdout carries only the protocol.'],
+      description: 'Runs an MCP server for AI assistants (Claude Desktop, VS Code, Cursor): the API operations and the review loop as tools, library documents, framework control sets, mapping reports and the OpenAPI document as resources, review prompts. stdio by default.',
+      examples: ['compliance mcp', 'COMPLIANCE_API_KEY=csk_live_… compliance mcp --max-tokens 500000', 'compliance mcp --tools read,library', 'compliance mcp --http 3333'],
+      notes: [
+        'Charged tools are priced before each call and refused, with nothing spent, when they would cross --max-tokens. Notices go to stderr; stdout carries only the protocol.',
+        'Tool groups: read (every read-only tool), library (ingest, refresh, delete, search), generate (suggest, generate, map, jobs), billing (checkout, auto-top-up), review (planReview, calendar).',
+      ],
     });
     if (!parsed) return EXIT.ok;
     const maxTokens = integerFlag(parsed.values, 'max-tokens', { min: 0, example: '500000' });
     const confirmAbove = integerFlag(parsed.values, 'confirm-above', { min: 0, example: '100000' }) ?? 100_000;
     const port = integerFlag(parsed.values, 'http', { min: 0, max: 65_535, example: '3333' });
-    const session = await openSession(parsed, out);
+    const groups = listFlag(parsed.values, 'tools', TOOL_GROUPS);
+    const embedded = usesEmbeddedSandbox(parsed);
+    // A remote service's client is made without sending anything; the embedded sandbox starts on first use.
+    let session: Session | undefined = embedded ? undefined : await openSession(parsed, out);
+    let connection: Promise<Connection> | undefined;
+    const connect = async (): Promise<Connection> => {
+      session ??= await openSession(parsed, out);
+      const { client } = session;
+      const budget = new SessionBudget(client, await session.mode(), maxTokens);
+      const [{ buildTools, selectTools }, capabilities] = await Promise.all([import('../mcp/tools.js'), client.getCapabilities(), budget.prices()]);
+      const lists = { documentTypes: capabilities.documentTypes.map((type) => type.id), verifiedFrameworks: capabilities.verifiedFrameworks.map((framework) => framework.slug) };
+      return { client, budget, tools: selectTools(await buildTools(budget, lists), groups ?? defaultToolGroups(budget.mode, maxTokens)) };
+    };
     try {
       const shared: SharedState = {
-        client: session.client,
-        budget: new SessionBudget(session.client, await session.mode(), maxTokens),
-        embedded: Boolean(session.embedded),
+        connect: () => (connection ??= connect().catch((error: unknown) => {
+          connection = undefined; // the next request tries again (a service that was down may be back)
+          throw error;
+        })),
+        embedded,
+        baseUrl: session?.client.baseUrl,
+        maxTokens,
         version: typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : '0.0.0-dev',
         confirmAboveTokens: confirmAbove,
         cwd: process.cwd(),
         reports: new Map(),
       };
-      await shared.budget.prices();
       if (port !== undefined) {
         const http = await serveHttp(port, () => createMcpServer(shared));
         out.notice(`MCP server (Streamable HTTP) listening on ${http.url}`);
@@ -64,7 +84,7 @@ export const mcpCommand: Command = {
       }
       return EXIT.ok;
     } finally {
-      await session.close();
+      await session?.close();
     }
   },
 };

@@ -4,6 +4,7 @@ import type { Command } from '../lib/command.js';
 import { tokens } from '../lib/format.js';
 import type { Output } from '../lib/output.js';
 import { loadRepo } from '../lib/repo.js';
+import { nextStep } from '../../review/gate.js';
 import { renderCoverage, renderDrift, renderGaps, renderSync, renderUpdates } from '../lib/render.js';
 import { GATE_OPTIONS, SPEND_OPTIONS, SYNC_OPTIONS, budgetLines, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
 
@@ -45,7 +46,7 @@ export const reviewCommand: Command = {
       const { result } = run;
       const reportFiles = await maybeWriteReports(parsed, out, run);
       const exitCode = reviewExitCode(result);
-      out.result(() => renderReview(out, run.result, reportFiles), () => reviewJson(result, exitCode, reportFiles));
+      out.result(() => renderReview(out, run.result, reportFiles, repo.configPath), () => reviewJson(result, exitCode, reportFiles));
       return exitCode;
     } finally {
       await run.session.close();
@@ -53,7 +54,7 @@ export const reviewCommand: Command = {
   },
 };
 
-export function renderReview(out: Output, result: import('../../review/review.js').ReviewResult, reportFiles: string[]): string {
+export function renderReview(out: Output, result: import('../../review/review.js').ReviewResult, reportFiles: string[], configPath?: string): string {
   const sections: string[] = [];
   if (result.sync) sections.push(renderSync(out, result.sync.plan, result.sync.run));
   const budget = budgetLines(out, result);
@@ -72,6 +73,8 @@ export function renderReview(out: Output, result: import('../../review/review.js
     const spent = result.mode === 'live' ? tokens(result.tokensSpent) : `${tokens(result.tokensSpent)} (sandbox key: never charged)`;
     const verdict = result.passed ? out.style('Review passed.', 'green', 'bold') : out.style('Review FAILED.', 'red', 'bold');
     sections.push(`${verdict} Spent ${spent}.`);
+    const next = nextStep(result.frameworks, configPath);
+    if (next) sections.push(next);
   }
   return sections.join('\n\n');
 }

@@ -5,8 +5,11 @@
  */
 import { parseArgs } from 'node:util';
 import { startSandbox, type SandboxOptions } from '../../sandbox/index.js';
+import { parseKeySpec } from '../../sandbox/server/keys.js';
 import type { Command } from '../lib/command.js';
+import { cleanParseError } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
+import { fitHelp } from '../lib/output.js';
 
 const HELP = `Usage: compliance sandbox [options]
 
@@ -34,34 +37,53 @@ Options:
 function number(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new UsageError(`--${name} must be a non-negative number (got ${JSON.stringify(value)})`);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0) throw new UsageError(`--${name} must be a non-negative number (got ${JSON.stringify(value)})`, `For example --${name} ${name === 'port' ? '4010' : '60'}.`);
+  if (name === 'port' && (!Number.isInteger(parsed) || parsed > 65_535)) throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(value)})`, 'For example --port 4010, or --port 0 to pick a free port.');
   return parsed;
+}
+
+/** Each --key checked before anything starts: a wrong one is a usage error naming the part to fix, never the key. */
+function checkKeys(specs: readonly string[]): void {
+  for (const spec of specs) {
+    try {
+      parseKeySpec(spec);
+    } catch (error) {
+      throw new UsageError((error as Error).message, 'Write --key KEY[:live[:BALANCE[:PLAN]]], for example --key csk_live_mykey01:live:5000000:api (BALANCE in tokens, PLAN api or platform).');
+    }
+  }
+}
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  data: { type: 'string' },
+  key: { type: 'string', multiple: true },
+  'rate-limit': { type: 'string' },
+  'generations-per-day': { type: 'string' },
+  'generations-per-30-days': { type: 'string' },
+  'job-seconds': { type: 'string' },
+  faults: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** node:util's parse errors as usage errors naming the flag (exit 2), never "this is a bug". */
+function parseSandboxArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS });
+  } catch (error) {
+    throw new UsageError(cleanParseError((error as Error).message, Object.keys(OPTIONS)), 'Run `compliance sandbox --help` for the options.');
+  }
 }
 
 export const sandboxCommand: Command = {
   async run(argv) {
-    const { values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        host: { type: 'string' },
-        port: { type: 'string' },
-        data: { type: 'string' },
-        key: { type: 'string', multiple: true },
-        'rate-limit': { type: 'string' },
-        'generations-per-day': { type: 'string' },
-        'generations-per-30-days': { type: 'string' },
-        'job-seconds': { type: 'string' },
-        faults: { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    const { values } = parseSandboxArgs(argv);
     if (values.help) {
-      process.stdout.write(HELP);
+      process.stdout.write(fitHelp(HELP));
       return 0;
     }
+    if (values.key !== undefined) checkKeys(values.key);
     const options: SandboxOptions = {
       ...(values.host !== undefined ? { host: values.host } : {}),
       ...(values.data !== undefined ? { dataDir: values.data } : {}),

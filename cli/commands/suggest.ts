@@ -46,7 +46,7 @@ export const suggestCommand: Command = {
         () => [
           table(['#', 'Framework', 'Regulator', 'Jurisdiction', 'Confidence', 'Slug'], result.candidates.map((c) => [
             String(c.rank), c.name, c.regulator, c.jurisdiction, `${Math.round(c.confidence * 100)}%`, c.slug ?? '—',
-          ])),
+          ]), { whole: [5] }),
           ...result.candidates.slice(0, 3).map((c) => `\n${c.rank}. ${c.name}: ${c.reasoning}\n   ${c.sourceUrl}`),
           ...(result.warnings ?? []).map((w) => `\nwarning: ${w}`),
         ].join('\n'),

@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError, exitCodesHelp } from './errors.js';
+import { fitHelp } from './output.js';
 import { didYouMean } from './suggest.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description: string; valueName?: string };
@@ -20,6 +21,7 @@ const GLOBAL_OPTIONS = {
 export const CONNECTION_OPTIONS = {
   'api-key': { type: 'string', valueName: 'KEY', description: 'API key (default: COMPLIANCE_API_KEY; a key on the command line lands in shell history)' },
   'base-url': { type: 'string', valueName: 'URL', description: 'service base URL (default: COMPLIANCE_BASE_URL); neither set: an embedded sandbox' },
+  ephemeral: { type: 'boolean', description: 'embedded sandbox only: keep nothing after this command (default: its state is kept in the per-user data directory, or COMPLIANCE_DATA_DIR)' },
 } as const satisfies OptionSpecs;
 
 /** Flags of commands that read a repository's compliance.yml. */
@@ -51,7 +53,7 @@ export function renderHelp(help: CommandHelp, options: OptionSpecs): string {
   }
   if (help.notes?.length) lines.push('', ...help.notes);
   lines.push('', 'Examples:', ...help.examples.map((example) => `  ${example}`), '', exitCodesHelp(help.gate === true), '');
-  return lines.join('\n');
+  return fitHelp(lines.join('\n'));
 }
 
 type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
@@ -103,6 +105,12 @@ export function cleanParseError(message: string, known: readonly string[] = []):
   if (missing) return `${missing[1]?.replace(/^-\w, /, '')} needs a value`;
   const notValue = /Option '([^']+)' does not take an argument/.exec(message);
   if (notValue) return `${notValue[1]?.replace(/^-\w, /, '')} takes no value`;
+  // `--max-tokens -5`: node reads -5 as an option; say how to give a value that starts with a dash.
+  const ambiguous = /Option '([^']+)' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const flag = ambiguous[1]!.replace(/^-\w, /, '');
+    return `${flag}: its value starts with "-", which reads as another option; write ${flag}=VALUE`;
+  }
   return message.split('\n')[0] ?? message;
 }
 

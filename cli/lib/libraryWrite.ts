@@ -38,7 +38,7 @@ interface FileResult {
 }
 
 function render(results: readonly FileResult[], footer: string): string {
-  return `${table(['File', 'Outcome', 'Document', 'Tokens', 'Note'], results.map((r) => [r.path, r.outcome, r.documentId ?? '—', r.tokens.toLocaleString('en-US'), r.message || '—']))}\n${footer}`;
+  return `${table(['File', 'Outcome', 'Document', 'Tokens', 'Note'], results.map((r) => [r.path, r.outcome, r.documentId ?? '—', r.tokens.toLocaleString('en-US'), r.message || '—']), { whole: [2] })}\n${footer}`;
 }
 
 /** A pull request's CI run never writes the library, which mirrors the default branch (review/'s event policy); a dry run is fine. */

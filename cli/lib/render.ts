@@ -75,7 +75,7 @@ export function renderGaps(out: Output, result: GateResult, options: { max?: num
       gap.title,
       gap.waiver?.expired ? out.style('waiver expired', 'red') : `${gap.status}${gap.isNew ? ', new' : ''}`,
       gap.missing,
-    ])));
+    ]), { whole: [0] }));
     if (open.length > max) lines.push(`… and ${open.length - max} more (see --report-dir or --json).`);
   }
   if (waived.length > 0) {
@@ -108,5 +108,5 @@ export function renderGapPlan(plan: GapIssuePlan): string {
     ...plan.unchanged.map((d) => ['unchanged', `#${d.number}`, d.key]),
   ];
   const head = `Gap issues: ${plan.create.length} to create, ${plan.update.length} to update, ${plan.close.length} to close, ${plan.unchanged.length} unchanged${plan.deferred.length ? `, ${plan.deferred.length} deferred (maxNewPerRun)` : ''}`;
-  return rows.length ? `${head}\n${table(['Action', 'Issue', 'Title'], rows)}` : head;
+  return rows.length ? `${head}\n${table(['Action', 'Issue', 'Title'], rows, { whole: [1] })}` : head;
 }

@@ -1,11 +1,14 @@
 /**
  * The connection a command works through: COMPLIANCE_API_KEY / COMPLIANCE_BASE_URL (or the
- * --api-key / --base-url flags), or, with neither set, a sandbox embedded in this process.
+ * --api-key / --base-url flags), or, with neither set, a sandbox embedded in this process, whose
+ * state (library, jobs) is kept between commands in the per-user data directory unless --ephemeral.
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
 import type { KeyMode } from '../../api/schemas/common.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import { stringFlag, type Parsed } from './args.js';
+import { booleanFlag, stringFlag, type Parsed } from './args.js';
 import { UsageError } from './errors.js';
 import type { Output } from './output.js';
 import { maskKey, registerSecret } from './secrets.js';
@@ -21,6 +24,42 @@ export interface Session {
 
 const USER_AGENT = 'compliance-cli';
 
+/**
+ * Where the embedded sandbox keeps its state: COMPLIANCE_DATA_DIR, else the platform's per-user data
+ * directory (XDG_DATA_HOME or ~/.local/share, ~/Library/Application Support, %LOCALAPPDATA%);
+ * undefined when the environment names no home, and the state is then discarded on exit.
+ */
+export function embeddedDataDir(env: Record<string, string | undefined> = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
+  const explicit = env.COMPLIANCE_DATA_DIR?.trim();
+  if (explicit) return resolve(explicit);
+  const home = env.HOME?.trim();
+  const base = platform === 'win32'
+    ? env.LOCALAPPDATA?.trim()
+    : platform === 'darwin'
+      ? home && join(home, 'Library', 'Application Support')
+      : env.XDG_DATA_HOME?.trim() || (home && join(home, '.local', 'share'));
+  return base ? join(base, 'compliance-engine-cli', 'sandbox') : undefined;
+}
+
+/** The embedded sandbox's own key in `dir`, made on first use (owner-only); `created` tells the first use. */
+function embeddedKey(dir: string, newKey: () => string): { key: string; created: boolean } {
+  const file = join(dir, 'embedded-key');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, `${newKey()}\n`, { flag: 'wx', mode: 0o600 });
+    return { key: readFileSync(file, 'utf8').trim(), created: true };
+  } catch (error) {
+    // Another command made it first (or an earlier run did): use that one.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { key: readFileSync(file, 'utf8').trim(), created: false };
+  }
+}
+
+/** Whether a command would run against the embedded sandbox: no key and no base URL, from flags or the environment. */
+export function usesEmbeddedSandbox(parsed: Parsed, env: Record<string, string | undefined> = process.env): boolean {
+  return !(stringFlag(parsed.values, 'api-key') ?? env.COMPLIANCE_API_KEY?.trim()) && !(stringFlag(parsed.values, 'base-url') ?? env.COMPLIANCE_BASE_URL?.trim());
+}
+
 export async function openSession(parsed: Parsed, out: Output, env: Record<string, string | undefined> = process.env): Promise<Session> {
   const flagKey = stringFlag(parsed.values, 'api-key');
   const flagUrl = stringFlag(parsed.values, 'base-url');
@@ -35,12 +74,18 @@ export async function openSession(parsed: Parsed, out: Output, env: Record<strin
   let client: ComplianceClient;
   if (!key && !url) {
     // Loaded only here: the sandbox (and the PDF reader behind it) is most of the CLI's code.
-    const { startSandbox } = await import('../../sandbox/index.js');
-    embedded = await startSandbox({ port: 0, jobSeconds: 0 });
+    const [{ startSandbox }, { issueKey }] = await Promise.all([import('../../sandbox/index.js'), import('../../sandbox/server/keys.js')]);
+    const dataDir = booleanFlag(parsed.values, 'ephemeral') ? undefined : embeddedDataDir(env);
+    const kept = dataDir === undefined ? undefined : embeddedKey(dataDir, () => issueKey('sandbox'));
+    embedded = await startSandbox({ port: 0, jobSeconds: 0, ...(dataDir && kept ? { dataDir, keys: [kept.key] } : {}) });
     const sandboxKey = embedded.keys[0]?.key as string;
     registerSecret(sandboxKey);
     client = new ComplianceClient({ apiKey: sandboxKey, baseUrl: embedded.baseUrl, userAgent: USER_AGENT });
-    out.notice('No COMPLIANCE_API_KEY or COMPLIANCE_BASE_URL: using an embedded sandbox (sandbox key, nothing is charged, state is discarded on exit).');
+    // The directory is named once, when it is first used; later runs say only that state is kept.
+    const state = dataDir === undefined
+      ? 'state is discarded on exit'
+      : kept?.created ? `its state is kept between commands in ${dataDir}; --ephemeral keeps nothing, COMPLIANCE_DATA_DIR moves it` : 'state kept between commands';
+    out.notice(`No COMPLIANCE_API_KEY or COMPLIANCE_BASE_URL: using an embedded sandbox (sandbox key, nothing is charged; ${state}).`);
   } else {
     client = clientFromEnv(env, { userAgent: USER_AGENT, ...(flagKey ? { apiKey: flagKey } : {}), ...(flagUrl ? { baseUrl: flagUrl } : {}) });
   }

@@ -3,8 +3,9 @@ import type { CallToolResult, TextContent } from '@modelcontextprotocol/sdk/type
 import { describeError } from '../lib/errors.js';
 import { redact } from '../lib/secrets.js';
 
+/** Compact JSON: indentation would spend an assistant's context on spaces. */
 export function jsonText(value: unknown): TextContent {
-  return { type: 'text', text: redact(JSON.stringify(value, null, 2)) };
+  return { type: 'text', text: redact(JSON.stringify(value)) };
 }
 
 interface ToolErrorBody {

@@ -1,7 +1,8 @@
 /**
  * The MCP server of `compliance mcp`: tools from the operation table and the review loop,
  * resources, prompts; one Server per connection (stdio has one, Streamable HTTP one per session),
- * all sharing the client, the price list and the session budget.
+ * all sharing the client, the price list and the session budget. initialize is answered before
+ * anything is sent to the service or the embedded sandbox starts: the connection opens on first use.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -20,34 +21,44 @@ import { budgetRefusal, type SessionBudget } from './budget.js';
 import { resolveFrom, type McpContext } from './context.js';
 import { getPrompt, PROMPTS } from './prompts.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
-import { buildTools, callTool, type ToolDefinition } from './tools.js';
+import type { ToolDefinition } from './tools.js';
 
-export interface SharedState {
+/** What needs the service (or the embedded sandbox started): opened once, after the first initialize was answered. */
+export interface Connection {
   client: ComplianceClient;
   budget: SessionBudget;
+  /** The tools --tools (or the default for the key) selected. */
+  tools: Map<string, ToolDefinition>;
+}
+
+export interface SharedState {
+  /** Opens the connection on first use; every connection of this server process shares it. */
+  connect(): Promise<Connection>;
   /** The embedded sandbox is in use (no COMPLIANCE_API_KEY / COMPLIANCE_BASE_URL). */
   embedded: boolean;
+  /** The service's base URL, when it is not the embedded sandbox. */
+  baseUrl: string | undefined;
+  maxTokens: number | undefined;
   version: string;
   /** Ask the user (elicitation) before a charged call costing more than this many tokens. */
   confirmAboveTokens: number;
   cwd: string;
   reports: Map<string, { title: string }>;
-  tools?: Promise<Map<string, ToolDefinition>>;
 }
 
-function instructions(shared: SharedState): string {
-  const { budget } = shared;
+/** Known before anything is sent, so initialize is answered without waiting for the service. */
+function instructions(shared: Pick<SharedState, 'embedded' | 'baseUrl' | 'maxTokens'>): string {
   const connection = shared.embedded
-    ? 'Connected to an embedded sandbox (no COMPLIANCE_API_KEY or COMPLIANCE_BASE_URL was set): sample data, nothing is charged, state is discarded when the server stops.'
-    : `Connected to ${shared.client.baseUrl} with a ${budget.mode} key${budget.mode === 'sandbox' ? ' (nothing is charged)' : ''}.`;
-  const cap = budget.maxTokens === undefined
-    ? budget.mode === 'live' ? 'No token budget was given (--max-tokens), so every charged tool is refused.' : 'No token budget was given (--max-tokens).'
-    : `Token budget for this server session: ${tokens(budget.maxTokens)} (about ${usd(budget.maxTokens)}); a charged call that would cross it is refused before anything is spent.`;
+    ? 'Connected to an embedded sandbox (no COMPLIANCE_API_KEY or COMPLIANCE_BASE_URL was set): sample data, nothing is charged; its library is kept between runs in the per-user data directory unless the server was started with --ephemeral.'
+    : `Connected to ${shared.baseUrl ?? 'the service'}; ping tells whether the key is a sandbox key (nothing is charged) or a live one.`;
+  const cap = shared.maxTokens === undefined
+    ? shared.embedded ? 'No token budget was given (--max-tokens).' : 'No token budget was given (--max-tokens): with a live key every charged tool is refused, and only the read-only tools are listed unless --tools selects more.'
+    : `Token budget for this server session: ${tokens(shared.maxTokens)} (about ${usd(shared.maxTokens)}); a charged call that would cross it is refused before anything is spent.`;
   return [
     'Compliance engine: search the private policy library, map policies against regulatory frameworks, plan and price a review, generate policy documents.',
     connection,
     cap,
-    'Charged tools say their price in their description and report the running spend in their result. Use review_plan (free) to price a review before running anything that spends.',
+    'Charged tools say their price in their description and report the running spend in their result. Use planReview (free) to price a review before running anything that spends. Results are kept under 8 KB: a shortened one says how to get the rest (a page, detail=full, or a resource to read).',
   ].join('\n');
 }
 
@@ -56,26 +67,30 @@ export function createMcpServer(shared: SharedState): Server {
     { name: 'compliance-engine', title: 'Compliance engine', version: shared.version },
     { capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} }, instructions: instructions(shared) },
   );
-  const context: McpContext = {
-    client: shared.client,
-    budget: shared.budget,
-    reports: shared.reports,
-    resolveDirectory: (directory) => resolveFrom(shared.cwd, directory),
-    async confirm(what, price) {
-      if (price <= shared.confirmAboveTokens || !server.getClientCapabilities()?.elicitation) return;
-      const answer = await server.elicitInput({
-        message: `${what} costs ${tokens(price)} (about ${usd(price)})${shared.budget.mode === 'live' ? '' : ' at live prices (sandbox key: nothing is charged)'}. ${shared.budget.reportLine()} Go ahead?`,
-        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Spend the tokens', description: `Spend ${tokens(price)} on ${what}` } }, required: ['confirm'] },
-      });
-      if (answer.action !== 'accept' || answer.content?.confirm !== true) {
-        throw budgetRefusal(`the user did not confirm ${what}: nothing was spent`, 'Ask the user before trying again.');
-      }
+  let context: Promise<{ context: McpContext; tools: Map<string, ToolDefinition>; callTool: typeof import('./tools.js').callTool }> | undefined;
+  // The tools' code (zod schemas, the review loop) loads after initialize was answered.
+  const ready = () => (context ??= Promise.all([shared.connect(), import('./tools.js')]).then(([connection, { callTool }]) => ({
+    tools: connection.tools,
+    callTool,
+    context: {
+      client: connection.client,
+      budget: connection.budget,
+      reports: shared.reports,
+      resolveDirectory: (directory: string) => resolveFrom(shared.cwd, directory),
+      async confirm(what: string, price: number) {
+        if (price <= shared.confirmAboveTokens || !server.getClientCapabilities()?.elicitation) return;
+        const answer = await server.elicitInput({
+          message: `${what} costs ${tokens(price)} (about ${usd(price)})${connection.budget.mode === 'live' ? '' : ' at live prices (sandbox key: nothing is charged)'}. ${connection.budget.reportLine()} Go ahead?`,
+          requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Spend the tokens', description: `Spend ${tokens(price)} on ${what}` } }, required: ['confirm'] },
+        });
+        if (answer.action !== 'accept' || answer.content?.confirm !== true) {
+          throw budgetRefusal(`the user did not confirm ${what}: nothing was spent`, 'Ask the user before trying again.');
+        }
+      },
     },
-  };
-  shared.tools ??= buildTools(context);
-  const tools = shared.tools;
+  })));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...(await tools).values()].map((definition) => definition.tool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...(await ready()).tools.values()].map((definition) => definition.tool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // While a job is waited for, each poll is a progress notification (when the client asked for them),
     // so a client that resets its request timeout on progress does not give up on a long generation.
@@ -84,11 +99,12 @@ export function createMcpServer(shared: SharedState): Server {
     const onProgress = progressToken === undefined ? undefined : (job: JobStatusModel) => {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++polls, message: `job ${job.status}` } });
     };
-    return callTool(await tools, request.params.name, request.params.arguments ?? {}, context, { signal: extra.signal, ...(onProgress ? { onProgress } : {}) });
+    const { tools, context: toolContext, callTool } = await ready();
+    return callTool(tools, request.params.name, request.params.arguments ?? {}, toolContext, { signal: extra.signal, ...(onProgress ? { onProgress } : {}) });
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(context) }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources((await ready()).context) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, context));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(request.params.uri, (await ready()).context));
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => getPrompt(request.params.name, request.params.arguments));
   return server;

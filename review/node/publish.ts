@@ -14,7 +14,7 @@ import { historyPoint, type HistoryPoint } from '../reportHistory.js';
 import { writeRepoFile } from './files.js';
 import { readReportFile } from './report.js';
 
-export interface PublishedReport {
+interface PublishedReport {
   /** The directory, absolute. */
   dir: string;
   /** Absolute path of each file written, in the order written. */
@@ -23,7 +23,7 @@ export interface PublishedReport {
   failures: DownloadFailure[];
 }
 
-export interface PublishOptions {
+interface PublishOptions {
   client: ComplianceApi | undefined;
   report: ReviewReport;
   /** The checkout: nothing is written outside it. */

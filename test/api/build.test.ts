@@ -27,10 +27,13 @@ const PROBE = `
     ping: typeof client.ping,
     leaked: JSON.stringify(client).includes(key),
     uploadKinds: api.UPLOAD_KINDS.length,
+    errors: ['ComplianceError', 'ComplianceApiError', 'ComplianceValidationError', 'ComplianceJobError', 'ComplianceJobTimeoutError'].filter((name) => typeof api[name] === 'function').length,
+    // Issue 24: the request, retry and normalising machinery is not part of the main export.
+    internals: ['prepareRequest', 'errorFromResponse', 'withRetries', 'normalizers', 'createNodeTransport', 'requestSchemas'].filter((name) => name in api),
   }));
 `;
 
-const EXPECTED = { operations: 23, baseUrl: 'https://api.example.test/api/public/v1', ping: 'function', leaked: false, uploadKinds: 8 };
+const EXPECTED = { operations: 23, baseUrl: 'https://api.example.test/api/public/v1', ping: 'function', leaked: false, uploadKinds: 8, errors: 5, internals: [] };
 
 function run(args: string[]): unknown {
   return JSON.parse(execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' }));

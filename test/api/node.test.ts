@@ -2,7 +2,9 @@
 import { createServer } from 'node:net';
 import { Agent, EnvHttpProxyAgent, errors as undiciErrors } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ComplianceClient, clientFromEnv, createDefaultDispatcher, createNodeTransport, nodeSleep } from '../../api/node/index.js';
+import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
+import { nodeSleep } from '../../api/node/sleep.js';
+import { createDefaultDispatcher, createNodeTransport } from '../../api/node/transport.js';
 import { classifyNodeError } from '../../api/node/transport.js';
 import { TransportError } from '../../api/transport.js';
 import { API_KEY, MockService, systemError } from './helpers.js';

@@ -4,7 +4,8 @@
  * (`hint`), and nothing reaches the network (the transport records every request).
  */
 import { describe, expect, it } from 'vitest';
-import { ComplianceClient, ComplianceValidationError } from '../../api/index.js';
+import { ComplianceClient } from '../../api/client.js';
+import { ComplianceValidationError } from '../../api/errors.js';
 import type { Transport } from '../../api/transport.js';
 
 const KEY = 'csk_live_hardening_badinput_api_0001';

@@ -34,6 +34,10 @@ const CONFIG_HEAD = 'repository: acme/policies\ndocuments:\n  - paths: ["policie
 export const CLI_ROWS: Row[] = [
   { name: 'unknown flag', args: ['review', '--max-tokenz', '5'], exit: 2, says: /max-tokenz|--help/ },
   { name: 'max-tokens not a number', args: ['review', '--max-tokens', 'lots'], exit: 2, says: /max-tokens/ },
+  { name: 'max-tokens negative, as node reads it (an option)', args: ['review', '--max-tokens', '-5'], exit: 2, says: /--max-tokens: its value starts with "-".*--max-tokens=VALUE/ },
+  { name: 'sandbox key with a balance that is not a number', args: ['sandbox', '--key', 'csk_live_abcdefgh:live:lots'], exit: 2, says: /--key: BALANCE must be a whole number[\s\S]*KEY\[:live\[:BALANCE/ },
+  { name: 'sandbox port out of range', args: ['sandbox', '--port', '99999'], exit: 2, says: /--port must be a whole number from 0 to 65535/ },
+  { name: 'sandbox flag misspelt', args: ['sandbox', '--prot', '0'], exit: 2, says: /unknown option --prot\. Did you mean --port\?/ },
   { name: 'concurrency of zero', args: ['sync', '--concurrency', '0'], exit: 2, says: /concurrency/ },
   { name: 'unknown operation id', args: ['call', 'deleteEverything'], exit: 2, says: /deleteEverything|operation/ },
   { name: 'call input that is not JSON', args: ['call', 'getJob', '--input', '{jobId:'], exit: 2, says: /input|JSON/ },
@@ -96,6 +100,8 @@ describe('bad input: the built CLI', () => {
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(row.exit);
     expect(run.stderr + run.stdout).toMatch(row.says);
     expect(run.stderr + run.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    // "This is a bug" is for bugs: a wrong flag or file never says it.
+    expect(run.stderr + run.stdout).not.toMatch(/this is a bug/i);
     expect(existsSync(join(repo, 'out'))).toBe(false);
     expect(await ledgerAndLibrary()).toBe(before);
   });

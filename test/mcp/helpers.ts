@@ -1,5 +1,8 @@
 /** MCP test helpers: the SDK's own Client talking to the built `compliance mcp` over stdio or Streamable HTTP. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,7 +13,9 @@ import { LIVE_KEY } from '../cli/helpers.js';
 
 /** The connection variables of a live-mode key on `box`, or none (the embedded sandbox). */
 export function connectionEnv(box?: RunningSandbox, key = LIVE_KEY): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', NO_COLOR: '1' };
+  // The SDK's stdio transport adds HOME to a server's environment: without this the embedded
+  // sandbox would keep its state in the user's data directory. A fresh one per server instead.
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', NO_COLOR: '1', COMPLIANCE_DATA_DIR: mkdtempSync(join(tmpdir(), 'mcp-data-')) };
   if (box) Object.assign(env, { COMPLIANCE_BASE_URL: box.baseUrl, COMPLIANCE_API_KEY: key });
   return env;
 }

@@ -8,7 +8,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operationIds } from '../../api/operations.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { LIVE_KEY, liveSandbox } from '../cli/helpers.js';
 import { copyOfBuiltCli, type BuiltCli } from '../sandbox/builtCli.js';
@@ -36,7 +35,8 @@ describe('compliance mcp --http with a live key and no budget', () => {
   let server: Awaited<ReturnType<typeof httpServer>>;
   let client: Client;
   beforeAll(async () => {
-    server = await httpServer(built.cli, [], connectionEnv(box));
+    // --tools: without a budget a live key offers only the read-only tools; the charged ones are asked for here, to be refused.
+    server = await httpServer(built.cli, ['--tools', 'read,library'], connectionEnv(box));
     client = await httpClient(server.url);
   }, 60_000);
   afterAll(async () => {
@@ -46,17 +46,19 @@ describe('compliance mcp --http with a live key and no budget', () => {
 
   it('answers on loopback only, and lists the same tools as over stdio', async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    expect((await client.listTools()).tools).toHaveLength(operationIds.length + 4);
-    expect(client.getInstructions()).toContain('No token budget was given (--max-tokens), so every charged tool is refused.');
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['getCalendar', 'searchLibrary', 'ingestLibraryDocument']));
+    expect(names).not.toContain('mapDocument');
+    expect(client.getInstructions()).toContain('No token budget was given (--max-tokens): with a live key every charged tool is refused');
   });
 
   it('a free tool works; a charged one is refused with nothing spent', async () => {
     const calendar = (await client.callTool({ name: 'getCalendar' })) as CallToolResult;
     expect(calendar.isError).toBeFalsy();
     const before = await ledger();
-    const refused = (await client.callTool({ name: 'search_library', arguments: { query: 'access reviews' } })) as CallToolResult;
+    const refused = (await client.callTool({ name: 'searchLibrary', arguments: { query: 'access reviews' } })) as CallToolResult;
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/^budget_exceeded: refused before spending anything: search_library \(1 × searchLibrary at 5,000 tokens\) costs 5,000 tokens and no token cap was set, so nothing charged is allowed/);
+    expect(textOf(refused)).toMatch(/^budget_exceeded: refused before spending anything: searchLibrary costs 5,000 tokens .* started without a token budget/);
     expect(textOf(refused)).toContain('hint: Ask the user to restart the server with --max-tokens N');
     expect(await ledger()).toEqual(before);
     expect(JSON.stringify(refused)).not.toContain(LIVE_KEY);
@@ -121,27 +123,29 @@ describe('compliance mcp --http with a budget and a client that supports elicita
     expect((await ledger()).balanceTokens).toBe(before.balanceTokens - 5_000);
   });
 
-  it('map_text waits for the mapping job with progress notifications, and the report becomes a resource', async () => {
+  it('mapDocument waits for the mapping job with progress notifications, and the report becomes a resource', async () => {
     answers.push('accept');
     const progress: Array<{ progress: number; message?: string }> = [];
     const text = 'Access to ePHI is granted by role and reviewed quarterly. Every user has a unique user identification. Sessions lock after 15 minutes.';
-    const result = (await client.callTool({ name: 'map_text', arguments: { text, framework: 'hipaa-security' } }, undefined, { onprogress: (event) => void progress.push(event) })) as CallToolResult;
+    const result = (await client.callTool({ name: 'mapDocument', arguments: { content: text, framework: 'hipaa-security' } }, undefined, { onprogress: (event) => void progress.push(event) })) as CallToolResult;
     expect(result.isError, textOf(result)).toBeFalsy();
-    expect(asked.at(-1)).toMatch(/^map_text costs 250,000 tokens/);
+    expect(asked.at(-1)).toMatch(/^mapDocument costs 250,000 tokens/);
     expect(progress.length).toBeGreaterThan(0);
     expect(progress[0]!.message).toMatch(/^job (queued|running|completed)$/);
-    const { reportUri, coverage } = result.structuredContent as { reportUri: string; coverage: number };
+    const { reportUri, coverage } = (result.structuredContent as { result: { reportUri: string; coverage: number } }).result;
     expect(coverage).toBeGreaterThan(0);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain(reportUri);
     const report = await client.readResource({ uri: reportUri });
     expect(JSON.parse((report.contents[0] as { text: string }).text)).toMatchObject({ coverage });
     expect(textOf(result)).toContain('Session spend: 255,000 tokens charged; budget 1,000,000 tokens, 745,000 tokens left.');
 
-    // downloadDocument: JSON as JSON, Markdown as an embedded resource.
+    // downloadDocument: JSON as JSON, Markdown as text, each with the document:// resource holding all of it.
     const jobId = reportUri.replace('report://', '');
     const json = (await client.callTool({ name: 'downloadDocument', arguments: { jobId, format: 'json' } })) as CallToolResult;
-    expect(JSON.parse(textOf(json))).toMatchObject({ coverage });
+    expect(json.structuredContent).toMatchObject({ result: { format: 'json', uri: `document://${jobId}.json`, data: { coverage } } });
     const md = (await client.callTool({ name: 'downloadDocument', arguments: { jobId, format: 'md' } })) as CallToolResult;
-    expect(md.content[0]).toMatchObject({ type: 'resource', resource: { uri: expect.stringMatching(new RegExp(`^document://${jobId}/.+\\.md$`)), mimeType: expect.stringContaining('text/markdown'), text: expect.stringContaining('HIPAA') } });
+    expect(md.structuredContent).toMatchObject({ result: { format: 'md', contentType: expect.stringContaining('text/markdown'), text: expect.stringContaining('HIPAA') } });
+    const whole = await client.readResource({ uri: `document://${jobId}.md` });
+    expect((whole.contents[0] as { text: string }).text).toContain('HIPAA');
   });
 });

@@ -15,7 +15,8 @@ import { connectionEnv, stdioClient, textOf } from './helpers.js';
 
 const SEARCH_PRICE = operations.searchLibrary.cost.kind === 'fixed' ? operations.searchLibrary.cost.tokens : NaN;
 const BUDGET = SEARCH_PRICE + SEARCH_PRICE / 2;
-const INTENTS = ['review_plan', 'map_text', 'search_library', 'generate_document'];
+// The OpenAPI document is a resource (too large for a tool result); planReview is the review loop's dry run.
+const TOOLS = [...operationIds.filter((id) => id !== 'getOpenApi'), 'planReview'];
 
 let built: BuiltCli;
 let box: RunningSandbox;
@@ -54,16 +55,15 @@ afterAll(async () => {
 describe('compliance mcp over stdio (live-mode key, budget of 1.5 searches)', () => {
   it('says in its instructions which service and budget it works with', () => {
     const instructions = client.getInstructions() ?? '';
-    expect(instructions).toContain(`Connected to ${box.baseUrl} with a live key`);
+    expect(instructions).toContain(`Connected to ${box.baseUrl}; ping tells whether the key is a sandbox key`);
     expect(instructions).toContain(`Token budget for this server session: ${BUDGET.toLocaleString('en-US')} tokens`);
   });
 
-  it('lists one tool per operation of the table, with its description and annotations, plus the review loop intents', async () => {
+  it('lists one tool per operation of the table, with its description and annotations, plus planReview', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([...operationIds, ...INTENTS].sort());
-    expect(tools).toHaveLength(operationIds.length + INTENTS.length);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOLS].sort());
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    for (const id of operationIds) expect(byName.get(id)!.description).toContain(operations[id].description);
+    for (const id of operationIds.filter((operation) => operation !== 'getOpenApi')) expect(byName.get(id)!.description).toContain(operations[id].description);
     expect(byName.get('listLibrary')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     expect(byName.get('deleteLibraryDocument')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
     expect(byName.get('mapDocument')!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
@@ -71,7 +71,7 @@ describe('compliance mcp over stdio (live-mode key, budget of 1.5 searches)', ()
     // The cost line comes from the price list: the service's /billing prices for listed operations.
     const prices = (await billing() as unknown as { prices: Record<string, number> }).prices;
     expect(byName.get('mapDocument')!.description).toContain(`Cost: ${prices.mapDocument!.toLocaleString('en-US')} tokens`);
-    expect(byName.get('search_library')!.description).toContain(`Cost: ${SEARCH_PRICE.toLocaleString('en-US')} tokens`);
+    expect(byName.get('searchLibrary')!.description).toContain(`Cost: ${SEARCH_PRICE.toLocaleString('en-US')} tokens`);
     expect(byName.get('getBilling')!.description).not.toContain('Cost:');
     expect(byName.get('getFramework')!.inputSchema).toMatchObject({ type: 'object', required: ['slug'] });
     expect(Object.keys(byName.get('mapDocument')!.inputSchema.properties ?? {})).not.toContain('file');
@@ -85,7 +85,7 @@ describe('compliance mcp over stdio (live-mode key, budget of 1.5 searches)', ()
 
   it('calls a charged tool inside the budget and reports the running spend', async () => {
     const before = await billing();
-    const result = await call('search_library', { query: 'access reviews' });
+    const result = await call('searchLibrary', { query: 'access reviews' });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toContain('Access control policy');
     expect(textOf(result)).toContain(`Session spend: ${SEARCH_PRICE.toLocaleString('en-US')} tokens charged; budget ${BUDGET.toLocaleString('en-US')} tokens`);
@@ -125,7 +125,7 @@ describe('compliance mcp over stdio (live-mode key, budget of 1.5 searches)', ()
     const framework = await client.readResource({ uri: 'framework://hipaa-security' });
     expect(JSON.parse((framework.contents[0] as { text: string }).text)).toMatchObject({ slug: 'hipaa-security' });
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['library://{id}', 'framework://{slug}', 'report://{jobId}']);
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['library://{id}', 'framework://{slug}', 'report://{jobId}', 'document://{jobId}.{format}']);
   });
 
   it('runs the review prompts', async () => {
@@ -133,7 +133,7 @@ describe('compliance mcp over stdio (live-mode key, budget of 1.5 searches)', ()
     expect(prompts.map((prompt) => prompt.name)).toEqual(['quarterly_review', 'draft_policy_for_gap']);
     const prompt = await client.getPrompt({ name: 'quarterly_review', arguments: { directory: 'examples' } });
     answers.push(prompt);
-    expect(prompt.messages[0]!.content).toMatchObject({ type: 'text', text: expect.stringContaining('Call review_plan with directory "examples"') });
+    expect(prompt.messages[0]!.content).toMatchObject({ type: 'text', text: expect.stringContaining('Call planReview with directory "examples"') });
   });
 
   it('never puts the key in an answer or on stderr', () => {

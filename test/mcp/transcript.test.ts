@@ -52,7 +52,8 @@ function block(language: string, text: string): string {
 
 function toolSection(title: string, name: string, args: Record<string, unknown>, result: CallToolResult, lines?: number): void {
   const parts = result.content.map((part) => {
-    if (part.type === 'text') return block(part.text.trimStart().startsWith('{') ? 'json' : 'text', clip(part.text, lines));
+    // The server answers compact JSON (an assistant's context); indented here for people reading the transcript.
+    if (part.type === 'text') return part.text.trimStart().startsWith('{') ? block('json', clip(JSON.stringify(JSON.parse(part.text), null, 2), lines)) : block('text', clip(part.text, lines));
     if (part.type === 'resource') return `Embedded resource \`${stable(part.resource.uri)}\` (${part.resource.mimeType}):\n\n${block('markdown', clip('text' in part.resource ? part.resource.text : '', lines ?? 25))}`;
     if (part.type === 'resource_link') return `Resource link: \`${stable(part.uri)}\``;
     return `(${part.type})`;
@@ -91,25 +92,25 @@ it('the committed transcript (docs/mcp-transcript.md) is what the server answers
 
   const ping = await tool('A free tool', 'ping');
   expect(ping.isError).toBeFalsy();
-  const plan = await tool('Price the review of a repository (spends nothing)', 'review_plan', { directory: 'examples' }, 60);
+  const plan = await tool('Price the review of a repository (spends nothing)', 'planReview', { directory: 'examples' }, 60);
   // Five new documents and a mapping cost more than the session's budget: the plan says so, spending nothing.
-  expect(plan.structuredContent).toMatchObject({ status: 'refused', budget: { allowed: false } });
+  expect(plan.structuredContent).toMatchObject({ result: { status: 'refused', budget: { allowed: false } } });
   const ingest = await tool('Add a policy to the library (charged)', 'ingestLibraryDocument', { title: 'Access control policy', content: POLICY, tags: ['access'] });
   expect(ingest.isError).toBeFalsy();
   const jobId = (ingest.structuredContent as { result: { jobId: string } }).result.jobId;
   const job = (await client.callTool({ name: 'getJob', arguments: { jobId } })) as CallToolResult;
   const documentId = String((job.structuredContent as { result: { documentId?: string; result?: { documentId?: string } } }).result.documentId
     ?? (job.structuredContent as { result: { result?: { documentId?: string } } }).result.result?.documentId);
-  const search = await tool('Search the library (charged)', 'search_library', { query: 'access reviewed quarterly' });
+  const search = await tool('Search the library (charged)', 'searchLibrary', { query: 'access reviewed quarterly' });
   expect(search.isError).toBeFalsy();
 
   const read = (await client.readResource({ uri: `library://${documentId}` })) as ReadResourceResult;
   expect((read.contents[0] as { text: string }).text).toBe(POLICY);
   sections.push(`## resources/read \`library://<id>\`\n\n${block('text', (read.contents[0] as { text: string }).text)}`);
 
-  const mapped = await tool('Map pasted policy text (charged)', 'map_text', { text: POLICY, framework: 'hipaa-security', title: 'Access control' }, 30);
+  const mapped = await tool('Map pasted policy text and wait for the report (charged)', 'mapDocument', { content: POLICY, framework: 'hipaa-security', title: 'Access control' }, 30);
   expect(mapped.isError).toBeFalsy();
-  const generated = await tool('Generate a policy and wait for it (charged)', 'generate_document', { framework: 'hipaa-security', documentType: 'security_awareness_training_policy', company: 'Northwind Health' }, 20);
+  const generated = await tool('Generate a policy and wait for it (charged)', 'generateDocument', { framework: 'hipaa-security', documentType: 'security_awareness_training_policy', company: 'Northwind Health' }, 20);
   expect(generated.isError).toBeFalsy();
   const refused = await tool('Over the budget: refused, nothing spent', 'ingestLibraryDocument', { title: 'Second copy', content: POLICY });
   expect(refused.isError).toBe(true);

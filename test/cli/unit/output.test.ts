@@ -1,7 +1,7 @@
 /** What the CLI prints, as pure functions and a fake terminal: tables that fit, labelled counts, waivers apart, progress. */
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { Output, table, terminalWidth, wrapText, type OutputStreams } from '../../../cli/lib/output.js';
+import { fitHelp, Output, table, terminalWidth, wrapText, type OutputStreams } from '../../../cli/lib/output.js';
 import { renderCoverage, renderGaps, renderSync } from '../../../cli/lib/render.js';
 import { dryRunLines } from '../../../cli/lib/review.js';
 import type { GateResult } from '../../../review/gate.js';
@@ -23,7 +23,7 @@ describe('table', () => {
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
     expect(lines.length).toBeGreaterThan(3);
     expect(lines.slice(2).map((line) => line.trim()).join(' ')).toContain('at a set interval.');
-    expect(text).not.toContain('…');
+    expect(text).toContain('164.308(a)(1)(ii)(D)');
   });
 
   it('takes COLUMNS, then the terminal width, then 100', () => {
@@ -39,6 +39,53 @@ describe('table', () => {
     expect(text.split('\n')[0]).toBe('HIPAA Security Rule');
     expect(text).toContain('  Controls:  55 covered, 2 partial, 8 missing of 65');
     expect(Math.max(...text.split('\n').map((line) => line.length))).toBeLessThanOrEqual(60);
+  });
+
+  it('never cuts a whole column (ids a user copies), cutting the others instead', () => {
+    const id = 'doc_70eaed12f4b8c9a1d2e3';
+    const rows = [[id, 'Information security policy for the whole organisation', 'policies/information-security.md', 'Policies', '1', 'security, access, encryption, logging']];
+    const text = table(['Id', 'Title', 'File', 'Category', 'Version', 'Tags'], rows, { width: 100, whole: [0] });
+    expect(text.split('\n')[2]!.startsWith(`${id}  `)).toBe(true);
+    expect(text).toContain('…');
+    expect(Math.max(...text.split('\n').map((line) => line.length))).toBeLessThanOrEqual(100);
+    // Without it, the same table cuts the id (what issue 24 saw: doc_70eaed… pasted into library get).
+    expect(table(['Id', 'Title', 'File', 'Category', 'Version', 'Tags'], rows, { width: 100 })).not.toContain(id);
+    // No room for the whole column beside the others at 80: one block per row, the id whole.
+    const narrow = table(['Id', 'Title', 'File', 'Category', 'Version', 'Tags'], rows, { width: 80, whole: [0] });
+    expect(narrow.split('\n')[0]).toBe(id);
+    expect(Math.max(...narrow.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+  });
+
+  it('gives the wrapping last column a fair share of 80 columns, so it is not one word a line', () => {
+    const text = table(['Control', 'Title', 'Status', 'What is missing'], [['164.308(a)(1)(ii)(D)', 'Information system activity review and audit controls', 'missing, new', long]], { width: 80, whole: [0] });
+    const lines = text.split('\n');
+    const column = lines[0]!.indexOf('What is missing');
+    expect(80 - column).toBeGreaterThanOrEqual(32);
+    expect(lines[2]!.startsWith('164.308(a)(1)(ii)(D)  ')).toBe(true);
+  });
+
+  it("fits help text: prose re-flowed, a term's description wrapped under itself, headings kept", () => {
+    const help = [
+      'Usage: compliance demo [options]',
+      '',
+      'A description written on two lines at a width of about one hundred and twenty columns, as the',
+      'commands write them, then re-flowed.',
+      '',
+      'Options:',
+      '  --max-tokens N  refuse, before spending anything, a plan that costs more than N tokens in live mode',
+    ].join('\n');
+    expect(fitHelp(help, 50).split('\n')).toEqual([
+      'Usage: compliance demo [options]',
+      '',
+      'A description written on two lines at a width of',
+      'about one hundred and twenty columns, as the',
+      'commands write them, then re-flowed.',
+      '',
+      'Options:',
+      '  --max-tokens N  refuse, before spending',
+      '                  anything, a plan that costs more',
+      '                  than N tokens in live mode',
+    ]);
   });
 
   it('wraps words, cutting only a word longer than the line', () => {

@@ -3,7 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
 import { operations } from '../../../../../api/operations.js';
 import type { UploadFile } from '../../../../../api/schemas/requests.js';
-import { UPLOAD_EXTENSIONS, UPLOAD_KINDS, uploadKindFor } from '../../../../../api/upload.js';
+import { UPLOAD_EXTENSIONS, uploadKindFor } from '../../../../../api/upload.js';
+import { UPLOAD_KINDS } from '../../../../../api/schemas/common.js';
 import { frameworkLocator, locatorValue, versioned } from '../../helpers/locators.js';
 import { submitJob, text, waitProperties } from '../../helpers/utils.js';
 

@@ -1,0 +1,55 @@
+/**
+ * The embedded sandbox (no key, no base URL) keeps its state between commands in the per-user data
+ * directory (issue 24: ingest then search printed "No match."), here COMPLIANCE_DATA_DIR in the
+ * test's temporary folder: the first command names the directory once, --ephemeral keeps nothing,
+ * and an environment without a home keeps nothing either.
+ */
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCli, cli } from './helpers.js';
+
+// Relative to ROOT, where cli() runs: the CLI refuses absolute paths.
+const POLICY = 'examples/policies/access-control.md';
+
+beforeAll(() => buildCli(), 120_000);
+
+describe('the embedded sandbox between commands', () => {
+  it('ingest, then search and list in later commands find the document; the path is printed the first time only', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'embedded-state-')), 'data');
+    const env = { COMPLIANCE_DATA_DIR: dataDir };
+    const ingest = await cli(['library', 'ingest', POLICY, '--json'], { env });
+    expect(ingest.code, ingest.stderr).toBe(0);
+    expect(ingest.stderr).toContain(`its state is kept between commands in ${dataDir}`);
+    const documentId = ingest.json.results[0].documentId as string;
+    expect(documentId).toEqual(expect.any(String));
+
+    const search = await cli(['library', 'search', 'access reviewed', '--json'], { env });
+    expect(search.code, search.stderr).toBe(0);
+    expect(search.json.results.map((hit: { documentId: string }) => hit.documentId)).toContain(documentId);
+    expect(search.stderr).not.toContain(dataDir);
+    expect(search.stderr).toContain('state kept between commands');
+
+    const list = await cli(['library', 'list', '--json'], { env });
+    expect(list.json.documents.map((doc: { id: string }) => doc.id)).toEqual([documentId]);
+  }, 120_000);
+
+  it('--ephemeral keeps nothing and writes nothing to the data directory', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'embedded-state-')), 'data');
+    const env = { COMPLIANCE_DATA_DIR: dataDir };
+    const ingest = await cli(['library', 'ingest', POLICY, '--ephemeral', '--json'], { env });
+    expect(ingest.code, ingest.stderr).toBe(0);
+    expect(ingest.stderr).toContain('state is discarded on exit');
+    expect(existsSync(dataDir)).toBe(false);
+    const list = await cli(['library', 'list', '--json'], { env });
+    expect(list.json.documents).toEqual([]);
+    expect(readdirSync(dataDir).sort()).toEqual(expect.arrayContaining(['embedded-key']));
+  }, 120_000);
+
+  it('with no home in the environment, nothing is kept', async () => {
+    const ingest = await cli(['library', 'ingest', POLICY, '--json'], { env: {} });
+    expect(ingest.code, ingest.stderr).toBe(0);
+    expect(ingest.stderr).toContain('state is discarded on exit');
+  }, 60_000);
+});
