@@ -33,6 +33,8 @@ export default tseslint.config(
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'setImmediate', 'fetch'],
       // Our own areas are judged by layers/import-direction; here only what n8n cannot load.
       'no-restricted-imports': ['error', { patterns: ['node:*', 'fs', 'path', 'undici'] }],
+      // `import { z }` pulls zod's whole namespace (JSON Schema code, 40 locales, a console call) into the n8n bundles.
+      'no-restricted-syntax': ['error', { selector: "ImportDeclaration[importKind='value'][source.value='zod/v4'] > ImportSpecifier[importKind='value'][imported.name='z']", message: "Import zod as `import * as z from 'zod/v4'`: the named `z` bundles all of zod into the n8n nodes." }],
     },
   },
   {

@@ -3,7 +3,7 @@
  * with the line and the key (`compliance.yml:12 frameworks[0].threshold: …`) and unknown keys are
  * errors, so a typo never passes silently.
  */
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { CADENCES, FORMATS } from '../api/schemas/common.js';
 import { ConfigError, type ConfigIssue } from './errors.js';

@@ -4,7 +4,7 @@
  * its parameters in compliance.yml changed or a file is missing. A file edited by hand is reported
  * and never overwritten without force.
  */
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import { FORMATS, type DownloadFormat } from '../api/schemas/common.js';
 import type { GenerateTarget } from './config.js';
 import { ReviewError } from './errors.js';

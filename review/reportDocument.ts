@@ -2,7 +2,7 @@
  * The JSON report document: a stable, versioned shape for machines (the Actions' outputs, the n8n
  * templates) that also serves as the baseline of a later `--fail-on new-gaps` run.
  */
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import { ReviewError } from './errors.js';
 import type { GateResult } from './gate.js';
 import { frameworkKey, gapKey } from './keys.js';

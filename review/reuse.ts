@@ -3,7 +3,7 @@
  * with actions/cache), and a later run of the same pull request reuses a framework's mapping when its
  * framework, mapping mode and documents (by content hash) are the same, instead of mapping again.
  */
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import type { MappingMode } from './config.js';
 import type { RepoFile } from './documents.js';
 import { bytesHash, contentHash } from '../api/contentHash.js';

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import { ReviewError } from '../errors.js';
 import { baselineGapKeys, REPORT_SCHEMA, REPORT_SCHEMA_VERSION, type ReviewReport } from '../reportDocument.js';
 

@@ -11,11 +11,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { chromium } from 'playwright-core';
+import { toolPath } from '../../scripts/tools/install.mjs';
+import { chromiumPath } from '../systemPackages.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { balance, buildCli, cli, liveSandbox, removeRepo, ROOT, tempRepo } from './helpers.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+const CHROMIUM = chromiumPath();
 const FORMATS = 'md,json,html,sarif,junit';
 
 function git(root: string, ...args: string[]): string {
@@ -135,7 +137,7 @@ describe('every credit traced to a line at a commit (CLI, git fixture repository
     expect(existsSync(join(root, 'x'))).toBe(false);
   });
 
-  it.skipIf(!CHROMIUM && process.env.CI !== 'true')('report.html in headless Chromium: no console error, nothing fetched, keyboard-navigable, screenshot', async () => {
+  it.skipIf(!CHROMIUM && process.env.CI !== 'true')('report.html in headless Chromium: no console error, nothing fetched, keyboard-navigable, no serious axe-core violation, screenshot', async () => {
     if (!CHROMIUM) throw new Error('CI=true but chromium is missing: .ci/run installs it (apt-get install chromium)');
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
     try {
@@ -178,6 +180,13 @@ describe('every credit traced to a line at a commit (CLI, git fixture repository
       expect(await page.$$eval('svg', (svgs) => svgs.filter((svg) => !svg.getAttribute('aria-label')).length)).toBe(0);
       expect(await page.$$eval('table', (tables) => tables.filter((table) => table.querySelectorAll('th').length === 0).length)).toBe(0);
       expect(await page.evaluate('document.documentElement.lang')).toBe('en');
+      // The automated accessibility check: axe-core (from the real suites' tools), injected inline, finds no serious or critical violation.
+      // Evaluated through the DevTools protocol: the report's CSP (default-src 'none') rightly refuses an injected script tag.
+      await page.evaluate(readFileSync(toolPath('axe-core/axe.min.js'), 'utf8'));
+      const violations = (await page.evaluate(
+        `axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`,
+      )) as Array<{ id: string; impact: string | null; nodes: number }>;
+      expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')).toEqual([]);
 
       const shots = join(ROOT, 'test-results/screenshots');
       mkdirSync(shots, { recursive: true });
