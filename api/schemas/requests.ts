@@ -173,7 +173,7 @@ const categoryInput = nonEmptyString.optional().describe('A library category, e.
 
 export const ingestLibraryDocumentInput = z.strictObject({
   title: nonEmptyString.max(500).describe('The document\'s title, e.g. "Access control policy". From the document (its first heading) or the user.'),
-  content: libraryContent.describe(`The document's full text, ${LIMITS.libraryMinChars} to ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters. From the user or a file they shared.`),
+  content: libraryContent.describe(`The document's full text, ${LIMITS.libraryMinChars} to ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (Unicode code points), not only white space. From the user or a file they shared.`),
   category: categoryInput,
   tags: tagsInput.optional(),
   filename: nonEmptyString.max(1024).optional().describe('Where the document lives, e.g. "policies/access.md"; shown in listings.'),
@@ -181,7 +181,7 @@ export const ingestLibraryDocumentInput = z.strictObject({
 
 export const refreshLibraryDocumentInput = z.strictObject({
   id: libraryIdInput,
-  content: libraryContent.describe(`The document's new full text, ${LIMITS.libraryMinChars} to ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters.`),
+  content: libraryContent.describe(`The document's new full text, ${LIMITS.libraryMinChars} to ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (Unicode code points), not only white space.`),
 });
 
 export const listLibraryInput = z.strictObject({

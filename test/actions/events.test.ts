@@ -136,7 +136,7 @@ describe('refusals and no-ops are loud and true', () => {
     const comment = ours(pr)[0]?.body ?? '';
     expect(comment).toContain('refused, nothing spent');
     expect(comment).toContain('a cap of 1,000 tokens');
-    expect(run.annotations.at(-1)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^refused before spending anything: the plan costs [\d,]+ tokens, more than the cap of 1,000 tokens$/) });
+    expect(run.annotations.at(-1)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^refused before spending anything: 1 × mapDocument at [\d,]+ tokens costs [\d,]+ tokens, but the cap of 1,000 tokens allows 1,000 tokens more: enough for 0 of the 1 call$/) });
 
     const reported = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000', 'fail-on-refusal': 'false' }), event: pullRequestEvent(pr), apiUrl: github.url });
     expect(reported.code).toBe(0);

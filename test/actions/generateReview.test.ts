@@ -63,7 +63,7 @@ describe('actions/generate refusal', () => {
     expect(run.summary).toContain('| not generated (refused) |');
     expect(run.summary).not.toMatch(/dry run/i);
     const error = run.annotations.at(-1)?.message ?? '';
-    expect(error).toMatch(/^refused before spending anything: the plan costs [\d,]+ tokens, more than the cap of 1 tokens \(To generate: raise max-tokens to at least [\d,]+, or generate fewer documents \(the documents input\)\.\)$/);
+    expect(error).toMatch(/^refused before spending anything: 1 × generateDocument at [\d,]+ tokens costs [\d,]+ tokens, but the cap of 1 tokens allows 1 tokens more: enough for 0 of the 1 call \(To generate: raise max-tokens to at least [\d,]+, or generate fewer documents \(the documents input\)\.\)$/);
     expect(error).not.toContain('sync');
     expect(existsSync(join(workspace, 'generated/access-control.md'))).toBe(false);
   });

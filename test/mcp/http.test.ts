@@ -58,7 +58,7 @@ describe('compliance mcp --http with a live key and no budget', () => {
     const before = await ledger();
     const refused = (await client.callTool({ name: 'searchLibrary', arguments: { query: 'access reviews' } })) as CallToolResult;
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/^budget_exceeded: refused before spending anything: searchLibrary costs 5,000 tokens .* started without a token budget/);
+    expect(textOf(refused)).toMatch(/^budget_exceeded: refused before spending anything: searchLibrary \(1 × searchLibrary at 5,000 tokens\) costs 5,000 tokens and no token cap was set, so nothing charged is allowed\nhint: Ask the user to restart the server with --max-tokens N/);
     expect(textOf(refused)).toContain('hint: Ask the user to restart the server with --max-tokens N');
     expect(await ledger()).toEqual(before);
     expect(JSON.stringify(refused)).not.toContain(LIVE_KEY);

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -149,8 +149,13 @@ async function localAction(name: string, inputs: Record<string, string>): Promis
 
 describe('GitHub’s local runner (@github/local-action) runs the entries’ run()', () => {
   beforeAll(() => {
-    // The entries are TypeScript with their dependencies: the copy borrows the installed ones.
-    symlinkSync(join(REPO_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    // The entries are TypeScript with their dependencies: the copy borrows the contributor install's,
+    // and local-action's own TypeScript runner (it calls `npm exec tsx`) from the real suites' tools.
+    const modules = join(copy, 'node_modules');
+    mkdirSync(join(modules, '.bin'), { recursive: true });
+    for (const name of readdirSync(join(REPO_ROOT, 'node_modules'))) if (name !== '.bin') symlinkSync(join(REPO_ROOT, 'node_modules', name), join(modules, name), 'dir');
+    symlinkSync(toolPath('tsx'), join(modules, 'tsx'), 'dir');
+    symlinkSync(toolPath('.bin/tsx'), join(modules, '.bin', 'tsx'));
   });
 
   it('call', { timeout: 120_000 }, async () => {
