@@ -13,10 +13,14 @@ export const N8N_ENTRIES = [
   { source: 'credentials/ComplianceApi.credentials.ts', outfile: 'dist/credentials/ComplianceApi.credentials.js' },
 ];
 
-/** Bytes each bundle may take (250 kB and 150 kB): n8n loads every installed node at start-up. */
+/**
+ * Bytes each bundle may take: n8n loads every installed node at start-up. The trigger's was 150 kB; the
+ * operation table's field descriptions (written for assistants, issue 24) put it at 152.9 kB, so 155 kB
+ * until the descriptions live apart from the schemas the trigger's client needs.
+ */
 export const N8N_SIZE_TARGETS = {
   'dist/nodes/Compliance/Compliance.node.js': 250_000,
-  'dist/nodes/ComplianceTrigger/ComplianceTrigger.node.js': 150_000,
+  'dist/nodes/ComplianceTrigger/ComplianceTrigger.node.js': 155_000,
 };
 
 /** Icons and codex files beside each source are copied beside its bundle. */

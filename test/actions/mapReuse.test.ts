@@ -46,7 +46,7 @@ describe('actions/map re-run of a pull request', () => {
     before = await balance();
     const rerun = await mapOn(workspace, pr);
     expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
-    expect(rerun.outputs).toMatchObject({ 'tokens-spent': '0', reused: '["hipaa-security"]', coverage: first.outputs.coverage, gaps: first.outputs.gaps, status: 'completed' });
+    expect(rerun.outputs).toMatchObject({ 'tokens-spent': '0', reused: '["hipaa-security"]', coverage: first.outputs.coverage, gaps: first.outputs.gaps, status: 'passed' });
     expect(await balance()).toBe(before);
     expect(ours()).toContain('Mapping of hipaa-security reused, 0 tokens');
     expect(ours()).toContain('This check spent 0 tokens.');
@@ -67,14 +67,14 @@ describe('actions/map re-run of a pull request', () => {
     for (const run of [first, rerun, elsewhere, changed]) expect(leakedSecrets(run, [LIVE_API_KEY, GITHUB_TOKEN])).toEqual([]);
   }, 120_000);
 
-  it('dry-run prices the mapping and sends nothing: no charge, no comment, status dry-run', async () => {
+  it('dry-run prices the mapping and sends nothing: no charge, no comment, status skipped (priced only)', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(50));
     const pr = github.addPullRequest();
     const before = await balance();
     const run = await runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'dry-run': 'true', 'max-tokens': String(MAP_PRICE) }, event: pullRequestEvent(pr), apiUrl: github.url });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.outputs).toMatchObject({ status: 'dry-run', 'tokens-spent': '0' });
-    expect(run.outputs.passed).toBeUndefined();
+    expect(run.outputs).toMatchObject({ status: 'skipped', 'tokens-spent': '0' });
+    expect(run.outputs.passed).toBe('false');
     expect(run.summary).toContain('## Dry run: nothing was sent\n\n1 × mapDocument at 250,000 tokens: 250,000 tokens at live prices.');
     expect(await balance()).toBe(before);
     expect(github.commentsOn(pr)).toEqual([]);

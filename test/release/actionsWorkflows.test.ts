@@ -19,7 +19,7 @@ const WORKFLOWS = readdirSync(DIR).filter((file) => /\.ya?ml$/.test(file)).sort(
 const EXPECTED_PERMISSIONS: Record<string, Record<string, Record<string, string>>> = {
   'ci.yml': { test: { contents: 'read' } },
   'check-dist.yml': { 'check-dist': { contents: 'read' } },
-  'release.yml': { build: { contents: 'read' }, publish: { contents: 'read', 'id-token': 'write' }, 'move-major-tag': { contents: 'write' } },
+  'release.yml': { build: { contents: 'read' }, publish: { contents: 'read', 'id-token': 'write' }, 'move-major-tag': { contents: 'write' }, 'github-release': { contents: 'write' } },
 };
 
 interface Step {
@@ -72,11 +72,12 @@ describe('.github/workflows', () => {
     });
   });
 
-  it('ci runs the README test command on Node 24 after npm install', () => {
+  it('ci runs the README test command on the Node of .nvmrc after npm ci and the empty-cache lock check', () => {
     const steps = parse(readFileSync(join(DIR, 'ci.yml'), 'utf8')).jobs.test.steps as Step[];
-    expect(steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with).toEqual({ 'node-version': 24 });
+    expect(steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with).toEqual({ 'node-version-file': '.nvmrc' });
+    expect(readFileSync(join(REPO_ROOT, '.nvmrc'), 'utf8')).toMatch(/^24\.\d+\.\d+\n$/);
     const scripts = steps.map((step) => step.run ?? '').join('\n');
-    expect(scripts).toMatch(/npm install[^\n]*\n[^\n]*git diff --exit-code package-lock.json/);
+    expect(scripts).toMatch(/npm ci[^\n]*\nbash scripts\/check-locks.sh/);
     expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')).toContain('npm test ');
     expect(scripts.split('\n')).toContain('npm test');
   });

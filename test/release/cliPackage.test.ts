@@ -174,7 +174,8 @@ describe('installed from the tarball into a project outside the repository', () 
     await client.connect(transport);
     try {
       expect(client.getInstructions()).toContain('Connected to an embedded sandbox');
-      expect((await client.listTools()).tools).toHaveLength(23 + 4);
+      // The 23 operation ids less getOpenApi (a resource now), plus planReview.
+      expect((await client.listTools()).tools).toHaveLength(23);
       expect(await client.callTool({ name: 'ping' })).toMatchObject({ structuredContent: { result: { mode: 'sandbox' } } });
     } finally {
       await client.close();

@@ -105,10 +105,11 @@ describe('compliance-scheduled-review.yml', () => {
     expect(pull?.body).toContain('<!-- compliance-regenerate -->');
     expect(pull?.body).toContain('- `generated/access-control.md`');
     // Each completed review adds its report.json to the history the next one restores (report.html's
-    // trend). The harness gives every run the id 4242, so the second run's save finds its key taken.
+    // trend): the second run restores the first's history and saves it with its own report added.
     const histories = caches.entries.filter((entry) => entry.key.startsWith('compliance-history-'));
-    expect(histories.map((entry) => entry.key)).toEqual(['compliance-history-4242']);
+    expect(histories.map((entry) => entry.key)).toEqual(['compliance-history-4242', 'compliance-history-4243']);
     expect(readdirSync(histories[0]!.dir)).toEqual(['run-4242.json']);
+    expect(readdirSync(histories[1]!.dir).sort()).toEqual(['run-4242.json', 'run-4243.json']);
     expect(JSON.parse(readFileSync(join(histories[0]!.dir, 'run-4242.json'), 'utf8'))).toMatchObject({ schema: 'compliance-review-report', passed: false });
     expect(second.step('review', 'review').inputs).toMatchObject({ 'report-formats': 'html', history: '.compliance-history' });
 
