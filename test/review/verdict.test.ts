@@ -7,7 +7,7 @@ const gate = (threshold: number, baseline?: Set<string>): GateResult =>
   evaluateGate(report({ A: 'covered', B: 'missing', C: 'missing', D: 'covered' }), {
     framework: 'nist-csf-2', threshold, waivers: [waiver], today: '2026-06-01', failOn: 'new-gaps', ...(baseline ? { baseline } : {}),
   });
-const budget = (maxTokens?: number) => checkBudget({ totalTokens: 250_000 }, { mode: 'live', balanceTokens: 1_000_000, ...(maxTokens !== undefined ? { maxTokens } : {}) });
+const budget = (maxTokens?: number) => checkBudget({ totalTokens: 250_000, lines: [{ operationId: 'mapDocument', count: 1, tokensEach: 250_000 }] }, { mode: 'live', balanceTokens: 1_000_000, ...(maxTokens !== undefined ? { maxTokens } : {}) });
 const run = (status: 'completed' | 'refused' | 'unchanged' | 'dry-run', frameworks: GateResult[] = [], extra: Partial<Parameters<typeof decideVerdict>[0]> = {}) =>
   ({ status, mode: 'live' as const, budget: budget(), frameworks, frameworkErrors: [], tokensSpent: status === 'completed' ? 250_000 : 0, ...extra });
 
@@ -40,7 +40,7 @@ describe('decideVerdict: one status with the figures it rests on', () => {
   it('refused: the plan, the cap and the balance; it fails the step unless asked not to', () => {
     const verdict = decideVerdict(run('refused', [], { budget: budget(100_000) }));
     expect(verdict).toMatchObject({ status: 'refused', passed: false });
-    expect(verdict.reasons).toEqual(['refused before spending anything: the plan costs 250,000 tokens, more than the cap of 100,000 tokens']);
+    expect(verdict.reasons).toEqual(['refused before spending anything: 1 × mapDocument at 250,000 tokens costs 250,000 tokens, but the cap of 100,000 tokens allows 100,000 tokens more: enough for 0 of the 1 call']);
     expect(verdict.figures).toMatchObject({ plannedTokens: 250_000, maxTokens: 100_000, balanceTokens: 1_000_000, tokensSpent: 0, coverage: undefined, gaps: 0 });
     expect(verdictFailsStep(verdict, { failBelow: true, failOnRefusal: true })).toBe(true);
     expect(verdictFailsStep(verdict, { failBelow: true, failOnRefusal: false })).toBe(false);
@@ -63,6 +63,6 @@ describe('decideVerdict: one status with the figures it rests on', () => {
     expect(decideVerdict(run('dry-run')).reasons).toEqual(['dry run: planned and priced, nothing mapped']);
     const over = decideVerdict(run('dry-run', [], { budget: budget(1) }));
     expect(over.status).toBe('skipped');
-    expect(over.reasons[0]).toContain('a real run would be refused: the plan costs 250,000 tokens, more than the cap of 1 tokens');
+    expect(over.reasons[0]).toContain('a real run would be refused: 1 × mapDocument at 250,000 tokens costs 250,000 tokens, but the cap of 1 tokens allows 1 tokens more: enough for 0 of the 1 call');
   });
 });
