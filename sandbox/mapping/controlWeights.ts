@@ -70,7 +70,9 @@ export function weightControls(controls: readonly MappingControl[]): WeightedCon
     };
     const keywords = control.keywords.map((keyword) => ({ keyword, terms: add(keyword, 1) })).filter((k) => k.terms.length);
     const title = add(control.title.replace(/\((?:Standard|Required|Addressable)[^)]*\)/g, ''), 1).filter((t) => !isLiteral(t) && !GENERIC_TERMS.has(t));
-    const intents = (control.paraphrases ?? []).map((paraphrase) => add(paraphrase, 1).filter((t) => !isLiteral(t))).filter((terms) => terms.length);
+    // A paraphrase whose specific words the reading drops ("application security requirements" keeps only
+    // "security": application and requirements are boilerplate stems) is no statement of intent.
+    const intents = (control.paraphrases ?? []).map((paraphrase) => add(paraphrase, 1).filter((t) => !isLiteral(t))).filter((terms) => terms.some((t) => !GENERIC_TERMS.has(t)));
     // A title of three specific ideas ("Equipment siting and protection") is itself a statement of intent.
     if (title.length >= TITLE_INTENT_IDEAS) intents.push(title);
     add(control.description, DESCRIPTION_FACTOR);
