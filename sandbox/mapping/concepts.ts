@@ -56,12 +56,12 @@ export function isLiteral(term: string): boolean {
  * Words that say little on their own: "conduct" is a verb far more often than a code of conduct,
  * "critical systems" are not a criticality analysis, a whistleblower's "identity" is not an account,
  * everything is "reviewed", a ticket is an "Issue" (not credentials issued), "key metrics" are no
- * keys and audit "findings" are not vulnerability findings. Standing alone (not inside a longer
+ * keys, audit "findings" are not vulnerability findings and "creating" a ticket provisions nothing. Standing alone (not inside a longer
  * phrase such as "code of conduct", "access review" or "identity verification") they add weight but
  * are never one of the ideas that make a sentence evidence (mapText.ts).
  */
 const AMBIGUOUS_WORDS: ReadonlySet<string> = new Set(
-  'conduct conducts conducted conducting critical identity identities review reviews reviewed reviewing issue issues key keys findings'.split(' '),
+  'conduct conducts conducted conducting critical identity identities review reviews reviewed reviewing issue issues key keys findings create creates created creating creation'.split(' '),
 );
 
 /** A text's terms, and those of them only an ambiguous word standing alone produced. */
