@@ -51,6 +51,12 @@ describe('a single ambiguous word never credits a control on its own', () => {
     expect(ids('hipaa-security', text)).toEqual([]);
   });
 
+  it('nor does the procedure\'s whole sentence, whose "accused individuals" are not unique identities (ISO A.5.16)', () => {
+    const text = 'However, identity may have to be disclosed to conduct a thorough investigation, to comply with the law, and to provide accused individuals their legal rights of defense.';
+    expect(ids('iso-27001', text)).not.toContain('A.5.16');
+    expect(ids('iso-27001', 'Each person has a unique account; shared accounts are not allowed.')).toContain('A.5.16');
+  });
+
   it('"reviews and analyzes the security events" is evidence for SOC 2 CC7.3 (evaluating security events), quoted', () => {
     const sentence = 'The IRT reviews and analyzes the security events as part of its daily operations.';
     const cc73 = credited('soc-2', sentence).find((c) => c.id === 'CC7.3');
