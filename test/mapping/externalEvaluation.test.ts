@@ -128,7 +128,7 @@ const available = existsSync(join(jupiterOneDir(), 'package.json'));
 /** Held-out precision floors (regression guards a little under the measured figures, not issue 26's target). */
 const PRECISION_FLOOR = { 'hipaa-security': 0.2, 'soc-2': 0.2, 'nist-csf-2': 0.12, 'iso-27001': 0.12 } as const;
 /** How far under BM25 top 3's held-out F1 the engine's may fall before this fails. */
-const F1_MARGIN = { 'hipaa-security': 0.05, 'soc-2': 0.05, 'nist-csf-2': 0.05, 'iso-27001': 0.1 } as const;
+const F1_MARGIN = { 'hipaa-security': 0.05, 'soc-2': 0.05, 'nist-csf-2': 0.05, 'iso-27001': 0.07 } as const;
 
 describe.runIf(available)('the JupiterOne set (package unpacked at COMPLIANCE_EVAL_J1_DIR)', () => {
   const set = available ? loadJ1() : { dir: '', procedures: [] };
