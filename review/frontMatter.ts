@@ -25,11 +25,7 @@ export function blankFrontMatter(content: string): string {
   return [...lines.slice(0, block.endLine + 1).map(() => ''), ...lines.slice(block.endLine + 1)].join('\n');
 }
 
-/** The content without its front matter and the blank lines after it: the policy text the library stores. */
+/** The content without its front matter and the blank lines before its text: the policy text the library stores. */
 export function removeFrontMatter(content: string): string {
-  const block = frontMatterBlock(content);
-  if (!block) return content;
-  const lines = content.replace(/^\uFEFF/, '').split(/\r?\n/).slice(block.endLine + 1);
-  while (lines.length > 0 && lines[0]?.trim() === '') lines.shift();
-  return lines.join('\n');
+  return blankFrontMatter(content).replace(/^(?:[ \t]*\r?\n)+/, '');
 }

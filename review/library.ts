@@ -4,7 +4,7 @@ import type { ComplianceApi } from '../api/clientTypes.js';
 import { forEachConcurrent } from './concurrency.js';
 import { ReviewError } from './errors.js';
 import { contentHash } from '../api/contentHash.js';
-import { planSync, storedBodyHash, type PlanSyncInput, type SyncPlan } from './syncPlan.js';
+import { planSync, textHashes, type PlanSyncInput, type SyncPlan } from './syncPlan.js';
 
 /** Hashes of the stored text of the given documents, and of its body without front matter where the text came back (getLibraryDocument include=content, free). */
 async function fetchStoredHashes(
@@ -27,7 +27,7 @@ async function fetchStoredHashes(
         );
       }
       hashes[id] = doc.contentHash ?? contentHash(doc.content ?? '');
-      if (doc.content !== undefined) bodyHashes[id] = storedBodyHash(doc.content);
+      if (doc.content !== undefined) bodyHashes[id] = textHashes(doc.content).sent;
     },
     options.signal,
   );
@@ -49,5 +49,5 @@ export async function resolveSyncPlan(
   const toRead = [...first.needsContent, ...first.unverifiedChanges];
   if (toRead.length === 0) return first;
   const { hashes, bodyHashes } = await fetchStoredHashes(client, toRead, options);
-  return planSync({ ...input, knownHashes: { ...input.knownHashes, ...hashes }, storedBodyHashes: { ...input.storedBodyHashes, ...bodyHashes } });
+  return planSync({ ...input, knownHashes: { ...input.knownHashes, ...hashes }, bodyHashes: { ...input.bodyHashes, ...bodyHashes } });
 }

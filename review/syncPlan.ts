@@ -64,8 +64,8 @@ export interface PlanSyncInput {
   deleteRemoved: boolean;
   /** Hashes of stored text fetched for documents the listing reports without one, by document id. */
   knownHashes?: Readonly<Record<string, string>>;
-  /** Hashes of stored text read back with its front matter removed (storedBodyHash), by document id. */
-  storedBodyHashes?: Readonly<Record<string, string>>;
+  /** Hashes of stored bodies: stored text read back, its front matter removed (textHashes(text).sent), by document id. */
+  bodyHashes?: Readonly<Record<string, string>>;
   /** GET /billing's price list; without it (or where it lists none) the operation table's price. */
   prices?: Readonly<Record<string, number>>;
 }
@@ -105,7 +105,7 @@ export function libraryContent(text: string): { content: string; problem: string
 
 /**
  * Whether the library already holds `text` unchanged, given the stored text's hash and, when it was
- * read back, the hash of its body (storedBodyHash). Uploads were once sent with their front matter:
+ * read back, the hash of its body (`textHashes(stored text).sent`). Uploads were once sent with their front matter:
  * a document synced then is unchanged when its stored hash is the raw text's (same front matter) or
  * its stored body is the body sent now (front matter edited). Front matter alone never costs a refresh.
  */
@@ -113,7 +113,10 @@ export function holdsSameText(text: TextHashes, stored: string, storedBody?: str
   return sameHash(stored, text.sent) || sameHash(stored, text.raw) || (storedBody !== undefined && sameHash(storedBody, text.sent));
 }
 
-/** A file's text as the library is sent it now (`sent`) and as it was sent before front matter was removed (`raw`). */
+/**
+ * A text's hash as the library is sent it now (`sent`: front matter removed; of stored text synced
+ * before uploads dropped it, its body) and as it was sent before (`raw`).
+ */
 interface TextHashes {
   sent: string;
   raw: string;
@@ -121,11 +124,6 @@ interface TextHashes {
 
 export function textHashes(text: string): TextHashes {
   return { sent: contentHash(libraryContent(text).content), raw: contentHash(text) };
-}
-
-/** The hash of stored library text with any front matter removed (text synced before uploads dropped it). */
-export function storedBodyHash(storedText: string): string {
-  return contentHash(removeFrontMatter(storedText));
 }
 
 /** The client's one rule for library text (api's libraryContentProblem: lenient at both bounds, naming its count). */
@@ -144,7 +142,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
   const hashOf = (doc: LibraryDocument) => doc.contentHash ?? input.knownHashes?.[doc.id];
   const holds = (doc: LibraryDocument, text: TextHashes) => {
     const stored = hashOf(doc);
-    return stored !== undefined && holdsSameText(text, stored, input.storedBodyHashes?.[doc.id]);
+    return stored !== undefined && holdsSameText(text, stored, input.bodyHashes?.[doc.id]);
   };
 
   // Ours: tagged with this repo. Unclaimed: no repo tag at all (ingested by hand or by another tool).
@@ -159,7 +157,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
   const matchedIds = new Set<string>();
   const repoPaths = new Set(selected.map((entry) => entry.path));
   const firstPathWithHash = new Map<string, string>();
-  const pendingNew: Array<{ path: string; group: DocumentGroup; content: string; hash: string; hashes: TextHashes }> = [];
+  const pendingNew: Array<{ path: string; group: DocumentGroup; content: string; hashes: TextHashes }> = [];
   const unverifiedChanges: string[] = [];
 
   for (const { path, group } of selected) {
@@ -185,18 +183,18 @@ export function planSync(input: PlanSyncInput): SyncPlan {
       } else {
         items.push({ kind: 'changed', path, documentId: doc.id, version: doc.version, contentHash: hash, tokens: refreshPrice });
         contents.set(path, content);
-        if (input.storedBodyHashes?.[doc.id] === undefined) unverifiedChanges.push(doc.id);
+        if (input.bodyHashes?.[doc.id] === undefined) unverifiedChanges.push(doc.id);
       }
     } else if (twin !== undefined) {
       items.push({ kind: 'duplicate', path, sameAs: twin, documentId: undefined, tokens: 0 });
     } else {
-      pendingNew.push({ path, group, content, hash, hashes });
+      pendingNew.push({ path, group, content, hashes });
     }
   }
 
   // A file without a document at its path whose text the library already holds is a rename (our
   // document, or an unclaimed one, whose path left the repo) or a duplicate (held elsewhere).
-  for (const { path, group, content, hash, hashes } of pendingNew) {
+  for (const { path, group, content, hashes } of pendingNew) {
     const holder = input.library.find((doc) => holds(doc, hashes));
     if (holder) {
       const holderPath = holder.filename ?? '';
@@ -215,7 +213,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
       title: documentTitle(path, content),
       category: group.category,
       tags: [repoTag, ...group.tags],
-      contentHash: hash,
+      contentHash: hashes.sent,
       tokens: ingestPrice,
     });
     contents.set(path, content);

@@ -6,7 +6,7 @@
 import { contentHash } from '../../api/contentHash.js';
 import { assertMayWriteLibrary, eventPolicy } from '../../review/events.js';
 import { readRepoFiles } from '../../review/node/files.js';
-import { documentTitle, holdsSameText, libraryContent, storedBodyHash, textHashes } from '../../review/syncPlan.js';
+import { documentTitle, holdsSameText, libraryContent, textHashes } from '../../review/syncPlan.js';
 import { booleanFlag, integerFlag, listFlag, stringFlag, type Parsed } from './args.js';
 import { describeError, EXIT, UsageError, type ExitCode } from './errors.js';
 import { tokens } from './format.js';
@@ -100,7 +100,7 @@ export async function refreshFile(parsed: Parsed, out: Output, session: Session,
   // The same text costs nothing: compared with the stored text first (free), front matter aside.
   const stored = await session.client.getLibraryDocument({ id, include: 'content' });
   const storedHash = stored.contentHash ?? (stored.content === undefined ? undefined : contentHash(stored.content));
-  if (storedHash && holdsSameText(textHashes(raw), storedHash, stored.content === undefined ? undefined : storedBodyHash(stored.content))) {
+  if (storedHash && holdsSameText(textHashes(raw), storedHash, stored.content === undefined ? undefined : textHashes(stored.content).sent)) {
     const result: FileResult = { path, outcome: 'unchanged', documentId: id, tokens: 0, message: 'same text as stored: nothing sent' };
     out.result(() => render([result], 'Nothing to refresh.'), () => ({ dryRun: booleanFlag(v, 'dry-run'), tokensSpent: 0, results: [result] }));
     return EXIT.ok;

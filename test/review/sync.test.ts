@@ -5,7 +5,7 @@ import {
   planSync,
   runSync,
   smallestPackCovering,
-  storedBodyHash,
+  textHashes,
   type LibraryDocument,
   type PlanSyncInput,
   type DocumentGroup,
@@ -119,12 +119,12 @@ describe('planSync', () => {
     const first = plan({ files, library: [oldFront] });
     expect(first.items[0]?.kind).toBe('changed');
     expect(first.unverifiedChanges).toEqual([oldFront.id]);
-    const read = plan({ files, library: [oldFront], storedBodyHashes: { [oldFront.id]: storedBodyHash(withFront('164.312(b)')) } });
+    const read = plan({ files, library: [oldFront], bodyHashes: { [oldFront.id]: textHashes(withFront('164.312(b)')).sent } });
     expect(read.items[0]?.kind).toBe('unchanged');
     expect(read.totalTokens).toBe(0);
     // A body change stays a refresh once read, of the text without front matter.
     const edited = [{ path: 'policies/a.md', content: `${withFront('164.312(b)')}More.\n` }];
-    const changed = plan({ files: edited, library: [oldFront], storedBodyHashes: { [oldFront.id]: storedBodyHash(withFront('164.312(b)')) } });
+    const changed = plan({ files: edited, library: [oldFront], bodyHashes: { [oldFront.id]: textHashes(withFront('164.312(b)')).sent } });
     expect(changed.items[0]?.kind).toBe('changed');
     expect(changed.unverifiedChanges).toEqual([]);
     expect(changed.contents.get('policies/a.md')).toBe(normaliseContent(`${body}More.\n`));
