@@ -1,9 +1,11 @@
 /**
  * YAML front matter of a Markdown document (`---` on the first line, closed by `---` or `...`): a
  * document may declare there what it satisfies. It is metadata, never policy text: what is mapped
- * has the block blanked out, line for line, so every other line keeps its number and the price
- * (per upload) is the same. No YAML parser here: the n8n nodes bundle the mapping and take no
- * dependencies; parsing lives in declarations.ts.
+ * has the block blanked out, line for line, so every other line keeps its number (evidence lines
+ * point at the file as committed); what the library stores has it removed, so editing the front
+ * matter (even adding a line to it) never makes the text differ and never costs a refresh. Prices
+ * are per call, so neither changes a price. No YAML parser here: the n8n nodes bundle the mapping
+ * and take no dependencies; parsing lives in declarations.ts.
  */
 
 /** The front matter's lines (0-based, both delimiters included) and its YAML text, or undefined. */
@@ -21,4 +23,9 @@ export function blankFrontMatter(content: string): string {
   if (!block) return content;
   const lines = content.replace(/^\uFEFF/, '').split(/\r?\n/);
   return [...lines.slice(0, block.endLine + 1).map(() => ''), ...lines.slice(block.endLine + 1)].join('\n');
+}
+
+/** The content without its front matter and the blank lines before its text: the policy text the library stores. */
+export function removeFrontMatter(content: string): string {
+  return blankFrontMatter(content).replace(/^(?:[ \t]*\r?\n)+/, '');
 }

@@ -7,6 +7,7 @@ import * as z from 'zod/v4';
 import type { MappingMode } from './config.js';
 import type { RepoFile } from './documents.js';
 import { bytesHash, contentHash } from '../api/contentHash.js';
+import { removeFrontMatter } from './frontMatter.js';
 import type { SourcedReport } from './mapping.js';
 
 /** One framework's mapping as a later run can reuse it. */
@@ -30,9 +31,13 @@ const storeSchema = z.object({
   mappings: z.array(z.object({ key: z.string().min(1), framework: z.string(), reports: z.array(z.object({ source: z.string(), jobId: z.string(), report: z.object({ coverage: z.number() }).loose() })).min(1) })),
 });
 
-/** What identifies a mapping: the framework, the mode and each document's path and content hash. */
+/**
+ * What identifies a mapping: the framework, the mode and each document's path and content hash.
+ * Without its front matter: the mapping reads only the text (front matter is blanked), so an edit of
+ * the front matter alone never makes a re-run pay for a mapping again.
+ */
 export function mappingKey(framework: string, mode: MappingMode, files: readonly RepoFile[]): string {
-  const documents = files.map((file) => [file.path, contentHash(file.content)]).sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''));
+  const documents = files.map((file) => [file.path, contentHash(removeFrontMatter(file.content))]).sort(([a], [b]) => (a ?? '').localeCompare(b ?? ''));
   return bytesHash(new TextEncoder().encode(JSON.stringify([framework, mode, documents])));
 }
 

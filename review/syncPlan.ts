@@ -10,6 +10,7 @@ import { priceOf, type PlannedCalls } from './budget.js';
 import type { DocumentGroup } from './config.js';
 import { selectDocumentPaths, type RepoFile } from './documents.js';
 import { contentHash, normaliseContent, sameHash } from '../api/contentHash.js';
+import { removeFrontMatter } from './frontMatter.js';
 
 export type LibraryDocument = z.output<typeof libraryDocument>;
 
@@ -43,6 +44,12 @@ export interface SyncPlan {
   totalTokens: number;
   /** Library documents whose text must be fetched before the plan is final (see resolveSyncPlan). */
   needsContent: string[];
+  /**
+   * Changed documents whose stored text was not read: it may be text synced with its front matter
+   * (before front matter was removed from uploads) whose body is the same. resolveSyncPlan reads them
+   * (free) before any refresh is paid.
+   */
+  unverifiedChanges: string[];
   /** Normalised text to upload, by path, for the new and changed files. A Map: not serialised with the plan. */
   contents: Map<string, string>;
 }
@@ -57,6 +64,8 @@ export interface PlanSyncInput {
   deleteRemoved: boolean;
   /** Hashes of stored text fetched for documents the listing reports without one, by document id. */
   knownHashes?: Readonly<Record<string, string>>;
+  /** Hashes of stored bodies: stored text read back, its front matter removed (textHashes(text).sent), by document id. */
+  bodyHashes?: Readonly<Record<string, string>>;
   /** GET /billing's price list; without it (or where it lists none) the operation table's price. */
   prices?: Readonly<Record<string, number>>;
 }
@@ -83,15 +92,38 @@ export function documentTitle(path: string, content: string): string {
 }
 
 /**
- * The text a library upload of `text` sends: normalised (see normaliseContent), and why it cannot be
- * sent when it is too short or too long. normaliseContent ends the text with one newline; a file of
- * exactly the limit must not be refused for it, so that newline is dropped from the upload then (the
- * content hash ignores it either way).
+ * The text a library upload of `text` sends: without front matter (metadata, never policy text),
+ * normalised (see normaliseContent), and why it cannot be sent when it is too short or too long.
+ * normaliseContent ends the text with one newline; a file of exactly the limit must not be refused
+ * for it, so that newline is dropped from the upload then (the content hash ignores it either way).
  */
 export function libraryContent(text: string): { content: string; problem: string | undefined } {
-  const normalised = normaliseContent(text);
+  const normalised = normaliseContent(removeFrontMatter(text));
   const content = characterCount(normalised) > LIMITS.libraryMaxChars && normalised.endsWith('\n') ? normalised.slice(0, -1) : normalised;
   return { content, problem: sizeProblem(content) };
+}
+
+/**
+ * Whether the library already holds `text` unchanged, given the stored text's hash and, when it was
+ * read back, the hash of its body (`textHashes(stored text).sent`). Uploads were once sent with their front matter:
+ * a document synced then is unchanged when its stored hash is the raw text's (same front matter) or
+ * its stored body is the body sent now (front matter edited). Front matter alone never costs a refresh.
+ */
+export function holdsSameText(text: TextHashes, stored: string, storedBody?: string): boolean {
+  return sameHash(stored, text.sent) || sameHash(stored, text.raw) || (storedBody !== undefined && sameHash(storedBody, text.sent));
+}
+
+/**
+ * A text's hash as the library is sent it now (`sent`: front matter removed; of stored text synced
+ * before uploads dropped it, its body) and as it was sent before (`raw`).
+ */
+interface TextHashes {
+  sent: string;
+  raw: string;
+}
+
+export function textHashes(text: string): TextHashes {
+  return { sent: contentHash(libraryContent(text).content), raw: contentHash(text) };
 }
 
 /** The client's one rule for library text (api's libraryContentProblem: lenient at both bounds, naming its count). */
@@ -108,6 +140,10 @@ export function planSync(input: PlanSyncInput): SyncPlan {
   const selected = selectDocumentPaths(input.groups, input.files.map((file) => file.path));
   const byPath = new Map(input.files.map((file) => [file.path.replace(/^\.\//, ''), file]));
   const hashOf = (doc: LibraryDocument) => doc.contentHash ?? input.knownHashes?.[doc.id];
+  const holds = (doc: LibraryDocument, text: TextHashes) => {
+    const stored = hashOf(doc);
+    return stored !== undefined && holdsSameText(text, stored, input.bodyHashes?.[doc.id]);
+  };
 
   // Ours: tagged with this repo. Unclaimed: no repo tag at all (ingested by hand or by another tool).
   const ours = input.library.filter((doc) => repoTagsOf(doc).includes(repoTag));
@@ -121,11 +157,14 @@ export function planSync(input: PlanSyncInput): SyncPlan {
   const matchedIds = new Set<string>();
   const repoPaths = new Set(selected.map((entry) => entry.path));
   const firstPathWithHash = new Map<string, string>();
-  const pendingNew: Array<{ path: string; group: DocumentGroup; content: string; hash: string }> = [];
+  const pendingNew: Array<{ path: string; group: DocumentGroup; content: string; hashes: TextHashes }> = [];
+  const unverifiedChanges: string[] = [];
 
   for (const { path, group } of selected) {
-    const { content, problem } = libraryContent(byPath.get(path)?.content ?? '');
+    const raw = byPath.get(path)?.content ?? '';
+    const { content, problem } = libraryContent(raw);
     const hash = contentHash(content);
+    const hashes: TextHashes = { sent: hash, raw: contentHash(raw) };
     const doc = atPath(path);
     if (doc) matchedIds.add(doc.id);
     const twin = firstPathWithHash.get(hash);
@@ -137,28 +176,26 @@ export function planSync(input: PlanSyncInput): SyncPlan {
       const stored = hashOf(doc);
       if (stored === undefined) {
         items.push({ kind: 'needs-content', path, documentId: doc.id, tokens: 0 });
-      } else if (sameHash(stored, hash)) {
+      } else if (holds(doc, hashes)) {
         items.push({ kind: 'unchanged', path, documentId: doc.id, tokens: 0 });
       } else if (twin !== undefined) {
         items.push({ kind: 'duplicate', path, sameAs: twin, documentId: doc.id, tokens: 0 });
       } else {
         items.push({ kind: 'changed', path, documentId: doc.id, version: doc.version, contentHash: hash, tokens: refreshPrice });
         contents.set(path, content);
+        if (input.bodyHashes?.[doc.id] === undefined) unverifiedChanges.push(doc.id);
       }
     } else if (twin !== undefined) {
       items.push({ kind: 'duplicate', path, sameAs: twin, documentId: undefined, tokens: 0 });
     } else {
-      pendingNew.push({ path, group, content, hash });
+      pendingNew.push({ path, group, content, hashes });
     }
   }
 
   // A file without a document at its path whose text the library already holds is a rename (our
   // document, or an unclaimed one, whose path left the repo) or a duplicate (held elsewhere).
-  for (const { path, group, content, hash } of pendingNew) {
-    const holder = input.library.find((doc) => {
-      const stored = hashOf(doc);
-      return stored !== undefined && sameHash(stored, hash);
-    });
+  for (const { path, group, content, hashes } of pendingNew) {
+    const holder = input.library.find((doc) => holds(doc, hashes));
     if (holder) {
       const holderPath = holder.filename ?? '';
       const movable = repoTagsOf(holder).every((tag) => tag === repoTag) && !repoPaths.has(holderPath) && !matchedIds.has(holder.id);
@@ -176,7 +213,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
       title: documentTitle(path, content),
       category: group.category,
       tags: [repoTag, ...group.tags],
-      contentHash: hash,
+      contentHash: hashes.sent,
       tokens: ingestPrice,
     });
     contents.set(path, content);
@@ -206,6 +243,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
     counts,
     totalTokens: items.reduce((sum, item) => sum + item.tokens, 0),
     needsContent,
+    unverifiedChanges,
     contents,
   };
 }

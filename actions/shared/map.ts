@@ -166,11 +166,6 @@ function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gat
     const gained = [...new Set(context.evidence.gained.map((entry) => entry.controlId))];
     lines.push(`Evidence lost: ${lost.length === 0 ? 'none' : lost.map(tableCell).join(', ')}. Evidence gained: ${gained.length === 0 ? 'none' : gained.map(tableCell).join(', ')}.`);
   }
-  if (context.evidence) {
-    const lost = lostControls(context.evidence.lost);
-    const gained = [...new Set(context.evidence.gained.map((entry) => entry.controlId))];
-    lines.push(`Evidence lost: ${lost.length === 0 ? 'none' : lost.map(tableCell).join(', ')}. Evidence gained: ${gained.length === 0 ? 'none' : gained.map(tableCell).join(', ')}.`);
-  }
   const merge = mergePriceLine(result.mergePrice);
   if (merge) lines.push(merge);
   if (result.reused.length > 0) lines.push(`Mapping of ${result.reused.map(tableCell).join(', ')} reused, 0 tokens: the same framework and documents (by content hash) as an earlier run of this pull request.`);

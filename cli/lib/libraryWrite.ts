@@ -3,10 +3,10 @@
  * the same spend rules as sync (the price of each file shown, --dry-run, --max-tokens, the balance).
  * Every file is read and checked before anything is charged.
  */
-import { contentHash, sameHash } from '../../api/contentHash.js';
+import { contentHash } from '../../api/contentHash.js';
 import { assertMayWriteLibrary, eventPolicy } from '../../review/events.js';
 import { readRepoFiles } from '../../review/node/files.js';
-import { documentTitle, libraryContent } from '../../review/syncPlan.js';
+import { documentTitle, holdsSameText, libraryContent, textHashes } from '../../review/syncPlan.js';
 import { booleanFlag, integerFlag, listFlag, stringFlag, type Parsed } from './args.js';
 import { describeError, EXIT, UsageError, type ExitCode } from './errors.js';
 import { tokens } from './format.js';
@@ -17,16 +17,19 @@ import { guardSpend } from './spend.js';
 
 interface Upload {
   path: string;
+  /** What the library is sent: the file without its front matter, normalised. */
   content: string;
+  /** The file as read. */
+  raw: string;
 }
 
 /** The files as the library would receive them; every unreadable or out-of-limits file named at once (exit 2). */
 async function readUploads(paths: readonly string[], root = process.cwd()): Promise<Upload[]> {
   const files = await readRepoFiles(root, paths);
-  const uploads = files.map((file) => ({ path: file.path, ...libraryContent(file.content) }));
+  const uploads = files.map((file) => ({ path: file.path, raw: file.content, ...libraryContent(file.content) }));
   const bad = uploads.filter((upload) => upload.problem);
   if (bad.length) throw new UsageError(bad.map((upload) => `${upload.path}: ${upload.problem}`).join('; '), 'Nothing was sent.');
-  return uploads.map(({ path, content }) => ({ path, content }));
+  return uploads.map(({ path, content, raw }) => ({ path, content, raw }));
 }
 
 interface FileResult {
@@ -93,10 +96,11 @@ export async function refreshFile(parsed: Parsed, out: Output, session: Session,
   const v = parsed.values;
   const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
   const [upload] = await readUploads([path]);
-  const { content } = upload as Upload;
-  // The same text costs nothing: compared with the stored hash first (free).
-  const stored = await session.client.getLibraryDocument({ id });
-  if (stored.contentHash && sameHash(stored.contentHash, contentHash(content))) {
+  const { content, raw } = upload as Upload;
+  // The same text costs nothing: compared with the stored text first (free), front matter aside.
+  const stored = await session.client.getLibraryDocument({ id, include: 'content' });
+  const storedHash = stored.contentHash ?? (stored.content === undefined ? undefined : contentHash(stored.content));
+  if (storedHash && holdsSameText(textHashes(raw), storedHash, stored.content === undefined ? undefined : textHashes(stored.content).sent)) {
     const result: FileResult = { path, outcome: 'unchanged', documentId: id, tokens: 0, message: 'same text as stored: nothing sent' };
     out.result(() => render([result], 'Nothing to refresh.'), () => ({ dryRun: booleanFlag(v, 'dry-run'), tokensSpent: 0, results: [result] }));
     return EXIT.ok;

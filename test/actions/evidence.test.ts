@@ -3,12 +3,15 @@
  * with a git history. Commit A (the default branch) is reviewed; commit B deletes the only quote
  * evidencing one control and adds a document. The PR check annotates the exact line where the
  * quote stood, names the control and whether it is now a gap, and the comment lists evidence lost
- * and gained; every link points at the commit the run checked out (GITHUB_SHA).
+ * and gained; every link (summary, report.md, report.html, JUnit, SARIF) points at the commit the run
+ * checked out (GITHUB_SHA); the SARIF is valid 2.1.0 and the JUnit XML counts. Annotations are capped.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sarifErrors } from '../fixtures/sarif/validateSarif.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
 import { addPolicy, API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
@@ -73,7 +76,7 @@ describe('evidence lost and gained on a pull request (actions/map)', () => {
     const pr = github.addPullRequest();
     const run = await runAction('map', {
       workspace,
-      inputs: inputs({ baseline: '.baseline/report.json', 'report-formats': 'sarif', comment: 'always' }),
+      inputs: inputs({ baseline: '.baseline/report.json', 'report-formats': 'html,sarif,junit', comment: 'always' }),
       event: pullRequestEvent(pr),
       apiUrl: github.url,
       env: { GITHUB_SHA: commitB },
@@ -109,5 +112,54 @@ describe('evidence lost and gained on a pull request (actions/map)', () => {
     // GITHUB_SERVER_URL (the harness's https://github.example) is the server of every link.
     expect(markdown).toContain(`](https://github.example/${REPOSITORY}/blob/${commitB}/policies/`);
     expect(markdown).not.toContain(commitA);
+
+    // Every format and surface links quotes at commit B, the commit the run checked out; none at A.
+    const at = `https://github.example/${REPOSITORY}/blob/${commitB}/policies/`;
+    const html = readFileSync(join(workspace, 'compliance-report/report.html'), 'utf8');
+    const junitText = readFileSync(join(workspace, 'compliance-report/report.junit.xml'), 'utf8');
+    expect(run.summary).toContain(`](${at}`);
+    expect(html).toContain(`href="${at}`);
+    expect(junitText).toContain(at);
+    for (const text of [run.summary, html, junitText, JSON.stringify(sarif)]) expect(text).not.toContain(commitA);
+    expect(sarif.runs[0].versionControlProvenance).toEqual([{ repositoryUri: `https://github.example/${REPOSITORY}`, revisionId: commitB }]);
+    // The SARIF is valid 2.1.0; the JUnit XML parses, a suite per framework, a case per control, a failure per open gap.
+    expect(sarifErrors(sarif)).toEqual([]);
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) }).parse(junitText);
+    expect(junit.testsuites.testsuite).toHaveLength(1);
+    expect(junit.testsuites.testsuite[0].testcase).toHaveLength(reportB.frameworks[0].controls.length);
+    expect(Number(junit.testsuites.testsuite[0].failures)).toBe(reportB.frameworks[0].gaps.filter((gap: { waived: boolean }) => !gap.waived).length);
+    // The comment says it once.
+    expect(comment.split('Evidence lost:')).toHaveLength(2);
+  });
+
+  it('caps the annotations at 10 and counts the rest, which the comment lists', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(10));
+    const commitA = commit(workspace, 'A: policies');
+    const base = await runAction('map', { workspace, inputs: inputs({ 'report-dir': '.baseline' }), env: { GITHUB_SHA: commitA } });
+    expect(base.code, base.stdout + base.stderr).toBe(0);
+    const reportA = JSON.parse(readFileSync(join(workspace, '.baseline/report.json'), 'utf8'));
+    const quotes: Quote[] = reportA.frameworks[0].controls.flatMap((control: Control) => control.evidence);
+    // The document most quoted: its text is replaced by one line, so far more than 10 quotes go.
+    const counts = new Map<string, number>();
+    for (const quote of quotes) counts.set(quote.file, (counts.get(quote.file) ?? 0) + 1);
+    const [file, quoted] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+    expect(quoted).toBeGreaterThan(10);
+    writeFileSync(join(workspace, file), '# Retired\n\nThis document is being rewritten.\n');
+    const commitB = commit(workspace, 'B: empty the most quoted policy');
+
+    const pr = github.addPullRequest();
+    const run = await runAction('map', { workspace, inputs: inputs({ baseline: '.baseline/report.json', comment: 'always' }), event: pullRequestEvent(pr), apiUrl: github.url, env: { GITHUB_SHA: commitB } });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const removed = run.annotations.filter((annotation) => annotation.properties.includes('Compliance evidence removed'));
+    expect(removed).toHaveLength(10);
+    for (const annotation of removed) expect(annotation.properties).toContain(`file=${file},`);
+    const hidden = Number(/(\d+) more removed evidence quotes? listed in the pull request comment and the job summary \(GitHub shows at most 10 annotations per step\)/.exec(run.stdout)?.[1]);
+    expect(hidden).toBeGreaterThan(0);
+    // Lost controls are listed in full in the comment, the annotated ones among them.
+    const comment = github.commentsOn(pr).find((entry) => entry.body.startsWith('<!-- compliance-report:map -->'))!.body;
+    const lostLine = /Evidence lost: (.*?)\. Evidence gained/.exec(comment)?.[1] ?? '';
+    const lost = lostLine.split(', ').map((entry) => entry.replace(/ \(.*\)$/, ''));
+    for (const annotation of removed) expect(lost).toContain(/Compliance evidence removed: ([^,]+)/.exec(annotation.properties)?.[1]);
+    expect(lost.length).toBeGreaterThan(10);
   });
 });

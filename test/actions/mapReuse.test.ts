@@ -1,10 +1,11 @@
 /**
  * A re-run never pays twice: actions/map on a pull request keeps its mappings, and a re-run of the
  * same pull request with the same framework and documents (by content hash) reuses them, 0 tokens,
- * by a live key's ledger. A changed document, or another pull request, maps (and pays) again.
+ * by a live key's ledger, also when only a document's front matter changed. A changed document, or
+ * another pull request, maps (and pays) again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
@@ -58,8 +59,19 @@ describe('actions/map re-run of a pull request', () => {
     expect(elsewhere.outputs).toMatchObject({ 'tokens-spent': String(MAP_PRICE), reused: '[]' });
     expect(before - (await balance())).toBe(MAP_PRICE);
 
+    // Front matter added or edited is no change to what is mapped: reused, 0 tokens.
+    const policy = join(workspace, 'policies', 'access-control-policy.md');
+    const text = readFileSync(policy, 'utf8');
+    for (const front of ['---\nsatisfies:\n  hipaa-security: ["164.312(a)(1)"]\n---\n\n', '---\nowner: security\nsatisfies:\n  hipaa-security: ["164.312(a)(1)", "164.312(d)"]\n---\n']) {
+      writeFileSync(policy, front + text);
+      before = await balance();
+      const declared = await mapOn(workspace, other);
+      expect(declared.outputs, declared.stdout + declared.stderr).toMatchObject({ 'tokens-spent': '0', reused: '["hipaa-security"]' });
+      expect(await balance()).toBe(before);
+    }
+
     // A changed document is a new mapping.
-    appendFileSync(join(workspace, 'policies', 'access-control-policy.md'), '\nAccess is reviewed every quarter by the system owner.\n');
+    appendFileSync(policy, '\nAccess is reviewed every quarter by the system owner.\n');
     before = await balance();
     const changed = await mapOn(workspace, other);
     expect(changed.outputs).toMatchObject({ 'tokens-spent': String(MAP_PRICE), reused: '[]' });

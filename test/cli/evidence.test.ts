@@ -15,6 +15,7 @@ import { toolPath } from '../../scripts/tools/install.mjs';
 import { chromiumPath } from '../systemPackages.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index.js';
+import { sarifErrors } from '../fixtures/sarif/validateSarif.js';
 import { balance, buildCli, cli, liveSandbox, removeRepo, ROOT, tempRepo } from './helpers.js';
 
 const CHROMIUM = chromiumPath();
@@ -81,7 +82,7 @@ describe('every credit traced to a line at a commit (CLI, git fixture repository
     }
   });
 
-  it('links the same quote to <server>/<owner>/<repo>/blob/<commit>/<file>#L<a>-L<b> in report.md, report.html, JUnit and SARIF', () => {
+  it('links the same quote to <server>/<owner>/<repo>/blob/<commit>/<file>#L<a>-L<b> in report.md, report.html, JUnit and SARIF (valid 2.1.0)', () => {
     const framework = report.frameworks[0];
     const url = (item: Traced) => `https://github.com/acme/policies/blob/${commitA}/${item.file}#L${item.line}-L${item.endLine}`;
     const credited = framework.controls.find((control: { evidence: Traced[] }) => control.evidence.length > 0);
@@ -90,6 +91,7 @@ describe('every credit traced to a line at a commit (CLI, git fixture repository
     expect(out('report.html')).toContain(`href="${first}"`);
     expect(out('report.junit.xml')).toContain(first);
     const sarif = JSON.parse(out('report.sarif'));
+    expect(sarifErrors(sarif)).toEqual([]);
     // Each gap's result stands on its evidence's lines, or (none yet) on the framework's line of compliance.yml.
     for (const gap of framework.gaps as Array<{ controlId: string; evidence: Traced[] }>) {
       const result = sarif.runs[0].results.find((entry: { ruleId: string }) => entry.ruleId === `${framework.framework.key}/${gap.controlId}`);

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Ajv from 'ajv';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import {
@@ -20,6 +17,7 @@ import {
   type ReviewReport,
 } from '../../review/index.js';
 import { assertWellFormedXml } from '../formats/xmlWellFormed.js';
+import { sarifErrors } from '../fixtures/sarif/validateSarif.js';
 import { report as mappingReport } from './fixtures.js';
 
 const COMMIT = '0123456789abcdef0123456789abcdef01234567';
@@ -147,13 +145,8 @@ describe('report formats', () => {
   });
 
   it('SARIF validates against the SARIF 2.1.0 schema: a result per open gap, waived gaps suppressed, no-evidence gaps at compliance.yml', () => {
-    const schema = JSON.parse(readFileSync(join(__dirname, '../fixtures/sarif/sarif-2.1.0-rtm.5.json'), 'utf8'));
-    // The schema is draft-04 (`id`); ajv 8 reads draft-07, which is the same for everything this schema uses.
-    // One of its patterns (language tags) is not valid with the u flag, so patterns compile without it.
-    const { $schema: _draft, id, ...rest } = schema;
-    const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false, unicodeRegExp: false }).compile({ ...rest, $id: id });
     const sarif = JSON.parse(files(gateReport())['report.sarif']!);
-    expect(validate(sarif), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    expect(sarifErrors(sarif)).toEqual([]);
     const results = sarif.runs[0].results as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- SARIF JSON
     expect(results.map((result) => result.ruleId)).toEqual(['nist-csf-2/C2', 'nist-csf-2/C3', 'nist-csf-2/C4', 'nist-csf-2/C6']);
     expect(sarif.runs[0].tool.driver.rules).toHaveLength(4);

@@ -20,6 +20,14 @@ describe('readMappingStore', () => {
   const reports = [{ source: 'combined', jobId: 'job-1', report: { coverage: 80 } }];
   const store = JSON.stringify({ version: 1, pullRequest: 7, mappings: [{ key: 'sha256:k', framework: 'hipaa-security', reports }] });
 
+  it('ignores the front matter, which is never mapped, and not the text', () => {
+    const text = '# Access\n\nAccess is reviewed quarterly.\n';
+    const key = mappingKey('hipaa-security', 'combined', [{ path: 'policies/a.md', content: `---\nsatisfies:\n  hipaa-security: [164.308(a)(4)]\n---\n\n${text}` }]);
+    expect(mappingKey('hipaa-security', 'combined', [{ path: 'policies/a.md', content: `---\nowner: security\nsatisfies:\n  hipaa-security: [164.308(a)(4), 164.312(d)]\n---\n${text}` }])).toBe(key);
+    expect(mappingKey('hipaa-security', 'combined', [{ path: 'policies/a.md', content: text }])).toBe(key);
+    expect(mappingKey('hipaa-security', 'combined', [{ path: 'policies/a.md', content: `---\nsatisfies: {}\n---\n${text}Access is logged.\n` }])).not.toBe(key);
+  });
+
   it('reads the store of the same pull request and finds a mapping by key', () => {
     const read = readMappingStore(store, 7);
     expect(reusableReports(read, 'sha256:k')).toEqual(reports);

@@ -5,6 +5,7 @@ import {
   planSync,
   runSync,
   smallestPackCovering,
+  textHashes,
   type LibraryDocument,
   type PlanSyncInput,
   type DocumentGroup,
@@ -104,6 +105,29 @@ describe('planSync', () => {
     const resolved = plan({ files, library: [stored], knownHashes: { [stored.id]: contentHash(text('a')) } });
     expect(resolved.items[0]?.kind).toBe('unchanged');
     expect(resolved.needsContent).toEqual([]);
+  });
+
+  it('sends no front matter; a document stored with it (older uploads) is unchanged, and a refresh waits for its stored body', () => {
+    const body = text('access control');
+    const withFront = (controls: string) => `---\nsatisfies:\n  hipaa-security: [${controls}]\n---\n\n${body}`;
+    const files = [{ path: 'policies/a.md', content: withFront('164.312(b), 164.312(d)') }];
+    // Synced before uploads dropped front matter: the raw text, same front matter.
+    const sameFront = doc('policies/a.md', withFront('164.312(b), 164.312(d)'));
+    expect(plan({ files, library: [sameFront] }).items[0]?.kind).toBe('unchanged');
+    // Its front matter since edited: unknown until the stored text is read (free), then unchanged.
+    const oldFront = doc('policies/a.md', withFront('164.312(b)'));
+    const first = plan({ files, library: [oldFront] });
+    expect(first.items[0]?.kind).toBe('changed');
+    expect(first.unverifiedChanges).toEqual([oldFront.id]);
+    const read = plan({ files, library: [oldFront], bodyHashes: { [oldFront.id]: textHashes(withFront('164.312(b)')).sent } });
+    expect(read.items[0]?.kind).toBe('unchanged');
+    expect(read.totalTokens).toBe(0);
+    // A body change stays a refresh once read, of the text without front matter.
+    const edited = [{ path: 'policies/a.md', content: `${withFront('164.312(b)')}More.\n` }];
+    const changed = plan({ files: edited, library: [oldFront], bodyHashes: { [oldFront.id]: textHashes(withFront('164.312(b)')).sent } });
+    expect(changed.items[0]?.kind).toBe('changed');
+    expect(changed.unverifiedChanges).toEqual([]);
+    expect(changed.contents.get('policies/a.md')).toBe(normaliseContent(`${body}More.\n`));
   });
 
   it('refuses a glob that matches no file', () => {

@@ -5,12 +5,15 @@
  *   not accessible by integration", as GitHub does, so a template that forgets a permission fails;
  * - the pull request endpoints FakeGitHub lacks (list by head, create, update), kept on FakeGitHub's
  *   issue numbers so pull requests and issues share a sequence as on GitHub;
+ * - what github/codeql-action/upload-sarif calls: the workflow run (`actions: read`, as on a private
+ *   repository) and the SARIF upload (`security-events: write`), kept decoded in `sarifUploads`;
  * - everything else is forwarded to FakeGitHub with its token, and Link headers are rewritten so
  *   pagination comes back through here.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import type { FakeGitHub } from '../actions/fakeGitHub.js';
 
 export type Access = 'none' | 'read' | 'write';
@@ -30,6 +33,15 @@ export interface FakePullRequest {
   state: 'open' | 'closed';
 }
 
+/** One SARIF upload to code scanning (PUT /code-scanning/analysis), its `sarif` gunzipped and parsed. */
+export interface SarifUpload {
+  job: string;
+  ref: string;
+  commitOid: string;
+  analysisKey: string;
+  sarif: unknown;
+}
+
 export interface GatewayRequest {
   method: string;
   path: string;
@@ -43,6 +55,7 @@ const RANK: Record<Access, number> = { none: 0, read: 1, write: 2 };
 export class GitHubGateway {
   readonly pulls = new Map<number, FakePullRequest>();
   readonly requests: GatewayRequest[] = [];
+  readonly sarifUploads: SarifUpload[] = [];
   /** Off, as on a repository where Actions may not open pull requests. */
   allowActionsToCreatePullRequests = true;
   readonly #tokens = new Map<string, { job: string; permissions: Permissions }>();
@@ -78,6 +91,8 @@ export class GitHubGateway {
     const access: Access = method === 'GET' ? 'read' : 'write';
     let match: RegExpExecArray | null;
     if (/^\/pulls(\/\d+)?$/.test(rest)) return [['pull-requests', access]];
+    if (/^\/actions\//.test(rest)) return [['actions', access]];
+    if (/^\/code-scanning\//.test(rest)) return [['security-events', access]];
     if ((match = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
       return this.fake.issues.get(Number(match[1]))?.isPullRequest ? [['pull-requests', access], ['issues', access]] : [['issues', access]];
     }
@@ -146,6 +161,21 @@ export class GitHubGateway {
       if (typeof input.body === 'string') pull.body = input.body;
       if (typeof input.title === 'string') pull.title = input.title;
       return send(200, this.#pullJson(pull));
+    }
+
+    const runMatch = /^\/actions\/runs\/(\d+)$/.exec(rest);
+    if (runMatch && method === 'GET') return send(200, { id: Number(runMatch[1]) });
+    if (rest === '/code-scanning/analysis' && method === 'PUT') {
+      if (typeof input.sarif !== 'string' || typeof input.commit_oid !== 'string' || typeof input.ref !== 'string') return send(422, { message: 'Validation Failed' });
+      let sarif: unknown;
+      try {
+        sarif = JSON.parse(gunzipSync(Buffer.from(input.sarif, 'base64')).toString('utf8'));
+      } catch {
+        return send(400, { message: 'Invalid SARIF: not gzipped, base64-encoded JSON' });
+      }
+      this.sarifUploads.push({ job: grant.job, ref: input.ref, commitOid: input.commit_oid, analysisKey: String(input.analysis_key ?? ''), sarif });
+      const id = `sarif-${this.sarifUploads.length}`;
+      return send(202, { id, url: `${this.url}${base}/code-scanning/sarifs/${id}` });
     }
 
     // Everything else: FakeGitHub, with its own token.

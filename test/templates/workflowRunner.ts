@@ -8,20 +8,24 @@
  * - `run:` steps run in bash (`bash --noprofile --norc -eo pipefail`) with the runner's variables,
  *   GITHUB_OUTPUT / GITHUB_ENV / GITHUB_STEP_SUMMARY files and workflow commands (annotations);
  * - the pinned third-party actions the templates use (checkout, upload-artifact, download-artifact,
- *   cache/restore, cache/save) are simulated: checkout clones a local bare "origin" (a push needs
- *   `contents: write` and persisted credentials), artifacts are copied between jobs, caches live in
- *   a CacheStore shared by the runs of one repository with GitHub's scope rule (a run restores
- *   caches of its own ref and of the default branch; keys are immutable);
+ *   cache/restore, cache/save, codeql-action/upload-sarif) are simulated: checkout clones a local bare
+ *   "origin" (a push needs `contents: write` and persisted credentials), artifacts are copied between
+ *   jobs, caches live in a CacheStore shared by the runs of one repository with GitHub's scope rule (a
+ *   run restores caches of its own ref and of the default branch; keys are immutable); upload-sarif
+ *   validates the SARIF 2.1.0 file, sets its category as the action does and sends it with the job's
+ *   token (GitHubGateway checks `actions: read` and `security-events: write` and keeps it);
  * - `if:` conditions with the status functions, step outputs, `needs.<job>.outputs`.
  * Anything else (other actions, shells, matrix, continue-on-error, …) throws: a template must not
  * depend on what the harness would only pretend to do.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { parse } from 'yaml';
 import { REPO_ROOT, REPOSITORY, runAction, visibleLog } from '../actions/harness.js';
+import { sarifErrors } from '../fixtures/sarif/validateSarif.js';
 import { condition, interpolate, type ExpressionContext, type Value } from './expressions.js';
 import { PERMISSION_SCOPES, type Access, type GitHubGateway, type Permissions } from './githubGateway.js';
 
@@ -234,6 +238,53 @@ function runBash(script: string, cwd: string, env: Record<string, string>): Prom
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
     child.on('close', (code) => resolveRun({ code, log }));
   });
+}
+
+/**
+ * github/codeql-action/upload-sarif as far as a template can tell: the file (or the .sarif files of a
+ * directory) must be valid SARIF 2.1.0, each run without automationDetails gets the category (with a
+ * trailing `/`), the workflow run is read (`actions: read`) and the gzipped, base64 SARIF is PUT to
+ * code-scanning/analysis with the job's token (`security-events: write`). Returns the upload's id.
+ */
+async function uploadSarif(
+  inputs: Record<string, string>,
+  job: { workspace: string; token: string; gatewayUrl: string; runId: string; ref: string; sha: string; analysisKey: string },
+): Promise<string> {
+  const given = inputs.sarif_file || '../results';
+  const path = resolve(job.workspace, given);
+  if (!existsSync(path)) throw new Error(`Path does not exist: ${given}`);
+  const files = statSync(path).isDirectory() ? readdirSync(path).filter((file) => file.endsWith('.sarif')).map((file) => join(path, file)) : [path];
+  if (files.length === 0) throw new Error(`No SARIF files found to upload in "${given}".`);
+  const logs = files.map((file) => {
+    const sarif = JSON.parse(readFileSync(file, 'utf8')) as { version?: string; runs?: Array<Record<string, unknown>> };
+    const errors = sarifErrors(sarif);
+    if (errors.length > 0) throw new Error(`Unable to upload "${file}" as it is not valid SARIF: ${JSON.stringify(errors)}`);
+    return sarif;
+  });
+  const runs = logs.flatMap((log) => log.runs ?? []);
+  const category = inputs.category;
+  if (category) for (const run of runs) run.automationDetails ??= { id: category.endsWith('/') ? category : `${category}/` };
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${job.gatewayUrl}/repos/${REPOSITORY}${path}`, {
+      method,
+      headers: { authorization: `token ${inputs.token || job.token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${String(json.message)}`);
+    return json;
+  };
+  await api('GET', `/actions/runs/${job.runId}`);
+  const sarif = { ...logs[0], runs };
+  const accepted = await api('PUT', '/code-scanning/analysis', {
+    commit_oid: job.sha,
+    ref: job.ref,
+    analysis_key: job.analysisKey,
+    sarif: gzipSync(JSON.stringify(sarif)).toString('base64'),
+    workflow_run_id: Number(job.runId),
+    checkout_uri: `file://${inputs.checkout_path || job.workspace}`,
+  });
+  return String(accepted.id);
 }
 
 /** Each workflow run gets its own id, as on GitHub (cache keys and links name it). */
@@ -479,6 +530,10 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
                 result.log = `Cache not found for input keys: ${[withInputs.key, ...prefixes].join(', ')}`;
               }
             }
+          } else if (repo === 'github/codeql-action/upload-sarif') {
+            const uploaded = await uploadSarif(withInputs, { workspace, token: String(github.token), gatewayUrl: options.github.url, runId, ref: githubRef, sha: headSha, analysisKey: `.github/workflows/${basename(options.file)}:${name}` });
+            result.outputs = { 'sarif-id': uploaded };
+            result.log = `Successfully uploaded results (${uploaded})`;
           } else {
             throw new Error(`${step.uses}: the harness cannot run this action`);
           }

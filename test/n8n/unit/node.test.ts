@@ -14,11 +14,14 @@ import { ComplianceClient } from '../../../api/node/index.js';
 import { searchFrameworks, searchLibraryDocuments } from '../../../nodes/Compliance/v1/methods/listSearch.js';
 import { TOOL_DESCRIPTION } from '../../../nodes/Compliance/v1/helpers/tool.js';
 import { fakeExecute, type FakeCredentials } from './fakeContext.js';
+import { sarifErrors } from '../../fixtures/sarif/validateSarif.js';
 
 const KEY = 'csk_sandbox_unit_node_key_00001';
 const SLOW_KEY = 'csk_sandbox_unit_slow_key_00001';
 const PICKER_KEY = 'csk_sandbox_unit_picker_key_0001';
 const SYNC_KEY = 'csk_sandbox_unit_sync_key_000001';
+/** A live key: its ledger shows what the report formats cost. */
+const LIVE_KEY = 'csk_live_unit_node_formats_00001';
 const LONG_TEXT =
   'Access to production systems follows least privilege. Access is reviewed every quarter by the system owner, ' +
   'privileged accounts need multi-factor authentication, and leavers lose access within one working day. ';
@@ -28,7 +31,7 @@ let slowSandbox: RunningSandbox;
 let credentials: FakeCredentials;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY, PICKER_KEY, SYNC_KEY] });
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY, PICKER_KEY, SYNC_KEY, `${LIVE_KEY}:live:10000000`] });
   slowSandbox = await startSandbox({ port: 0, jobSeconds: 30, keys: [SLOW_KEY] });
   credentials = { apiKey: KEY, baseUrl: sandbox.origin, authHeader: 'bearer' };
 });
@@ -453,6 +456,20 @@ describe('Review → Sync Documents', () => {
     const library = await new ComplianceClient({ apiKey: SYNC_KEY, baseUrl: sandbox.baseUrl }).listAllLibraryDocuments();
     expect(library.map((document) => document.filename)).toEqual(['policies/access.md']);
   });
+
+  it('never sends front matter, and an edit of the front matter alone is no change', async () => {
+    const front = (controls: string) => `---\nsatisfies:\n  iso-27001: [${controls}]\n---\n\n`;
+    const path = 'policies/front-matter.md';
+    const first = await sync([{ path, content: front('A.5.15') + policy('front matter') }], { documentSet: 'acme/front-matter' });
+    expect(outcomes(first.output)).toEqual({ [path]: 'ingested' });
+    const client = new ComplianceClient({ apiKey: SYNC_KEY, baseUrl: sandbox.baseUrl });
+    const stored = (await client.listAllLibraryDocuments()).find((document) => document.filename === path)!;
+    const { content } = await client.getLibraryDocument({ id: stored.id, include: 'content' });
+    expect(content).not.toContain('satisfies');
+    expect(content?.startsWith(LONG_TEXT.slice(0, 40))).toBe(true);
+    const edited = await sync([{ path, content: front('A.5.15, A.8.2') + policy('front matter') }], { documentSet: 'acme/front-matter' });
+    expect(edited.output.find((item) => item.json.path === path)!.json).toMatchObject({ kind: 'unchanged', outcome: 'kept' });
+  });
 });
 
 describe('Review → Map Policy Set', () => {
@@ -493,9 +510,24 @@ describe('Review → Map Policy Set', () => {
     expect(first).toMatchObject({ file: 'policies/access.md', line: expect.any(Number), endLine: expect.any(Number) });
     const html = Buffer.from(binary.html!.data, 'base64').toString('utf8');
     expect(html).toContain(`href="https://github.com/acme/policies/blob/${commit}/policies/access.md#L${first.line}-L${first.endLine}"`);
-    expect(JSON.parse(Buffer.from(binary.sarif!.data, 'base64').toString('utf8')).version).toBe('2.1.0');
+    expect(sarifErrors(JSON.parse(Buffer.from(binary.sarif!.data, 'base64').toString('utf8')))).toEqual([]);
     const { context } = fakeExecute({ credentials, parameters: { resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'a.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false, reportOptions: { formats: ['xlsx'] } }, items: [{ json: {} }] });
     await expect(router.call(context)).rejects.toThrow(/Report Formats: "xlsx" is not a report format/);
+  });
+
+  it('the report formats cost nothing: a live key is charged the same mapping with and without them', async () => {
+    const live = { ...credentials, apiKey: LIVE_KEY };
+    const ledger = async () => (await new ComplianceClient({ apiKey: LIVE_KEY, baseUrl: sandbox.baseUrl }).getBilling()).ledger.map((entry) => [entry.operation, entry.tokens]);
+    const parameters = { resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'policies/access.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false };
+    const before = (await ledger()).length;
+    await run(parameters, { credentials: live });
+    const plain = (await ledger()).slice(before);
+    const all = await run({ ...parameters, reportOptions: { formats: ['html', 'sarif', 'junit'], repository: 'acme/policies', commit: 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00' } }, { credentials: live });
+    expect(Object.keys(all.output[0]!.binary!)).toEqual(['html', 'sarif', 'junit']);
+    const withFormats = (await ledger()).slice(before + plain.length);
+    expect(plain).toHaveLength(1);
+    expect(plain[0]![1]).toBeLessThan(0);
+    expect(withFormats).toEqual(plain);
   });
 
   it('Plan Gap Issues turns the verdict into create, update and close actions against the existing issues', async () => {
