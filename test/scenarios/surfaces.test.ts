@@ -7,19 +7,15 @@
  * today asserts exactly what it shows instead, named in the test title.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GITHUB_TOKEN, REPOSITORY, runAction, type ActionRun } from '../actions/harness.js';
+import { GITHUB_TOKEN, REPO_ROOT, REPOSITORY, runAction } from '../actions/harness.js';
 import { buildCli, cli, type Run } from '../cli/helpers.js';
 import { connectionEnv, stdioClient } from '../mcp/helpers.js';
-import { expectedGitHub, NOT_SHOWN, rowsFor, scenario, type Scenario, type Surface } from './table.js';
-import { balanceOf, gitHubWrites, libraryDocuments, liveKey, stage, startWorld, type Observed, type Stage, type World } from './world.js';
-
-/** The PR template's default cap (vars.COMPLIANCE_MAX_TOKENS || '10000000'), and the row's too-small one. */
-const TEMPLATE_CAP = '10000000';
-const TOO_SMALL_CAP = '1000';
-const capOf = (row: Scenario) => (row.id === 'pull request under a too-small cap' ? TOO_SMALL_CAP : TEMPLATE_CAP);
+import { actionRow } from './actionRows.js';
+import { capOf, rowsFor, scenario, SCENARIOS, TEMPLATE_CAP, type Scenario, type Surface } from './table.js';
+import { balanceOf, expectedFor, liveKey, observe, stage, startWorld, type Observed, type World } from './world.js';
 
 let world: World;
 beforeAll(async () => {
@@ -30,65 +26,12 @@ afterAll(async () => {
   await world?.close();
 });
 
-/** Runs `act` (the surface's run of the row) and measures it against the row's own key. */
-async function observe(row: Scenario, surface: Surface, staged: Stage, act: () => Promise<{ status: string | undefined; passed: boolean | undefined; stepFails: boolean | undefined }>): Promise<Observed> {
-  const key = liveKey(row.id, surface);
-  const [balance, library] = [await balanceOf(world.sandbox, key), await libraryDocuments(world.sandbox, key)];
-  const verdict = await act();
-  const writes = gitHubWrites(staged, row.expected.github.issuesOpened > 0);
-  return {
-    ledgerDelta: balance - (await balanceOf(world.sandbox, key)),
-    status: verdict.status,
-    passed: verdict.passed,
-    libraryWrites: (await libraryDocuments(world.sandbox, key)) - library,
-    ...writes,
-    stepFails: verdict.stepFails,
-  };
-}
-
-function expectedFor(row: Scenario, surface: Surface): Observed {
-  const { ledgerDelta, status, passed, libraryWrites, stepFails } = row.expected;
-  const expected: Observed = { ledgerDelta, status, passed, libraryWrites, github: expectedGitHub(row, surface), foreignWrites: [], stepFails };
-  for (const field of NOT_SHOWN[surface]?.fields ?? []) expected[field] = undefined;
-  return expected;
-}
-
-async function finish(staged: Stage): Promise<void> {
-  await staged.github.close();
-}
-
 // --- The action bundles, runner-style -----------------------------------------------------------
 
-async function bundleRun(row: Scenario): Promise<Observed> {
-  const key = liveKey(row.id, 'bundle');
-  const staged = await stage(world, row.id, key);
-  try {
-    const service = { ...(staged.hasKey ? { 'api-key': key } : {}), 'base-url': world.sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'max-tokens': capOf(row) };
-    const run = (name: string, inputs: Record<string, string>) => runAction(name, { workspace: staged.workspace, inputs: { ...service, ...inputs }, event: staged.event, apiUrl: staged.github.url });
-    const verdictOf = (runs: ActionRun[]) => {
-      const last = runs.at(-1) as ActionRun;
-      return { status: last.outputs.status, passed: last.outputs.passed === undefined ? undefined : last.outputs.passed === 'true', stepFails: runs.some((each) => each.code !== 0) };
-    };
-    // The PR template's map step: the default branch's report and compliance.yml from the cache.
-    const prMap = () => run('map', { baseline: staged.pullRequestFiles!.baseline, 'base-config': staged.pullRequestFiles!.baseConfig, comment: 'always', 'fail-below': 'true' });
-    switch (row.id) {
-      case 'push to the default branch':
-        // The library-sync template: sync, then map the default branch into its baseline.
-        return await observe(row, 'bundle', staged, async () => verdictOf([await run('sync', {}), await run('map', { 'report-dir': '.compliance-baseline', comment: 'never', 'fail-below': 'false' })]));
-      case 'schedule with a waiver':
-        return await observe(row, 'bundle', staged, async () => verdictOf([await run('review', { 'gap-issues': 'true', 'fail-below': 'false' })]));
-      case 're-run of a pull request': {
-        const first = await prMap();
-        if (first.code !== 0) throw new Error(`the first run of the pull request failed: ${first.stdout}`);
-        return await observe(row, 'bundle', staged, async () => verdictOf([await prMap()]));
-      }
-      default:
-        return await observe(row, 'bundle', staged, async () => verdictOf([await prMap()]));
-    }
-  } finally {
-    await finish(staged);
-  }
-}
+const bundleRun = (row: Scenario) => actionRow(world, row, 'bundle', async (name, options) => {
+  const run = await runAction(name, options);
+  return { code: run.code, outputs: run.outputs, log: run.stdout + run.stderr };
+});
 
 // --- The built CLI, as a CI step would run it ------------------------------------------------------
 
@@ -119,9 +62,9 @@ async function cliRun(row: Scenario): Promise<Observed> {
     const prMap = () => run(['map', '--baseline', staged.pullRequestFiles!.baseline, '--max-tokens', capOf(row)]);
     switch (row.id) {
       case 'push to the default branch':
-        return await observe(row, 'cli', staged, async () => verdictOf([await run(['review', '--max-tokens', TEMPLATE_CAP])]));
+        return await observe(world, row, 'cli', staged, async () => verdictOf([await run(['review', '--max-tokens', TEMPLATE_CAP])]));
       case 'schedule with a waiver':
-        return await observe(row, 'cli', staged, async () => {
+        return await observe(world, row, 'cli', staged, async () => {
           const review = await run(['review', '--max-tokens', TEMPLATE_CAP, '--report-dir', 'compliance-report']);
           const gaps = await run(['gaps', '--report', 'compliance-report/report.json', '--github']);
           // The gate's answer is the review's; `gaps` only applies the issue plan.
@@ -130,13 +73,13 @@ async function cliRun(row: Scenario): Promise<Observed> {
       case 're-run of a pull request': {
         const first = await prMap();
         if (first.code !== 0) throw new Error(`the first run of the pull request failed: ${first.stdout}${first.stderr}`);
-        return await observe(row, 'cli', staged, async () => verdictOf([await prMap()]));
+        return await observe(world, row, 'cli', staged, async () => verdictOf([await prMap()]));
       }
       default:
-        return await observe(row, 'cli', staged, async () => verdictOf([await prMap()]));
+        return await observe(world, row, 'cli', staged, async () => verdictOf([await prMap()]));
     }
   } finally {
-    await finish(staged);
+    await staged.github.close();
   }
 }
 
@@ -148,14 +91,14 @@ async function mcpRun(row: Scenario): Promise<Observed> {
   const staged = await stage(world, row.id, key);
   const { client } = await stdioClient(join(process.cwd(), 'dist/cli/compliance.cjs'), ['--max-tokens', capOf(row)], connectionEnv(world.sandbox, key));
   try {
-    return await observe(row, 'mcp', staged, async () => {
+    return await observe(world, row, 'mcp', staged, async () => {
       const result = await client.callTool({ name: 'planReview', arguments: { directory: staged.workspace } });
       const plan = (result.structuredContent as { result: { status: string } }).result;
       return { status: plan.status, passed: undefined, stepFails: undefined };
     });
   } finally {
     await client.close();
-    await finish(staged);
+    await staged.github.close();
   }
 }
 
@@ -187,7 +130,15 @@ describe('the MCP plan prices what the other surfaces spend', () => {
       expect(await balanceOf(world.sandbox, key)).toBe(before);
     } finally {
       await client.close();
-      await finish(staged);
+      await staged.github.close();
     }
+  });
+});
+
+describe('the table as documented', () => {
+  it('actions/README.md lists every row of the scenario table', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'actions', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Proof across surfaces'));
+    expect(SCENARIOS.map((row) => row.id).filter((id) => !section.includes(`| ${id} |`))).toEqual([]);
   });
 });

@@ -14,6 +14,11 @@ export const MAP_PRICE = 250_000;
 /** Every fixture policy ingested once, then one combined mapping. */
 const SYNC_AND_MAP = POLICY_FILES.length * INGEST_PRICE + MAP_PRICE;
 
+/** The PR template's default cap (vars.COMPLIANCE_MAX_TOKENS || '10000000'), and the too-small one of its row. */
+export const TEMPLATE_CAP = '10000000';
+const TOO_SMALL_CAP = '1000';
+export const capOf = (row: Scenario) => (row.id === 'pull request under a too-small cap' ? TOO_SMALL_CAP : TEMPLATE_CAP);
+
 export type Surface = 'cli' | 'bundle' | 'local-action' | 'mcp' | 'n8n';
 export type Status = 'passed' | 'failed' | 'refused' | 'unchanged' | 'skipped';
 export type ScenarioId =
@@ -45,7 +50,7 @@ export interface Expected {
  * what it shows instead, asserted exactly, so the test fails the day the surface agrees and the
  * cell turns into `runs`).
  */
-export type Cell = { runs: true } | { cannot: string } | { disagrees: string; today: Partial<Omit<Expected, 'github'>> };
+export type Cell = { runs: true } | { cannot: string } | { disagrees: string; today: Partial<Expected> };
 
 export interface Scenario {
   id: ScenarioId;
@@ -61,6 +66,7 @@ const runs: Cell = { runs: true };
 const MCP_NO_EVENT = 'the MCP loop tools run for a person at an assistant, not for a CI event: there is no pull request, fork or schedule to honour';
 const MCP_NO_SPEND_LOOP = 'the MCP loop tool (planReview) plans and prices a review; it never runs one, so it can only agree on the plan';
 const N8N_NO_PULL_REQUEST = 'the n8n Review operations have no pull-request event (a workflow passes files, not a GitHub event)';
+const N8N_NO_VERDICT = "Map Policy Set answers `passed` without the verdict's status: it gates with evaluateGate, not review/'s decideVerdict";
 const CLI_NO_PULL_REQUEST_STATE = 'the CLI maps a pull request like any directory: it has no --base-config, mapping store or changed-files input (actions/map keeps that logic instead of review/)';
 
 /**
@@ -79,7 +85,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: 'push to the default branch',
     proves: 'the library mirrors the default branch: a push syncs every new document and maps once, paying exactly the planned price, and writes nothing to GitHub',
     expected: { ledgerDelta: SYNC_AND_MAP, status: 'passed', passed: true, libraryWrites: POLICY_FILES.length, github: { ownComment: false, issuesOpened: 0 }, stepFails: false },
-    surfaces: { cli: runs, bundle: runs, 'local-action': runs, mcp: { cannot: `${MCP_NO_SPEND_LOOP} (its plan's price is checked against this row's ledger delta)` }, n8n: runs },
+    surfaces: { cli: runs, bundle: runs, 'local-action': runs, mcp: { cannot: `${MCP_NO_SPEND_LOOP} (its plan's price is checked against this row's ledger delta)` }, n8n: { disagrees: N8N_NO_VERDICT, today: { status: undefined } } },
   },
   {
     id: 'same-repo pull request',
@@ -124,7 +130,13 @@ export const SCENARIOS: readonly Scenario[] = [
     id: 'schedule with a waiver',
     proves: 'a scheduled review syncs, maps and opens one issue per gap, except the waived gap: a waiver never opens an issue',
     expected: { ledgerDelta: SYNC_AND_MAP, status: 'passed', passed: true, libraryWrites: POLICY_FILES.length, github: { ownComment: false, issuesOpened: 3 }, stepFails: false },
-    surfaces: { cli: runs, bundle: runs, 'local-action': runs, mcp: { cannot: MCP_NO_EVENT }, n8n: runs },
+    surfaces: {
+      cli: runs,
+      bundle: runs,
+      'local-action': runs,
+      mcp: { cannot: MCP_NO_EVENT },
+      n8n: { disagrees: `${N8N_NO_VERDICT}, and it takes no waivers, so Plan Gap Issues plans an issue for the waived gap too`, today: { status: undefined, github: { ownComment: false, issuesOpened: 4 } } },
+    },
   },
   {
     id: 'unchanged repository',

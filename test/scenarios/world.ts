@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from '../actions/fakeGitHub.js';
 import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, REPO_ROOT, REPOSITORY, runAction } from '../actions/harness.js';
-import { SCENARIOS, type Expected, type ScenarioId, type Surface } from './table.js';
+import { expectedGitHub, NOT_SHOWN, SCENARIOS, type Expected, type Scenario, type ScenarioId, type Surface } from './table.js';
 
 const BALANCE = 50_000_000;
 const SURFACE_TAG: Record<Surface, string> = { cli: 'cli', bundle: 'bundle', 'local-action': 'local', mcp: 'mcp', n8n: 'n8n' };
@@ -164,4 +164,34 @@ export function gitHubWrites(stageOf: Stage, issuesAllowed: boolean): { github: 
     else foreignWrites.push(`${write.method} ${where}`);
   }
   return { github: { ownComment, issuesOpened }, foreignWrites };
+}
+
+export interface Verdict {
+  status: string | undefined;
+  passed: boolean | undefined;
+  stepFails: boolean | undefined;
+}
+
+/** Runs `act` (the surface's run of the row) and measures it against the row's own key and fake GitHub. */
+export async function observe(world: World, row: Scenario, surface: Surface, staged: Stage, act: () => Promise<Verdict>): Promise<Observed> {
+  const key = liveKey(row.id, surface);
+  const [balance, library] = [await balanceOf(world.sandbox, key), await libraryDocuments(world.sandbox, key)];
+  const verdict = await act();
+  const writes = gitHubWrites(staged, row.expected.github.issuesOpened > 0);
+  return {
+    ledgerDelta: balance - (await balanceOf(world.sandbox, key)),
+    status: verdict.status,
+    passed: verdict.passed,
+    libraryWrites: (await libraryDocuments(world.sandbox, key)) - library,
+    ...writes,
+    stepFails: verdict.stepFails,
+  };
+}
+
+/** The row's expectation as `surface` can show it (its own comment only where it renders one). */
+export function expectedFor(row: Scenario, surface: Surface): Observed {
+  const { ledgerDelta, status, passed, libraryWrites, stepFails } = row.expected;
+  const expected: Observed = { ledgerDelta, status, passed, libraryWrites, github: expectedGitHub(row, surface), foreignWrites: [], stepFails };
+  for (const field of NOT_SHOWN[surface]?.fields ?? []) expected[field] = undefined;
+  return expected;
 }
