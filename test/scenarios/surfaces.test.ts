@@ -49,10 +49,10 @@ async function cliRun(row: Scenario): Promise<Observed> {
       GITHUB_API_URL: staged.github.url,
       GITHUB_TOKEN,
       HOME: runnerDir,
-      // No key: the CLI may start its embedded sandbox; its state stays in this run's folder.
+      // Were the CLI to start its embedded sandbox, its state would stay in this run's folder.
       COMPLIANCE_DATA_DIR: join(runnerDir, 'data'),
-      COMPLIANCE_BASE_URL: world.sandbox.baseUrl,
-      ...(staged.hasKey ? { COMPLIANCE_API_KEY: liveKey(row.id, 'cli') } : {}),
+      // A fork gets neither the key nor (here) the address: nothing may stand in for the service.
+      ...(staged.hasKey ? { COMPLIANCE_BASE_URL: world.sandbox.baseUrl, COMPLIANCE_API_KEY: liveKey(row.id, 'cli') } : {}),
     };
     const run = (args: string[]) => cli([...args, '--json'], { cwd: staged.workspace, env });
     const verdictOf = (runs: Run[]) => {

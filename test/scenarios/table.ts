@@ -99,7 +99,7 @@ export const SCENARIOS: readonly Scenario[] = [
     expected: { ledgerDelta: 0, status: 'skipped', passed: false, libraryWrites: 0, github: { ownComment: false, issuesOpened: 0 }, stepFails: true },
     surfaces: {
       cli: {
-        disagrees: 'without COMPLIANCE_API_KEY the CLI stops with missing_api_key (exit 2) and no verdict, not "skipped, not passed"; without COMPLIANCE_BASE_URL too it maps against its embedded sandbox and passes (exit 0)',
+        disagrees: 'the CLI refuses a keyless fork pull request as an error (not_evaluated, exit 1) rather than answering a skipped verdict in its --json',
         today: { status: undefined, passed: undefined },
       },
       bundle: runs,

@@ -8,7 +8,7 @@ import { log } from './log.js';
 import { ComplianceError } from '../../../api/errors.js';
 import { ConfigError, ReviewError } from '../../../review/errors.js';
 import { neutralise } from '../../../review/neutralise.js';
-import { assertMayWriteLibrary, eventPolicy, gitHubEvent, type EventPolicy } from '../../../review/events.js';
+import { assertMayWriteLibrary, eventPolicy, gitHubEvent, notEvaluatedReason, type EventPolicy } from '../../../review/events.js';
 import { RepoFileError } from '../../../review/node/files.js';
 import { notEvaluatedVerdict } from '../../../review/verdict.js';
 import { setVerdictOutputs } from '../verdictOutputs.js';
@@ -85,7 +85,7 @@ function skipWithoutSecrets(action: ActionDefinition): boolean {
   if (!isForkPullRequest() && !isDependabotRun()) return false;
   const who = isDependabotRun() ? 'Dependabot pull requests' : 'pull requests from forks';
   if (action.gatesPullRequests && !currentEventPolicy().mayWriteLibrary) {
-    const message = `compliance ${name}: not evaluated, so not passed. GitHub does not pass secrets to ${who}, so this check cannot map the change. A maintainer must read the change and push it to a branch of this repository (the check runs there with the key); merging without that merges compliance documents nothing evaluated.`;
+    const message = notEvaluatedReason(`compliance ${name}`, who);
     appendSummary(`## Compliance ${name}: not evaluated\n\n${message}\n`);
     core.setOutput('skipped', 'true');
     // The documented outputs of a run nothing evaluated: skipped, not passed, no figures, nothing spent.
