@@ -4,7 +4,7 @@
  * @actions/core, and must show what the bundles show (surfaces.test.ts): the same ledger delta,
  * status, library and GitHub writes. In the real project: tsx transpiles every entry afresh.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,9 +46,10 @@ function localAction(name: string, options: RunOptions): Promise<StepRun> {
   });
 }
 
-describe('on local-action', () => {
+// Concurrent: each row has its own key, workspace and fake GitHub; the world is read-only.
+describe.concurrent('on local-action', () => {
   for (const { scenario: row, disagreement } of rowsFor('local-action')) {
-    it(`${row.id} (local-action)${disagreement ? `: disagrees today, ${disagreement.disagrees}` : ''}`, { timeout: 300_000 }, async () => {
+    it(`${row.id} (local-action)${disagreement ? `: disagrees today, ${disagreement.disagrees}` : ''}`, { timeout: 300_000 }, async ({ expect }) => {
       expect(await actionRow(world, row, 'local-action', localAction)).toEqual({ ...expectedFor(row, 'local-action'), ...disagreement?.today });
     });
   }

@@ -108,10 +108,11 @@ const SURFACES: Array<[Surface, (row: Scenario) => Promise<Observed>]> = [
   ['mcp', mcpRun],
 ];
 
-describe.each(SURFACES)('on %s', (surface, runRow) => {
+// Concurrent: each row × surface has its own key, workspace and fake GitHub; the world is read-only.
+describe.concurrent.each(SURFACES)('on %s', (surface, runRow) => {
   for (const { scenario: row, disagreement } of rowsFor(surface)) {
     // A disagreement is a known product bug: what the surface shows today is asserted exactly.
-    it(`${row.id} (${surface})${disagreement ? `: disagrees today, ${disagreement.disagrees}` : ''}`, { timeout: 180_000 }, async () => {
+    it(`${row.id} (${surface})${disagreement ? `: disagrees today, ${disagreement.disagrees}` : ''}`, { timeout: 180_000 }, async ({ expect }) => {
       expect(await runRow(row)).toEqual({ ...expectedFor(row, surface), ...disagreement?.today });
     });
   }
