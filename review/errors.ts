@@ -8,6 +8,8 @@ type ReviewErrorCode =
   | 'unknown_document_group'
   | 'budget_exceeded'
   | 'event_forbids_write'
+  /** A gating run without secrets (a fork's pull request): nothing evaluated, so not passed. */
+  | 'not_evaluated'
   | 'no_controls'
   | 'no_coverage'
   | 'invalid_report'

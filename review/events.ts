@@ -86,3 +86,30 @@ export function commentTarget(policy: EventPolicy, requested: number | undefined
   }
   return { pullRequest: own ?? requested, refused: undefined };
 }
+
+/** The pull request part of a GitHub webhook payload that tells a fork apart. */
+export interface PullRequestHeads {
+  head?: { repo?: { full_name?: string; fork?: boolean } | null };
+  base?: { repo?: { full_name?: string } };
+}
+
+/**
+ * A pull request from a fork (or from a deleted one): GitHub gives its runs no secrets and a
+ * read-only token. `repository`: the base repository when the payload does not name it.
+ */
+export function isForkPullRequestPayload(pull: PullRequestHeads | undefined, repository: string | undefined): boolean {
+  if (!pull?.head) return false;
+  const head = pull.head.repo;
+  if (head === null || head === undefined) return true;
+  const base = pull.base?.repo?.full_name ?? repository;
+  return head.fork === true || (head.full_name !== undefined && base !== undefined && head.full_name.toLowerCase() !== base.toLowerCase());
+}
+
+/**
+ * Why a gating run without secrets is not evaluated, for every surface: a fork's (or Dependabot's)
+ * pull request must not turn green on nothing, and no sandbox stands in for the service.
+ * `step` names the check (`compliance map`), `who` the runs without secrets.
+ */
+export function notEvaluatedReason(step: string, who: string): string {
+  return `${step}: not evaluated, so not passed. GitHub does not pass secrets to ${who}, so this check cannot map the change. A maintainer must read the change and push it to a branch of this repository (the check runs there with the key); merging without that merges compliance documents nothing evaluated.`;
+}

@@ -133,6 +133,14 @@ export function unchangedVerdict(baseline: ReviewReport | undefined, money: Omit
   return { status: 'unchanged', passed: baseline ? baseline.passed : true, reasons, figures: { source: baseline ? 'baseline' : 'none', frameworks, ...totals(frameworks), ...money }, errors: [] };
 }
 
+/**
+ * Nothing could be evaluated (a fork's pull request gets no API key): status skipped, never
+ * passed, no figures, nothing spent. `reason` says why and what a maintainer must do.
+ */
+export function notEvaluatedVerdict(reason: string): Verdict {
+  return { status: 'skipped', passed: false, reasons: [reason], figures: { source: 'none', frameworks: [], ...totals([]), ...NOTHING_SPENT }, errors: [] };
+}
+
 /** Whether the verdict fails a CI step: a failed gate (unless `failBelow` is false) and a refusal (unless `failOnRefusal` is false). */
 export function verdictFailsStep(verdict: Verdict, options: { failBelow: boolean; failOnRefusal: boolean }): boolean {
   if (verdict.status === 'refused') return options.failOnRefusal;

@@ -4,21 +4,10 @@
  * request comment, and the step's end.
  */
 import { log } from './runtime/log.js';
-import * as core from '@actions/core';
 import { formatTokens, neutralise, tableCell, verdictFailsStep, type ReviewResult, type Verdict } from '../../review/index.js';
 import { renderCosts } from './report.js';
 
-/** status, passed, coverage, gaps, new-gaps, frameworks, tokens-spent: the verdict's figures. */
-export function setVerdictOutputs(verdict: Verdict): void {
-  const { figures } = verdict;
-  core.setOutput('status', verdict.status);
-  core.setOutput('passed', String(verdict.passed));
-  core.setOutput('coverage', figures.coverage === undefined ? '' : String(figures.coverage));
-  core.setOutput('gaps', String(figures.gaps));
-  core.setOutput('new-gaps', String(figures.newGaps));
-  core.setOutput('frameworks', JSON.stringify(figures.frameworks));
-  core.setOutput('tokens-spent', String(figures.tokensSpent));
-}
+export { setVerdictOutputs } from './verdictOutputs.js';
 
 /** A refusal, for the job summary and the pull request comment: what was planned, the cap, the balance, what to do. */
 export function renderRefusal(action: string, result: Pick<ReviewResult, 'mode' | 'estimate' | 'budget'>, verdict: Verdict, failOnRefusal: boolean): string {

@@ -48,7 +48,9 @@ export function describeError(error: unknown): DescribedError {
     return { exitCode: EXIT.usage, code: 'invalid_config', message: `${error.issues.length} problem${error.issues.length === 1 ? '' : 's'} in ${error.issues[0]?.file ?? 'the configuration'}`, hint: undefined, details: error.message.split('\n') };
   }
   if (error instanceof ReviewError) {
-    return { exitCode: error.code === 'budget_exceeded' ? EXIT.service : EXIT.usage, code: error.code, message: error.message, hint: error.hint, details: [] };
+    // Not evaluated is the gate's answer (never passed), like a failed gate.
+    const exitCode = error.code === 'budget_exceeded' ? EXIT.service : error.code === 'not_evaluated' ? EXIT.gateFailed : EXIT.usage;
+    return { exitCode, code: error.code, message: error.message, hint: error.hint, details: [] };
   }
   if (error instanceof RepoFileError) return { exitCode: EXIT.usage, code: error.code, message: error.message, hint: error.hint, details: [] };
   if (error instanceof ComplianceValidationError) {

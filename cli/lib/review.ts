@@ -7,12 +7,14 @@ import type { Config } from '../../review/config.js';
 import type { RepoFile } from '../../review/documents.js';
 import { FAIL_ON, type FailOn } from '../../review/gate.js';
 import { loadBaseline } from '../../review/node/config.js';
-import { gitHubEvent, type ReviewEvent } from '../../review/events.js';
+import { gitHubEvent, isForkPullRequestPayload, notEvaluatedReason, type PullRequestHeads, type ReviewEvent } from '../../review/events.js';
+import { ReviewError } from '../../review/errors.js';
 import { gitHead, readHistory } from '../../review/node/publish.js';
 import { DEFAULT_REPORT_FORMATS, type ReportFormat } from '../../review/publish.js';
 import type { HistoryPoint } from '../../review/reportHistory.js';
 import { runReview, type ReviewInput, type ReviewResult } from '../../review/review.js';
 import { decideVerdict } from '../../review/verdict.js';
+import { readFileSync } from 'node:fs';
 import { booleanFlag, dateFlag, enumFlag, integerFlag, listFlag, repositoryFlag, stringFlag, type OptionSpecs, type Parsed } from './args.js';
 import { EXIT, type ExitCode } from './errors.js';
 import { today, tokens } from './format.js';
@@ -80,6 +82,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const serverUrl = gitlab ?? process.env.GITHUB_SERVER_URL?.trim();
   const generated = options.checkDrift && options.config.generate.length > 0 ? await loadGenerated(repo) : undefined;
 
+  refuseKeylessForkPullRequest(parsed);
   const session = await openSession(parsed, out);
   try {
     const input: ReviewInput = {
@@ -120,6 +123,23 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
 /** The CI event the command runs in (GitHub Actions' GITHUB_EVENT_NAME); `other` at a terminal. */
 export function ciEvent(): ReviewEvent {
   return gitHubEvent(process.env.GITHUB_ACTIONS === 'true' ? process.env.GITHUB_EVENT_NAME : undefined);
+}
+
+/**
+ * A fork's pull request in GitHub Actions gets no secrets: without a key the check is not
+ * evaluated (review/ words why), never answered by the embedded sandbox nor by a usage error.
+ */
+function refuseKeylessForkPullRequest(parsed: Parsed): void {
+  if (process.env.GITHUB_ACTIONS !== 'true' || ciEvent().kind !== 'pull_request') return;
+  if (stringFlag(parsed.values, 'api-key') ?? process.env.COMPLIANCE_API_KEY?.trim()) return;
+  let payload: { pull_request?: PullRequestHeads } | undefined;
+  try {
+    payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH ?? '', 'utf8')) as { pull_request?: PullRequestHeads };
+  } catch {
+    return; // no payload to tell a fork by: the key's absence is reported as usual
+  }
+  if (!isForkPullRequestPayload(payload?.pull_request, process.env.GITHUB_REPOSITORY)) return;
+  throw new ReviewError('not_evaluated', notEvaluatedReason('compliance', 'pull requests from forks'), 'Run the check on a branch of this repository, where the workflow has the key.');
 }
 
 /** GITHUB_REPOSITORY, or in GitLab CI the project's path (group/subgroup/project). */

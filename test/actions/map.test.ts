@@ -208,6 +208,8 @@ describe('actions/map', () => {
     const run = await runAction('map', { workspace, inputs: { 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(7, { fork: true }), apiUrl: github.url });
     expect(run.code).toBe(1);
     expect(run.outputs.skipped).toBe('true');
+    // Every verdict output action.yml documents, as for any run nothing evaluated.
+    expect(run.outputs).toMatchObject({ status: 'skipped', passed: 'false', coverage: '', gaps: '0', 'new-gaps': '0', frameworks: '[]', 'tokens-spent': '0' });
     expect(run.summary).toContain('GitHub does not pass secrets to pull requests from forks');
     expect(run.annotations.at(-1)?.message).toContain('not evaluated, so not passed');
     expect(run.annotations.at(-1)?.message).toContain('A maintainer must read the change and push it to a branch of this repository');

@@ -9,16 +9,16 @@
  * file, or no longer runs, fails this test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { actionNames } from '../../scripts/build-actions.mjs';
-import { toolPath } from '../../scripts/tools/install.mjs';
 import { FakeGitHub } from '../actions/fakeGitHub.js';
+import { linkLocalActionModules, runLocalAction } from '../actions/localAction.js';
 import { API_KEY, GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPO_ROOT, REPOSITORY, runAction, type RunOptions } from '../actions/harness.js';
 
 
@@ -128,34 +128,14 @@ describe('the committed bundles, from a copy of the tracked files, as the runner
   });
 });
 
-/** Runs `local-action run actions/<name> src/main.ts <dotenv>` in the copy; outputs from its `::set-output` lines. */
-async function localAction(name: string, inputs: Record<string, string>): Promise<{ code: number | null; log: string; outputs: Record<string, string> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'local-action-'));
-  const dotenv = join(dir, '.env');
-  writeFileSync(dotenv, [...Object.entries(inputs).map(([key, value]) => `INPUT_${key.toUpperCase()}=${JSON.stringify(value)}`), `GITHUB_WORKSPACE=${dir}`, `GITHUB_REPOSITORY=${REPOSITORY}`, ''].join('\n'));
-  const child = spawn(process.execPath, [toolPath('@github/local-action/bin/local-action.js'), 'run', join('actions', name), 'src/main.ts', dotenv], {
-    cwd: copy,
-    env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: dir, NO_COLOR: '1', npm_config_yes: 'false', npm_config_offline: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  rmSync(dir, { recursive: true, force: true });
-  const outputs = Object.fromEntries([...log.matchAll(/^::set-output name=([^:]+)::(.*)$/gm)].map((match) => [match[1] as string, match[2] as string]));
-  return { code, log, outputs };
-}
+/** Runs `local-action run actions/<name> src/main.ts <dotenv>` in the copy, with a throw-away workspace. */
+const localAction = (name: string, inputs: Record<string, string>) => runLocalAction(copy, name, inputs, (dir) => ({ GITHUB_WORKSPACE: dir, GITHUB_REPOSITORY: REPOSITORY }));
 
 describe('GitHub’s local runner (@github/local-action) runs the entries’ run()', () => {
   beforeAll(() => {
     // The entries are TypeScript with their dependencies: the copy borrows the contributor install's,
     // and local-action's own TypeScript runner (it calls `npm exec tsx`) from the real suites' tools.
-    const modules = join(copy, 'node_modules');
-    mkdirSync(join(modules, '.bin'), { recursive: true });
-    for (const name of readdirSync(join(REPO_ROOT, 'node_modules'))) if (name !== '.bin') symlinkSync(join(REPO_ROOT, 'node_modules', name), join(modules, name), 'dir');
-    symlinkSync(toolPath('tsx'), join(modules, 'tsx'), 'dir');
-    symlinkSync(toolPath('.bin/tsx'), join(modules, '.bin', 'tsx'));
+    linkLocalActionModules(copy);
   });
 
   it('call', { timeout: 120_000 }, async () => {

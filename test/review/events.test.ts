@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertMayWriteLibrary, commentTarget, eventPolicy, gitHubEvent, ReviewError } from '../../review/index.js';
+import { assertMayWriteLibrary, commentTarget, eventPolicy, gitHubEvent, isForkPullRequestPayload, notEvaluatedReason, ReviewError } from '../../review/index.js';
 
 describe('eventPolicy: what an event may change', () => {
   it('a pull request (fork or not) and a merge-queue run write neither the library nor issues and are judged by the base gate', () => {
@@ -37,5 +37,25 @@ describe('eventPolicy: what an event may change', () => {
     expect(commentTarget(eventPolicy(gitHubEvent('merge_group')), 2).pullRequest).toBeUndefined();
     expect(commentTarget(eventPolicy(gitHubEvent('push')), 2)).toEqual({ pullRequest: 2, refused: undefined });
     expect(commentTarget(eventPolicy(gitHubEvent('push')), undefined).pullRequest).toBeUndefined();
+  });
+});
+
+describe('a fork pull request: no secrets, so not evaluated', () => {
+  const repo = (full_name: string, fork = false) => ({ full_name, fork });
+  it.each([
+    ['a branch of the repository', { head: { repo: repo('acme/policies') }, base: { repo: repo('acme/policies') } }, false],
+    ['a fork', { head: { repo: repo('contributor/policies', true) }, base: { repo: repo('acme/policies') } }, true],
+    ['another repository not marked fork', { head: { repo: repo('someone/else') }, base: { repo: repo('acme/policies') } }, true],
+    ['a deleted fork', { head: { repo: null }, base: { repo: repo('acme/policies') } }, true],
+    ['the same name in other case', { head: { repo: repo('ACME/Policies') } }, false],
+    ['no pull request', undefined, false],
+  ])('%s', (_, pull, fork) => {
+    expect(isForkPullRequestPayload(pull, 'acme/policies')).toBe(fork);
+  });
+
+  it('says it is not passed, why, and what a maintainer must do', () => {
+    const reason = notEvaluatedReason('compliance map', 'pull requests from forks');
+    expect(reason).toMatch(/^compliance map: not evaluated, so not passed\. GitHub does not pass secrets to pull requests from forks/);
+    expect(reason).toContain('A maintainer must read the change and push it to a branch of this repository');
   });
 });

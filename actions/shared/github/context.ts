@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { InputError } from '../runtime/inputs.js';
+import { isForkPullRequestPayload, type PullRequestHeads } from '../../../review/events.js';
 
 export interface RepositoryRef {
   owner: string;
@@ -23,9 +24,8 @@ export function repositoryName(ref: RepositoryRef): string {
   return `${ref.owner}/${ref.repo}`;
 }
 
-interface PullRequestPayload {
+interface PullRequestPayload extends PullRequestHeads {
   number?: number;
-  head?: { repo?: { full_name?: string; fork?: boolean } | null };
   base?: { ref?: string; repo?: { full_name?: string } };
 }
 
@@ -61,12 +61,7 @@ export function pullRequestNumber(override: number | undefined): number | undefi
  * (Dependabot's pull requests are treated the same way).
  */
 export function isForkPullRequest(): boolean {
-  const pull = eventPullRequest();
-  if (!pull?.head) return false;
-  const head = pull.head.repo;
-  if (head === null || head === undefined) return true; // the fork was deleted
-  const base = pull.base?.repo?.full_name ?? process.env.GITHUB_REPOSITORY;
-  return head.fork === true || (head.full_name !== undefined && base !== undefined && head.full_name.toLowerCase() !== base.toLowerCase());
+  return isForkPullRequestPayload(eventPullRequest(), process.env.GITHUB_REPOSITORY);
 }
 
 export function isDependabotRun(): boolean {

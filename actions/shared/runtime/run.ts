@@ -8,8 +8,10 @@ import { log } from './log.js';
 import { ComplianceError } from '../../../api/errors.js';
 import { ConfigError, ReviewError } from '../../../review/errors.js';
 import { neutralise } from '../../../review/neutralise.js';
-import { assertMayWriteLibrary, eventPolicy, gitHubEvent, type EventPolicy } from '../../../review/events.js';
+import { assertMayWriteLibrary, eventPolicy, gitHubEvent, notEvaluatedReason, type EventPolicy } from '../../../review/events.js';
 import { RepoFileError } from '../../../review/node/files.js';
+import { notEvaluatedVerdict } from '../../../review/verdict.js';
+import { setVerdictOutputs } from '../verdictOutputs.js';
 import { isDependabotRun, isForkPullRequest, pullRequestNumber } from '../github/context.js';
 import { describeGitHubError, httpStatus } from '../github/permissions.js';
 import { readGitHubToken } from '../github/token.js';
@@ -30,7 +32,7 @@ export interface ActionDefinition {
   needsApiKey?: boolean;
   /** A gate in pull requests: without a key there it fails (never a green check nothing evaluated). */
   gatesPullRequests?: boolean;
-  /** Declares the `status` output (map, review): a skip sets it to `skipped`. */
+  /** Declares the verdict outputs (map, review): a skip sets them (status `skipped`, passed false, nothing spent). */
   reportsStatus?: boolean;
   /**
    * Runs first, before the API key is looked for: true when it finished the action without the
@@ -83,10 +85,11 @@ function skipWithoutSecrets(action: ActionDefinition): boolean {
   if (!isForkPullRequest() && !isDependabotRun()) return false;
   const who = isDependabotRun() ? 'Dependabot pull requests' : 'pull requests from forks';
   if (action.gatesPullRequests && !currentEventPolicy().mayWriteLibrary) {
-    const message = `compliance ${name}: not evaluated, so not passed. GitHub does not pass secrets to ${who}, so this check cannot map the change. A maintainer must read the change and push it to a branch of this repository (the check runs there with the key); merging without that merges compliance documents nothing evaluated.`;
+    const message = notEvaluatedReason(`compliance ${name}`, who);
     appendSummary(`## Compliance ${name}: not evaluated\n\n${message}\n`);
     core.setOutput('skipped', 'true');
-    if (action.reportsStatus) core.setOutput('status', 'skipped');
+    // The documented outputs of a run nothing evaluated: skipped, not passed, no figures, nothing spent.
+    if (action.reportsStatus) setVerdictOutputs(notEvaluatedVerdict(message));
     log.setFailed(message);
     return true;
   }
@@ -94,7 +97,7 @@ function skipWithoutSecrets(action: ActionDefinition): boolean {
   log.warning(message, { title: 'Compliance check skipped' });
   appendSummary(`## Compliance ${name}: skipped\n\n${message}\n`);
   core.setOutput('skipped', 'true');
-  if (action.reportsStatus) core.setOutput('status', 'skipped');
+  if (action.reportsStatus) setVerdictOutputs(notEvaluatedVerdict(message));
   return true;
 }
 

@@ -1,0 +1,56 @@
+/**
+ * The scenario table's rows through GitHub's own local runner, `@github/local-action`: it runs each
+ * action's entry (src/main.ts, through its TypeScript runner) with the runner's stubs of
+ * @actions/core, and must show what the bundles show (surfaces.test.ts): the same ledger delta,
+ * status, library and GitHub writes. In the real project: tsx transpiles every entry afresh.
+ */
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT, REPOSITORY, type RunOptions } from '../actions/harness.js';
+import { linkLocalActionModules, runLocalAction } from '../actions/localAction.js';
+import { actionRow, type StepRun } from './actionRows.js';
+import { rowsFor } from './table.js';
+import { expectedFor, startWorld, type World } from './world.js';
+
+let world: World;
+/** This checkout seen through symlinks, with local-action's TypeScript runner added to its node_modules. */
+let root: string;
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'local-action-root-'));
+  for (const name of readdirSync(REPO_ROOT)) if (name !== 'node_modules') symlinkSync(join(REPO_ROOT, name), join(root, name));
+  linkLocalActionModules(root);
+  world = await startWorld(['local-action']);
+}, 600_000);
+afterAll(async () => {
+  await world?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+/** The runner's variables of a step: the event payload in the run's folder, the workspace, the fake GitHub. */
+function localAction(name: string, options: RunOptions): Promise<StepRun> {
+  return runLocalAction(root, name, options.inputs ?? {}, (dir) => {
+    writeFileSync(join(dir, 'event.json'), JSON.stringify(options.event?.payload ?? {}));
+    writeFileSync(join(dir, 'summary.md'), '');
+    return {
+      GITHUB_WORKSPACE: options.workspace,
+      GITHUB_REPOSITORY: REPOSITORY,
+      GITHUB_EVENT_NAME: options.event?.name ?? 'push',
+      GITHUB_EVENT_PATH: join(dir, 'event.json'),
+      GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+      GITHUB_RUN_ID: '4242',
+      RUNNER_TEMP: dir,
+      ...(options.apiUrl ? { GITHUB_API_URL: options.apiUrl } : {}),
+    };
+  });
+}
+
+// Concurrent: each row has its own key, workspace and fake GitHub; the world is read-only.
+describe.concurrent('on local-action', () => {
+  for (const { scenario: row, disagreement } of rowsFor('local-action')) {
+    it(`${row.id} (local-action)${disagreement ? `: disagrees today, ${disagreement.disagrees}` : ''}`, { timeout: 300_000 }, async ({ expect }) => {
+      expect(await actionRow(world, row, 'local-action', localAction)).toEqual({ ...expectedFor(row, 'local-action'), ...disagreement?.today });
+    });
+  }
+});
