@@ -1,5 +1,6 @@
 /** One account per key hash: mode, plan, balance and the per-key settings (auto-top-up, calendar). */
 import type { DatabaseSync } from 'node:sqlite';
+import { Statements } from '../sqlite.js';
 import type { Cadence, KeyMode, PackCode } from '../../api/schemas/common.js';
 import { hashKey, keyIdOf, type KeySpec, type Plan } from './keys.js';
 
@@ -55,7 +56,11 @@ function fromRow(row: AccountRow): Account {
 }
 
 export class AccountStore {
-  constructor(private readonly db: DatabaseSync) {}
+  private readonly sql: Statements;
+
+  constructor(db: DatabaseSync) {
+    this.sql = new Statements(db);
+  }
 
   /**
    * Registers a key given at start. An existing account keeps its balance and settings (state
@@ -66,12 +71,10 @@ export class AccountStore {
     const existing = this.byHash(keyHash);
     if (existing && existing.mode === spec.mode) return existing;
     if (existing) {
-      this.db
-        .prepare('UPDATE sbx_accounts SET mode = ?, plan = ?, balance = ?, meter_charged_through = ? WHERE key_hash = ?')
+      this.sql.prepare('UPDATE sbx_accounts SET mode = ?, plan = ?, balance = ?, meter_charged_through = ? WHERE key_hash = ?')
         .run(spec.mode, spec.plan, spec.balance, now, keyHash);
     } else {
-      this.db
-        .prepare(
+      this.sql.prepare(
           'INSERT INTO sbx_accounts (key_hash, key_id, mode, plan, balance, created_at, meter_charged_through) VALUES (?, ?, ?, ?, ?, ?, ?)',
         )
         .run(keyHash, keyIdOf(keyHash), spec.mode, spec.plan, spec.balance, now, now);
@@ -80,39 +83,36 @@ export class AccountStore {
   }
 
   byHash(keyHash: string): Account | undefined {
-    const row = this.db.prepare('SELECT * FROM sbx_accounts WHERE key_hash = ?').get(keyHash) as AccountRow | undefined;
+    const row = this.sql.prepare('SELECT * FROM sbx_accounts WHERE key_hash = ?').get(keyHash) as AccountRow | undefined;
     return row ? fromRow(row) : undefined;
   }
 
   setBalance(keyHash: string, balance: number): void {
-    this.db.prepare('UPDATE sbx_accounts SET balance = ? WHERE key_hash = ?').run(balance, keyHash);
+    this.sql.prepare('UPDATE sbx_accounts SET balance = ? WHERE key_hash = ?').run(balance, keyHash);
   }
 
   setMeterChargedThrough(keyHash: string, at: number): void {
-    this.db.prepare('UPDATE sbx_accounts SET meter_charged_through = ? WHERE key_hash = ?').run(at, keyHash);
+    this.sql.prepare('UPDATE sbx_accounts SET meter_charged_through = ? WHERE key_hash = ?').run(at, keyHash);
   }
 
   setNotices(keyHash: string, notices: { lowBalanceNotified: boolean; autoTopUpNotified: boolean }): void {
-    this.db
-      .prepare('UPDATE sbx_accounts SET low_balance_notified = ?, auto_topup_notified = ? WHERE key_hash = ?')
+    this.sql.prepare('UPDATE sbx_accounts SET low_balance_notified = ?, auto_topup_notified = ? WHERE key_hash = ?')
       .run(notices.lowBalanceNotified ? 1 : 0, notices.autoTopUpNotified ? 1 : 0, keyHash);
   }
 
   setAutoTopUp(keyHash: string, setting: { enabled: boolean; thresholdTokens: number | null; pack: PackCode | null }): void {
-    this.db
-      .prepare(
+    this.sql.prepare(
         'UPDATE sbx_accounts SET auto_topup_enabled = ?, auto_topup_threshold = ?, auto_topup_pack = ?, auto_topup_notified = 0 WHERE key_hash = ?',
       )
       .run(setting.enabled ? 1 : 0, setting.thresholdTokens, setting.pack, keyHash);
   }
 
   setCalendar(keyHash: string, calendar: { cadence: Cadence; firstReviewAt: number | null; remindedThrough: number | null }): void {
-    this.db
-      .prepare('UPDATE sbx_accounts SET cadence = ?, first_review_at = ?, reminded_through = ? WHERE key_hash = ?')
+    this.sql.prepare('UPDATE sbx_accounts SET cadence = ?, first_review_at = ?, reminded_through = ? WHERE key_hash = ?')
       .run(calendar.cadence, calendar.firstReviewAt, calendar.remindedThrough, keyHash);
   }
 
   setRemindedThrough(keyHash: string, at: number): void {
-    this.db.prepare('UPDATE sbx_accounts SET reminded_through = ? WHERE key_hash = ?').run(at, keyHash);
+    this.sql.prepare('UPDATE sbx_accounts SET reminded_through = ? WHERE key_hash = ?').run(at, keyHash);
   }
 }

@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { JobStatus } from '../../api/schemas/common.js';
+import { Statements } from '../sqlite.js';
 import { transaction } from './database.js';
 
 export type JobKind = 'generation' | 'mapping' | 'library_ingest' | 'library_refresh';
@@ -133,6 +134,7 @@ export class Jobs {
   /** Prepared work of open jobs, by job id; dropped when the job settles. */
   private readonly preparations = new Map<string, Preparation>();
   private closed = false;
+  private readonly sql: Statements;
 
   constructor(
     private readonly db: DatabaseSync,
@@ -140,7 +142,9 @@ export class Jobs {
     private readonly refund: Refund,
     private readonly clock: () => number,
     private readonly jobMs: number,
-  ) {}
+  ) {
+    this.sql = new Statements(db);
+  }
 
   get estimatedSeconds(): number {
     return this.jobMs / 1000;
@@ -160,8 +164,7 @@ export class Jobs {
   }): JobRecord {
     const id = init.id ?? randomUUID();
     const { now } = init;
-    this.db
-      .prepare(
+    this.sql.prepare(
         `INSERT INTO sbx_jobs (id, key_hash, kind, created_at, running_at, due_at, input_json, document_id, document_version, charged_tokens, fail_on_run)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -216,8 +219,7 @@ export class Jobs {
   /** Generation jobs of a key not yet finished (after settling those that are due). */
   openGenerations(keyHash: string, now: number): number {
     this.settleDue(keyHash, now);
-    const row = this.db
-      .prepare("SELECT COUNT(*) AS n FROM sbx_jobs WHERE key_hash = ? AND kind = 'generation' AND final_status IS NULL")
+    const row = this.sql.prepare("SELECT COUNT(*) AS n FROM sbx_jobs WHERE key_hash = ? AND kind = 'generation' AND final_status IS NULL")
       .get(keyHash) as { n: number };
     return row.n;
   }
@@ -225,8 +227,7 @@ export class Jobs {
   /** Generations admitted in the last day and the last 30 days, and when the oldest of each window ages out. */
   generationCounts(keyHash: string, now: number) {
     const window = (ms: number) => {
-      const row = this.db
-        .prepare("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM sbx_jobs WHERE key_hash = ? AND kind = 'generation' AND created_at > ?")
+      const row = this.sql.prepare("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM sbx_jobs WHERE key_hash = ? AND kind = 'generation' AND created_at > ?")
         .get(keyHash, now - ms) as { n: number; oldest: number | null };
       return { used: row.n, freesAt: row.oldest === null ? now : row.oldest + ms };
     };
@@ -234,8 +235,7 @@ export class Jobs {
   }
 
   settleDue(keyHash: string, now: number): void {
-    const due = this.db
-      .prepare('SELECT id FROM sbx_jobs WHERE key_hash = ? AND final_status IS NULL AND due_at <= ?')
+    const due = this.sql.prepare('SELECT id FROM sbx_jobs WHERE key_hash = ? AND final_status IS NULL AND due_at <= ?')
       .all(keyHash, now) as Array<{ id: string }>;
     for (const { id } of due) this.settle(id, now);
   }
@@ -245,8 +245,7 @@ export class Jobs {
    * the job reports that, not an internal error, and its charge is refunded once by the failure path.
    */
   failForDeletedDocument(keyHash: string, documentId: string, now: number): number {
-    const open = this.db
-      .prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE key_hash = ? AND document_id = ? AND final_status IS NULL`)
+    const open = this.sql.prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE key_hash = ? AND document_id = ? AND final_status IS NULL`)
       .all(keyHash, documentId) as unknown as JobRow[];
     for (const row of open) {
       const job = this.toRecord(row);
@@ -258,7 +257,7 @@ export class Jobs {
 
   /** Fails every job left open by a previous process (library work is refunded by the failure path). */
   failInterrupted(now: number): number {
-    const open = this.db.prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE final_status IS NULL`).all() as unknown as JobRow[];
+    const open = this.sql.prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE final_status IS NULL`).all() as unknown as JobRow[];
     for (const row of open) {
       transaction(this.db, () =>
         this.fail(this.toRecord(row), new JobFailure('interrupted', 'The sandbox stopped while this job was in flight; submit it again.'), now),
@@ -275,13 +274,13 @@ export class Jobs {
   }
 
   private read(id: string, input?: { value: unknown }): JobRecord | undefined {
-    const row = this.db.prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE id = ?`).get(id) as JobRow | undefined;
+    const row = this.sql.prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE id = ?`).get(id) as JobRow | undefined;
     return row ? this.toRecord(row, input) : undefined;
   }
 
   /** The record of `row`; its input is `input` when the caller has it, else read on first use. */
   private toRecord(row: JobRow, input?: { value: unknown }): JobRecord {
-    return fromRow(row, () => input ?? { value: JSON.parse((this.db.prepare('SELECT input_json FROM sbx_jobs WHERE id = ?').get(row.id) as { input_json: string }).input_json) as unknown });
+    return fromRow(row, () => input ?? { value: JSON.parse((this.sql.prepare('SELECT input_json FROM sbx_jobs WHERE id = ?').get(row.id) as { input_json: string }).input_json) as unknown });
   }
 
   private schedule(job: JobRecord): void {
@@ -335,8 +334,7 @@ export class Jobs {
         const value = prepared?.value;
         // A savepoint around the worker: a failing worker's partial writes are undone, the failure is kept.
         const result = transaction(this.db, () => worker.complete(current, now, value));
-        this.db
-          .prepare("UPDATE sbx_jobs SET final_status = 'completed', finished_at = ?, result_json = ? WHERE id = ?")
+        this.sql.prepare("UPDATE sbx_jobs SET final_status = 'completed', finished_at = ?, result_json = ? WHERE id = ?")
           .run(now, JSON.stringify(result ?? null), id);
       } catch (error) {
         const failure =
@@ -352,8 +350,7 @@ export class Jobs {
   }
 
   private fail(job: JobRecord, failure: JobFailure, now: number): void {
-    this.db
-      .prepare("UPDATE sbx_jobs SET final_status = 'failed', finished_at = ?, error_code = ?, error_message = ? WHERE id = ?")
+    this.sql.prepare("UPDATE sbx_jobs SET final_status = 'failed', finished_at = ?, error_code = ?, error_message = ? WHERE id = ?")
       .run(now, failure.code, failure.message, job.id);
     this.workers[job.kind].failed?.(job, now);
     this.refund(job, failure.message, now);
