@@ -27,9 +27,8 @@ export interface JobRecord {
   failOnRun: boolean;
 }
 
-/** What a new job row holds. */
-interface NewJob {
-  id: string;
+/** What admission decides about a job (the state machine adds its id and times). */
+export interface AdmittedJob {
   keyHash: string;
   kind: JobKind;
   input: unknown;
@@ -37,10 +36,10 @@ interface NewJob {
   documentVersion?: number;
   chargedTokens: number;
   failOnRun: boolean;
-  createdAt: number;
-  runningAt: number;
-  dueAt: number;
 }
+
+/** What a new job row holds. */
+type NewJob = AdmittedJob & { id: string; createdAt: number; runningAt: number; dueAt: number };
 
 interface JobRow {
   id: string;

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { JobStatus } from '../../api/schemas/common.js';
 import { transaction } from './database.js';
-import { JobStore, type JobKind, type JobRecord } from './jobStore.js';
+import { JobStore, type AdmittedJob, type JobKind, type JobRecord } from './jobStore.js';
 import { DueTimers, raceTimeout } from './jobTimers.js';
 
 /** A worker's way to fail a job with a reason the job status reports. */
@@ -82,17 +82,7 @@ export class Jobs {
   }
 
   /** Records an admitted job (call inside the request's transaction) and settles it at once when jobs take no time. */
-  create(init: {
-    id?: string;
-    keyHash: string;
-    kind: JobKind;
-    input: unknown;
-    documentId?: string;
-    documentVersion?: number;
-    chargedTokens: number;
-    failOnRun: boolean;
-    now: number;
-  }): JobRecord {
+  create(init: AdmittedJob & { id?: string; now: number }): JobRecord {
     const { now, id: given, ...job } = init;
     const id = given ?? randomUUID();
     this.store.insert({ ...job, id, createdAt: now, runningAt: now + Math.round(this.jobMs / 4), dueAt: now + this.jobMs });
