@@ -20,6 +20,13 @@ export default tseslint.config(
     rules: { 'layers/import-direction': 'error' },
   },
   {
+    // The sandbox package is imported through its entry, sandbox/index.ts (its own tests excepted).
+    files: ['**/*.ts', '**/*.mts', '**/*.mjs'],
+    ignores: ['sandbox/**'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/sandbox-entry': 'error' },
+  },
+  {
     // No unused export: each export of the product's code has an importer (tests count).
     files: ['api/**/*.ts', 'review/**/*.ts', 'cli/**/*.ts', 'actions/**/*.ts', 'nodes/**/*.ts', 'credentials/**/*.ts', 'sandbox/**/*.ts'],
     plugins: { exports: unusedExportsPlugin },

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SANDBOX_TEST_DIRS } from './sandbox/testProject.mjs';
 
 // Three layers of the test pyramid, chosen by file so no test file is renamed:
 //   unit  in one process: pure functions, fakes (MockAgent, in-memory stores) and the sandbox started
@@ -6,14 +7,13 @@ import { defineConfig } from 'vitest/config';
 //   e2e   the sandbox over loopback, the built CLI, action and n8n bundles, packed tarballs;
 //   real  a real n8n (`*.real.test.ts`): rebuilds the n8n package and starts n8n, one file at a time,
 //         after everything else, so they never rebuild `dist` under each other.
-// `vitest run` runs all three; `npm run test:unit|test:e2e|test:real` one each.
+// Beside them the sandbox package's own project, `sandbox`: every test of the sandbox where it sits
+// (sandbox/testProject.mjs lists the folders), in-process and over its built CLI alike.
+// `vitest run` runs all four; `npm run test:unit|test:e2e|test:real|test:sandbox` one each.
 const REAL = 'test/**/*.real.test.ts';
+const SANDBOX = SANDBOX_TEST_DIRS.map((dir) => `${dir}/**/*.test.ts`);
 const UNIT = [
   'test/api/**/*.test.ts',
-  'test/catalogue/**/*.test.ts',
-  'test/formats/**/*.test.ts',
-  'test/library/**/*.test.ts',
-  'test/mapping/**/*.test.ts',
   'test/review/**/*.test.ts',
   'test/cli/unit/**/*.test.ts',
   'test/cli/repoFiles.test.ts',
@@ -36,7 +36,8 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT, exclude: [REAL, ...NOT_UNIT] } },
-      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [REAL, ...UNIT] } },
+      { extends: true, test: { name: 'sandbox', include: SANDBOX, exclude: [REAL] } },
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [REAL, ...UNIT, ...SANDBOX] } },
       { extends: true, test: { name: 'e2e-build', include: NOT_UNIT } },
       { extends: true, test: { name: 'real', include: [REAL], fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],

@@ -1,6 +1,8 @@
 /**
  * The local sandbox of the compliance engine API: `startSandbox(options)` serves the whole contract
- * under `<baseUrl>` (ending in /api/public/v1) until `close()`.
+ * under `<baseUrl>` (ending in /api/public/v1) until `close()`. This file is the package's public
+ * face (`@compliance-automation/sandbox`): code outside sandbox/ imports only from here (the layer
+ * rule of `npm run lint` enforces it; tests of the internals live in the `sandbox` test project).
  */
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX } from '../api/schemas/common.js';
@@ -15,6 +17,8 @@ export type { SandboxOptions } from './server/options.js';
 export { BAD_KEY_DEFAULTS, DEFAULT_PORT, DEFAULT_JOB_SECONDS } from './server/options.js';
 export { PRICES, METER } from './server/billing.js';
 export { FAULT_HEADER, FAULT_NAMES } from './server/faults.js';
+// What `compliance sandbox --key` accepts, and a new key for a sandbox the caller keeps across runs.
+export { issueKey, parseKeySpec } from './server/keys.js';
 
 export interface SandboxKey {
   /** The key itself: shown here once, stored by the sandbox only as a hash. */

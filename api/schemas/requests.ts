@@ -2,7 +2,9 @@
  * Request schemas: the input of each operation in the `call` convention (path parameters as
  * top-level keys, the rest becoming the query for GET/DELETE and the body for POST/PUT).
  * The client validates with them before sending, the sandbox validates with them on arrival,
- * and the OpenAPI description is generated from them.
+ * and the OpenAPI description is generated from them. What each field means, for assistants and
+ * the OpenAPI document, is in fieldDescriptions.ts: the clients (the n8n nodes among them) bundle
+ * these schemas without it.
  */
 import * as z from 'zod/v4';
 import {
@@ -22,12 +24,19 @@ import {
 
 export const emptyInput = z.strictObject({});
 
-const tagsInput = z
+/**
+ * A field fieldDescriptions.ts describes: an instance of its own, as .describe() would make, so
+ * its words attach to this field alone (and the JSON Schema comes out as .describe() gave it).
+ */
+function described<T extends z.ZodType>(schema: T): T {
+  return schema.clone();
+}
+
+const tagsInput = described(z
   .union([z.array(nonEmptyString), z.string()])
   .transform((value) =>
     (Array.isArray(value) ? value : value.split(',')).map((tag) => tag.trim()).filter(Boolean),
-  )
-  .meta({ description: 'Tags, as an array or a comma-separated string, e.g. ["security", "access"]. Free text you choose; the tags already in use are in listLibrary.' });
+  ));
 
 export const jobIdParam = z
   .string()
@@ -41,11 +50,11 @@ export const slugParam = z
 
 export const suggestFrameworksInput = z
   .object({
-    query: nonEmptyString.optional().describe('What the organisation needs, in plain language, e.g. "health data privacy in the US". From the user.'),
-    jurisdiction: nonEmptyString.optional().describe('Country or region to narrow the search, e.g. "US" or "EU". From the user.'),
-    domain: nonEmptyString.optional().describe('Sector or subject, e.g. "healthcare" or "payments". From the user.'),
-    regulator: nonEmptyString.optional().describe('A regulator to prefer, e.g. "HHS". From the user.'),
-    description: nonEmptyString.optional().describe('A longer description of the organisation, e.g. "a 40-person telehealth startup storing patient records". From the user.'),
+    query: described(nonEmptyString.optional()),
+    jurisdiction: described(nonEmptyString.optional()),
+    domain: described(nonEmptyString.optional()),
+    regulator: described(nonEmptyString.optional()),
+    description: described(nonEmptyString.optional()),
   })
   .superRefine((input, ctx) => {
     // The spec leaves open whether other fields alone are enough: only refuse a request with none.
@@ -55,26 +64,26 @@ export const suggestFrameworksInput = z
     }
   });
 
-export const organisationInput = z.strictObject({
-  name: nonEmptyString.optional().describe('The organisation\'s name, e.g. "Acme Health". From the user.'),
-  sector: nonEmptyString.optional().describe('Its sector, e.g. "healthcare". From the user.'),
-  country: nonEmptyString.optional().describe('Its country, e.g. "US". From the user.'),
-}).describe('The organisation to personalise the document for (name, sector, country); from the user.');
+export const organisationInput = described(z.strictObject({
+  name: described(nonEmptyString.optional()),
+  sector: described(nonEmptyString.optional()),
+  country: described(nonEmptyString.optional()),
+}));
 
 /** Both naming variants of section 2.4; the wire body always uses `framework` and `type`. */
 export const generateDocumentInput = z
   .object({
-    framework: nonEmptyString.optional().describe('The framework to write for: a slug or name, e.g. "hipaa-security" or "ISO 27001". From getCapabilities (verifiedFrameworks) or suggestFrameworks.'),
-    standard: nonEmptyString.optional().describe('Alias of framework.'),
-    name: nonEmptyString.optional().describe('Alias of framework.'),
-    type: (nonEmptyString as unknown as z.ZodType<DocumentType, DocumentType>).optional().describe('The document type id, e.g. "access_control_policy"; the service\'s default when left out. The ids are listed by getCapabilities (documentTypes).'),
-    documentType: (nonEmptyString as unknown as z.ZodType<DocumentType, DocumentType>).optional().describe('Alias of type.'),
-    jurisdiction: nonEmptyString.optional().describe('Jurisdiction to write for, e.g. "US". From the user.'),
-    company: nonEmptyString.optional().describe('The company named in the document, e.g. "Acme Health". From the user.'),
-    sector: nonEmptyString.optional().describe('The company\'s sector, e.g. "healthcare". From the user.'),
-    context: z.string().optional().describe('Free text the document should take into account, e.g. "we run on AWS; 12 employees". From the user.'),
+    framework: described(nonEmptyString.optional()),
+    standard: described(nonEmptyString.optional()),
+    name: described(nonEmptyString.optional()),
+    type: described((nonEmptyString as unknown as z.ZodType<DocumentType, DocumentType>).optional()),
+    documentType: described((nonEmptyString as unknown as z.ZodType<DocumentType, DocumentType>).optional()),
+    jurisdiction: described(nonEmptyString.optional()),
+    company: described(nonEmptyString.optional()),
+    sector: described(nonEmptyString.optional()),
+    context: described(z.string().optional()),
     organisation: organisationInput.optional(),
-    humanize: z.boolean().optional().describe('Rewrite the text in a plainer, less formulaic style (true) or not (false, the default).'),
+    humanize: described(z.boolean().optional()),
   })
   .superRefine((input, ctx) => {
     if (!input.framework && !input.standard && !input.name) {
@@ -115,10 +124,10 @@ const uploadFile = z.custom<UploadFile>(
 
 export const mapDocumentInput = z
   .object({
-    framework: nonEmptyString.optional().describe('A verified framework slug, e.g. "hipaa-security". From getCapabilities (verifiedFrameworks).'),
-    content: z.string().optional().describe('The policy text to map, e.g. the text of a policy the user pasted or a library document\'s content (getLibraryDocument with include=content).'),
-    title: nonEmptyString.optional().describe('A title for the report, e.g. "Access control policy". Your choice.'),
-    file: uploadFile.optional().describe('An upload (DOCX, PDF, Excel, PowerPoint or text) instead of content.'),
+    framework: described(nonEmptyString.optional()),
+    content: described(z.string().optional()),
+    title: described(nonEmptyString.optional()),
+    file: described(uploadFile.optional()),
   })
   .superRefine((input, ctx) => {
     if (!input.framework) {
@@ -142,13 +151,13 @@ export const mapDocumentInput = z
     }
   });
 
-const jobIdInput = jobIdParam.describe('The job id (a UUID such as 3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a), as returned by generateDocument, mapDocument, ingestLibraryDocument or refreshLibraryDocument.');
+const jobIdInput = described(jobIdParam);
 
 export const getJobInput = z.strictObject({ jobId: jobIdInput });
 
 export const downloadDocumentInput = z.strictObject({
   jobId: jobIdInput,
-  format: z.enum(FORMATS).optional().describe('The download format: json (parsed), md (text), pdf or docx (files); json when left out.'),
+  format: described(z.enum(FORMATS).optional()),
 });
 
 /**
@@ -165,62 +174,60 @@ const libraryContent = z
     minLength: LIMITS.libraryMinChars,
     maxLength: LIMITS.libraryMaxChars,
     pattern: READABLE_CHARACTER,
-    description: `The document text: ${LIMITS.libraryMinChars} to ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (Unicode code points), not blank (white space or invisible characters only).`,
   });
 
-const libraryIdInput = libraryIdParam.describe('The library document id, e.g. "doc_70eaed12", as returned by listLibrary, searchLibrary or ingestLibraryDocument\'s job.');
-const categoryInput = nonEmptyString.optional().describe('A library category, e.g. "Policies". Free text; the categories in use are in listLibrary.');
+const libraryIdInput = described(libraryIdParam);
+const categoryInput = described(nonEmptyString.optional());
 
 export const ingestLibraryDocumentInput = z.strictObject({
-  title: nonEmptyString.max(500).describe('The document\'s title, e.g. "Access control policy". From the document (its first heading) or the user.'),
-  content: libraryContent.describe(`The document's full text, ${LIMITS.libraryMinChars} to ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (Unicode code points), not only white space. From the user or a file they shared.`),
+  title: described(nonEmptyString.max(500)),
+  content: described(libraryContent),
   category: categoryInput,
   tags: tagsInput.optional(),
-  filename: nonEmptyString.max(1024).optional().describe('Where the document lives, e.g. "policies/access.md"; shown in listings.'),
+  filename: described(nonEmptyString.max(1024).optional()),
 });
 
 export const refreshLibraryDocumentInput = z.strictObject({
   id: libraryIdInput,
-  content: libraryContent.describe(`The document's new full text, ${LIMITS.libraryMinChars} to ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (Unicode code points), not only white space.`),
+  content: described(libraryContent),
 });
 
 export const listLibraryInput = z.strictObject({
-  cursor: nonEmptyString.optional().describe('Where the next page starts: the nextCursor of the previous listLibrary answer.'),
-  page: z.int().min(1).optional().describe('Page number, from 1, e.g. 2 (when the service pages by number).'),
-  limit: z.int().min(1).optional().describe('Documents per page, e.g. 20.'),
+  cursor: described(nonEmptyString.optional()),
+  page: described(z.int().min(1).optional()),
+  limit: described(z.int().min(1).optional()),
   category: categoryInput,
-  tag: nonEmptyString.optional().describe('Only documents with this tag, e.g. "security".'),
+  tag: described(nonEmptyString.optional()),
 });
 
 export const getLibraryDocumentInput = z.strictObject({
   id: libraryIdInput,
-  include: z.literal('content').optional().describe('"content" to include the stored text as well as the metadata.'),
+  include: described(z.literal('content').optional()),
 });
 
 export const deleteLibraryDocumentInput = z.strictObject({ id: libraryIdInput });
 
 export const searchLibraryInput = z.strictObject({
-  query: nonEmptyString.describe('What to look for, in words, e.g. "encryption at rest" or "who reviews access quarterly". From the user.'),
+  query: described(nonEmptyString),
   category: categoryInput,
   tags: tagsInput.optional(),
   // The spec leaves the maximum open: the service enforces it.
-  limit: z.int().min(1).optional().describe('How many documents to return at most, e.g. 5.'),
+  limit: described(z.int().min(1).optional()),
 });
 
-export const getFrameworkInput = z.strictObject({ slug: slugParam.describe('The framework slug, e.g. "hipaa-security". From getCapabilities (verifiedFrameworks) or suggestFrameworks.') });
+export const getFrameworkInput = z.strictObject({ slug: described(slugParam) });
 
-const packInput = z.enum(PACK_CODES).describe('The credit pack: pack10 (US$10) to pack500 (US$500); getBilling lists each pack\'s tokens.');
+const packInput = described(z.enum(PACK_CODES));
 
 export const createCheckoutInput = z.strictObject({ pack: packInput });
 
 export const setAutoTopUpInput = z
   .object({
-    enabled: z.boolean().describe('true to top up automatically, false to stop.'),
-    thresholdTokens: z
+    enabled: described(z.boolean()),
+    thresholdTokens: described(z
       .int()
       .min(LIMITS.autoTopUpMinThreshold, `must be at least ${LIMITS.autoTopUpMinThreshold.toLocaleString('en-US')} tokens`)
-      .optional()
-      .describe(`Top up when the balance drops below this many tokens, at least ${LIMITS.autoTopUpMinThreshold.toLocaleString('en-US')}, e.g. 500000. Required when enabled is true; from the user.`),
+      .optional()),
     pack: packInput.optional(),
   })
   .superRefine((input, ctx) => {
@@ -242,11 +249,10 @@ function realCalendarDate(value: string): boolean {
 }
 
 export const setCalendarInput = z.strictObject({
-  cadence: z.enum(CADENCES).describe('How often a review is due: none, monthly or quarterly. From the user.'),
-  firstReviewAt: z
+  cadence: described(z.enum(CADENCES)),
+  firstReviewAt: described(z
     .string()
     .regex(ISO_DATETIME_PATTERN, 'must be an ISO 8601 timestamp such as 2026-12-01T09:00:00Z')
     .refine((value) => !Number.isNaN(Date.parse(value)) && realCalendarDate(value), 'firstReviewAt is not a real date (check the day of the month)')
-    .optional()
-    .describe('When the first review is due, ISO 8601, e.g. "2026-12-01T09:00:00Z". From the user.'),
+    .optional()),
 });

@@ -4,8 +4,7 @@
  * line with --json.
  */
 import { parseArgs } from 'node:util';
-import { startSandbox, type SandboxOptions } from '../../sandbox/index.js';
-import { parseKeySpec } from '../../sandbox/server/keys.js';
+import { parseKeySpec, startSandbox, type SandboxOptions } from '../../sandbox/index.js';
 import type { Command } from '../lib/command.js';
 import { cleanParseError } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';

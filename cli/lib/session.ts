@@ -74,7 +74,7 @@ export async function openSession(parsed: Parsed, out: Output, env: Record<strin
   let client: ComplianceClient;
   if (!key && !url) {
     // Loaded only here: the sandbox (and the PDF reader behind it) is most of the CLI's code.
-    const [{ startSandbox }, { issueKey }] = await Promise.all([import('../../sandbox/index.js'), import('../../sandbox/server/keys.js')]);
+    const { startSandbox, issueKey } = await import('../../sandbox/index.js');
     const dataDir = booleanFlag(parsed.values, 'ephemeral') ? undefined : embeddedDataDir(env);
     const kept = dataDir === undefined ? undefined : embeddedKey(dataDir, () => issueKey('sandbox'));
     embedded = await startSandbox({ port: 0, jobSeconds: 0, ...(dataDir && kept ? { dataDir, keys: [kept.key] } : {}) });

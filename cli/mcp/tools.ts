@@ -11,6 +11,7 @@ import { ErrorCode, McpError, type CallToolResult, type ContentBlock, type Tool 
 import type { Download, JobStatusModel } from '../../api/clientTypes.js';
 import { ComplianceValidationError } from '../../api/errors.js';
 import { operationIds, operations, type OperationId, type OperationSpec, type Resource } from '../../api/operations.js';
+import { describeRequestFields } from '../../api/schemas/fieldDescriptions.js';
 import { controlStatus, gap, searchHit } from '../../api/schemas/responses.js';
 import { FORMATS, KEY_MODES } from '../../api/schemas/common.js';
 import { runReview } from '../../review/review.js';
@@ -50,6 +51,7 @@ type JsonSchema = Tool['inputSchema'];
 type Properties = Record<string, Record<string, unknown>>;
 
 function toJson(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  describeRequestFields();
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
   return json;

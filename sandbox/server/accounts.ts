@@ -1,5 +1,6 @@
 /** One account per key hash: mode, plan, balance and the per-key settings (auto-top-up, calendar). */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { Statements } from '../sqlite.js';
 import type { Cadence, KeyMode, PackCode } from '../../api/schemas/common.js';
 import { hashKey, keyIdOf, type KeySpec, type Plan } from './keys.js';
 
@@ -55,7 +56,12 @@ function fromRow(row: AccountRow): Account {
 }
 
 export class AccountStore {
-  constructor(private readonly db: DatabaseSync) {}
+  private readonly sql: Statements;
+  private writes = 0;
+
+  constructor(db: DatabaseSync) {
+    this.sql = new Statements(db);
+  }
 
   /**
    * Registers a key given at start. An existing account keeps its balance and settings (state
@@ -66,53 +72,58 @@ export class AccountStore {
     const existing = this.byHash(keyHash);
     if (existing && existing.mode === spec.mode) return existing;
     if (existing) {
-      this.db
-        .prepare('UPDATE sbx_accounts SET mode = ?, plan = ?, balance = ?, meter_charged_through = ? WHERE key_hash = ?')
-        .run(spec.mode, spec.plan, spec.balance, now, keyHash);
+      this.write('UPDATE sbx_accounts SET mode = ?, plan = ?, balance = ?, meter_charged_through = ? WHERE key_hash = ?', spec.mode, spec.plan, spec.balance, now, keyHash);
     } else {
-      this.db
-        .prepare(
-          'INSERT INTO sbx_accounts (key_hash, key_id, mode, plan, balance, created_at, meter_charged_through) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        )
-        .run(keyHash, keyIdOf(keyHash), spec.mode, spec.plan, spec.balance, now, now);
+      this.write(
+        'INSERT INTO sbx_accounts (key_hash, key_id, mode, plan, balance, created_at, meter_charged_through) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        keyHash, keyIdOf(keyHash), spec.mode, spec.plan, spec.balance, now, now,
+      );
     }
     return this.byHash(keyHash)!;
   }
 
+  /**
+   * Counts the writes to any account (rolled-back ones too): a request holding an account read at
+   * count N reads it again only when the count has moved since.
+   */
+  get writeCount(): number {
+    return this.writes;
+  }
+
   byHash(keyHash: string): Account | undefined {
-    const row = this.db.prepare('SELECT * FROM sbx_accounts WHERE key_hash = ?').get(keyHash) as AccountRow | undefined;
+    const row = this.sql.row<AccountRow>('SELECT * FROM sbx_accounts WHERE key_hash = ?', keyHash);
     return row ? fromRow(row) : undefined;
   }
 
   setBalance(keyHash: string, balance: number): void {
-    this.db.prepare('UPDATE sbx_accounts SET balance = ? WHERE key_hash = ?').run(balance, keyHash);
+    this.write('UPDATE sbx_accounts SET balance = ? WHERE key_hash = ?', balance, keyHash);
   }
 
   setMeterChargedThrough(keyHash: string, at: number): void {
-    this.db.prepare('UPDATE sbx_accounts SET meter_charged_through = ? WHERE key_hash = ?').run(at, keyHash);
+    this.write('UPDATE sbx_accounts SET meter_charged_through = ? WHERE key_hash = ?', at, keyHash);
   }
 
   setNotices(keyHash: string, notices: { lowBalanceNotified: boolean; autoTopUpNotified: boolean }): void {
-    this.db
-      .prepare('UPDATE sbx_accounts SET low_balance_notified = ?, auto_topup_notified = ? WHERE key_hash = ?')
-      .run(notices.lowBalanceNotified ? 1 : 0, notices.autoTopUpNotified ? 1 : 0, keyHash);
+    this.write('UPDATE sbx_accounts SET low_balance_notified = ?, auto_topup_notified = ? WHERE key_hash = ?', notices.lowBalanceNotified ? 1 : 0, notices.autoTopUpNotified ? 1 : 0, keyHash);
   }
 
   setAutoTopUp(keyHash: string, setting: { enabled: boolean; thresholdTokens: number | null; pack: PackCode | null }): void {
-    this.db
-      .prepare(
-        'UPDATE sbx_accounts SET auto_topup_enabled = ?, auto_topup_threshold = ?, auto_topup_pack = ?, auto_topup_notified = 0 WHERE key_hash = ?',
-      )
-      .run(setting.enabled ? 1 : 0, setting.thresholdTokens, setting.pack, keyHash);
+    this.write(
+      'UPDATE sbx_accounts SET auto_topup_enabled = ?, auto_topup_threshold = ?, auto_topup_pack = ?, auto_topup_notified = 0 WHERE key_hash = ?',
+      setting.enabled ? 1 : 0, setting.thresholdTokens, setting.pack, keyHash,
+    );
   }
 
   setCalendar(keyHash: string, calendar: { cadence: Cadence; firstReviewAt: number | null; remindedThrough: number | null }): void {
-    this.db
-      .prepare('UPDATE sbx_accounts SET cadence = ?, first_review_at = ?, reminded_through = ? WHERE key_hash = ?')
-      .run(calendar.cadence, calendar.firstReviewAt, calendar.remindedThrough, keyHash);
+    this.write('UPDATE sbx_accounts SET cadence = ?, first_review_at = ?, reminded_through = ? WHERE key_hash = ?', calendar.cadence, calendar.firstReviewAt, calendar.remindedThrough, keyHash);
   }
 
   setRemindedThrough(keyHash: string, at: number): void {
-    this.db.prepare('UPDATE sbx_accounts SET reminded_through = ? WHERE key_hash = ?').run(at, keyHash);
+    this.write('UPDATE sbx_accounts SET reminded_through = ? WHERE key_hash = ?', at, keyHash);
+  }
+
+  private write(sql: string, ...params: SQLInputValue[]): void {
+    this.writes++;
+    this.sql.run(sql, ...params);
   }
 }

@@ -5,6 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
+import { Statements } from '../sqlite.js';
 import { operations, type OperationId } from '../../api/operations.js';
 import { PACKS, PACK_CODES, type PackCode } from '../../api/schemas/common.js';
 import type { Account, AccountStore } from './accounts.js';
@@ -56,14 +57,18 @@ interface LedgerEntry {
 }
 
 export class Billing {
+  private readonly sql: Statements;
+
   constructor(
-    private readonly db: DatabaseSync,
+    db: DatabaseSync,
     private readonly accounts: AccountStore,
     private readonly outbox: Outbox,
     /** Bytes of library content a key stores (for the storage part of the meter). */
     private readonly storageBytes: (keyHash: string) => number,
     private readonly checkoutUrl: (sessionId: string) => string,
-  ) {}
+  ) {
+    this.sql = new Statements(db);
+  }
 
   priceOf(operationId: string): number {
     return PRICES[operationId] ?? 0;
@@ -142,12 +147,12 @@ export class Billing {
 
   createCheckoutSession(keyHash: string, pack: PackCode, now: number): { sessionId: string; url: string } {
     const sessionId = `cs_sandbox_${randomBytes(12).toString('hex')}`;
-    this.db.prepare('INSERT INTO sbx_checkout_sessions (id, key_hash, pack, created_at) VALUES (?, ?, ?, ?)').run(sessionId, keyHash, pack, now);
+    this.sql.prepare('INSERT INTO sbx_checkout_sessions (id, key_hash, pack, created_at) VALUES (?, ?, ?, ?)').run(sessionId, keyHash, pack, now);
     return { sessionId, url: this.checkoutUrl(sessionId) };
   }
 
   checkoutSession(sessionId: string): { id: string; keyHash: string; pack: PackCode; paidAt: number | null } | undefined {
-    const row = this.db.prepare('SELECT * FROM sbx_checkout_sessions WHERE id = ?').get(sessionId) as
+    const row = this.sql.prepare('SELECT * FROM sbx_checkout_sessions WHERE id = ?').get(sessionId) as
       | { id: string; key_hash: string; pack: string; paid_at: number | null }
       | undefined;
     return row ? { id: row.id, keyHash: row.key_hash, pack: row.pack as PackCode, paidAt: row.paid_at } : undefined;
@@ -160,15 +165,14 @@ export class Billing {
     if (session.paidAt !== null) {
       throw new HttpError(409, 'already_paid', 'This checkout session is already paid.', 'Create a new session to buy another pack.');
     }
-    this.db.prepare('UPDATE sbx_checkout_sessions SET paid_at = ? WHERE id = ?').run(now, sessionId);
+    this.sql.prepare('UPDATE sbx_checkout_sessions SET paid_at = ? WHERE id = ?').run(now, sessionId);
     const { tokens, priceUsd } = PACKS[session.pack];
     this.credit(session.keyHash, tokens, 'topup', sessionId, `Credit pack ${session.pack} (US$${priceUsd})`, now);
     return { pack: session.pack, tokens, balanceTokens: this.accounts.byHash(session.keyHash)!.balance };
   }
 
   ledger(keyHash: string, limit = 50): LedgerEntry[] {
-    const rows = this.db
-      .prepare('SELECT * FROM sbx_ledger WHERE key_hash = ? ORDER BY seq DESC LIMIT ?')
+    const rows = this.sql.prepare('SELECT * FROM sbx_ledger WHERE key_hash = ? ORDER BY seq DESC LIMIT ?')
       .all(keyHash, limit) as Array<Record<string, string | number | null>>;
     return rows.map((row) => ({
       id: String(row.id),
@@ -261,9 +265,8 @@ export class Billing {
     if (!account) throw new Error('unknown account');
     const balanceAfter = account.balance + tokens;
     this.accounts.setBalance(keyHash, balanceAfter);
-    const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM sbx_ledger').get() as { next: number }).next;
-    this.db
-      .prepare('INSERT INTO sbx_ledger (id, seq, key_hash, at, operation, tokens, balance_after, reference, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    const seq = (this.sql.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM sbx_ledger').get() as { next: number }).next;
+    this.sql.prepare('INSERT INTO sbx_ledger (id, seq, key_hash, at, operation, tokens, balance_after, reference, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .run(`led_${randomUUID()}`, seq, keyHash, now, operation, tokens, balanceAfter, reference ?? null, description);
     this.evaluateNotices(keyHash, now);
   }

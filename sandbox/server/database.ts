@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { savepoint } from '../sqlite.js';
 
 const DATABASE_FILENAME = 'sandbox.sqlite';
 
@@ -93,25 +94,12 @@ export function openDatabase(dataDir: string | undefined): DatabaseSync {
   return db;
 }
 
-let savepointCounter = 0;
-
 /**
  * Runs `work` atomically. Nested calls (a store calling another inside a transaction, or the library
  * engine opening its own) become savepoints, so the outermost commit is the one that counts.
  */
 export function transaction<T>(db: DatabaseSync, work: () => T): T {
-  if (db.isTransaction) {
-    const name = `sbx_sp_${++savepointCounter}`;
-    db.exec(`SAVEPOINT ${name}`);
-    try {
-      const result = work();
-      db.exec(`RELEASE ${name}`);
-      return result;
-    } catch (error) {
-      db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
-      throw error;
-    }
-  }
+  if (db.isTransaction) return savepoint(db, work);
   db.exec('BEGIN IMMEDIATE');
   try {
     const result = work();

@@ -1,38 +1,20 @@
 /**
- * Jobs (generation, mapping, library ingest and refresh). A job's state follows the clock: queued
- * for the first quarter of `--job-seconds`, running until it is due, then the kind's worker runs in
- * one transaction with the job's final state, so a result and its side effects (library indexing,
- * a refund on failure) commit together. Settling happens on a timer and, idempotently, whenever the
- * job is read, so state is right even when the clock jumps. Work too heavy for the event loop (a
- * mapping) is a worker's `prepare`: started at admission off the loop, its outcome is held here until
- * the job is due; a due job whose outcome is not in yet stays running and settles when it arrives.
- * Jobs still open at start (the previous process stopped) are failed and refunded.
+ * Jobs (generation, mapping, library ingest and refresh): the state machine. A job's state follows
+ * the clock: queued for the first quarter of `--job-seconds`, running until it is due, then the
+ * kind's worker runs in one transaction with the job's final state, so a result and its side effects
+ * (library indexing, a refund on failure) commit together. Settling happens on a timer (jobTimers.ts)
+ * and, idempotently, whenever the job is read, so state is right even when the clock jumps. Work too
+ * heavy for the event loop (a mapping) is a worker's `prepare`: started at admission off the loop,
+ * its outcome is held here until the job is due; a due job whose outcome is not in yet stays running
+ * and settles when it arrives. Jobs still open at start (the previous process stopped) are failed and
+ * refunded. The table itself is jobStore.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { JobStatus } from '../../api/schemas/common.js';
 import { transaction } from './database.js';
-
-export type JobKind = 'generation' | 'mapping' | 'library_ingest' | 'library_refresh';
-
-export interface JobRecord {
-  id: string;
-  keyHash: string;
-  kind: JobKind;
-  createdAt: number;
-  runningAt: number;
-  dueAt: number;
-  finishedAt: number | null;
-  finalStatus: 'completed' | 'failed' | null;
-  input: unknown;
-  result: unknown;
-  errorCode: string | null;
-  errorMessage: string | null;
-  documentId: string | null;
-  documentVersion: number | null;
-  chargedTokens: number;
-  failOnRun: boolean;
-}
+import { JobStore, type AdmittedJob, type JobKind, type JobRecord } from './jobStore.js';
+import { DueTimers, raceTimeout } from './jobTimers.js';
 
 /** A worker's way to fail a job with a reason the job status reports. */
 export class JobFailure extends Error {
@@ -60,56 +42,6 @@ export interface JobWorker {
 /** Refunds a failed job's charge; supplied by billing. */
 type Refund = (job: JobRecord, reason: string, now: number) => void;
 
-interface JobRow {
-  id: string;
-  key_hash: string;
-  kind: string;
-  created_at: number;
-  running_at: number;
-  due_at: number;
-  finished_at: number | null;
-  final_status: string | null;
-  result_json: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  document_id: string | null;
-  document_version: number | null;
-  charged_tokens: number;
-  fail_on_run: number;
-}
-
-/**
- * Every column but the input, read only when a worker asks for it: a mapping's input holds up to
- * 2,000,000 characters, and parsing it on every poll of the job cost the event loop 10–20 ms each.
- */
-const ROW_COLUMNS =
-  'id, key_hash, kind, created_at, running_at, due_at, finished_at, final_status, result_json, error_code, error_message, document_id, document_version, charged_tokens, fail_on_run';
-
-function fromRow(row: JobRow, readInput: () => { value: unknown }): JobRecord {
-  let input: { value: unknown } | undefined;
-  return {
-    id: row.id,
-    keyHash: row.key_hash,
-    kind: row.kind as JobKind,
-    createdAt: row.created_at,
-    runningAt: row.running_at,
-    dueAt: row.due_at,
-    finishedAt: row.finished_at,
-    finalStatus: row.final_status as JobRecord['finalStatus'],
-    get input() {
-      input ??= readInput();
-      return input.value;
-    },
-    result: row.result_json === null ? null : (JSON.parse(row.result_json) as unknown),
-    errorCode: row.error_code,
-    errorMessage: row.error_message,
-    documentId: row.document_id,
-    documentVersion: row.document_version,
-    chargedTokens: row.charged_tokens,
-    failOnRun: row.fail_on_run === 1,
-  };
-}
-
 /** The reason of a library job whose document was deleted while it was pending. */
 export function documentDeleted(documentId: string): JobFailure {
   return new JobFailure(
@@ -129,10 +61,10 @@ interface Preparation {
 }
 
 export class Jobs {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly store: JobStore;
+  private readonly timers: DueTimers;
   /** Prepared work of open jobs, by job id; dropped when the job settles. */
   private readonly preparations = new Map<string, Preparation>();
-  private closed = false;
 
   constructor(
     private readonly db: DatabaseSync,
@@ -140,51 +72,27 @@ export class Jobs {
     private readonly refund: Refund,
     private readonly clock: () => number,
     private readonly jobMs: number,
-  ) {}
+  ) {
+    this.store = new JobStore(db);
+    this.timers = new DueTimers(clock);
+  }
 
   get estimatedSeconds(): number {
     return this.jobMs / 1000;
   }
 
   /** Records an admitted job (call inside the request's transaction) and settles it at once when jobs take no time. */
-  create(init: {
-    id?: string;
-    keyHash: string;
-    kind: JobKind;
-    input: unknown;
-    documentId?: string;
-    documentVersion?: number;
-    chargedTokens: number;
-    failOnRun: boolean;
-    now: number;
-  }): JobRecord {
-    const id = init.id ?? randomUUID();
-    const { now } = init;
-    this.db
-      .prepare(
-        `INSERT INTO sbx_jobs (id, key_hash, kind, created_at, running_at, due_at, input_json, document_id, document_version, charged_tokens, fail_on_run)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        init.keyHash,
-        init.kind,
-        now,
-        now + Math.round(this.jobMs / 4),
-        now + this.jobMs,
-        JSON.stringify(init.input ?? null),
-        init.documentId ?? null,
-        init.documentVersion ?? null,
-        init.chargedTokens,
-        init.failOnRun ? 1 : 0,
-      );
+  create(init: AdmittedJob & { id?: string; now: number }): JobRecord {
+    const { now, id: given, ...job } = init;
+    const id = given ?? randomUUID();
+    this.store.insert({ ...job, id, createdAt: now, runningAt: now + Math.round(this.jobMs / 4), dueAt: now + this.jobMs });
     // Prepared from the input just written, not read back (a mapping's is up to 2,000,000 characters):
     // a kind with `prepare` keeps its input JSON-plain (no undefined fields), so the two are the same.
-    const created = this.read(id, { value: init.input ?? null })!;
+    const created = this.store.read(id, { value: init.input ?? null })!;
     if (this.workers[created.kind].prepare && !created.failOnRun) this.prepare(created);
-    const job = this.settle(id, now)!;
-    if (job.finalStatus === null) this.schedule(job);
-    return job;
+    const settled = this.settle(id, now)!;
+    if (settled.finalStatus === null) this.timers.at(settled.dueAt, (due) => this.settle(id, due));
+    return settled;
   }
 
   /**
@@ -196,9 +104,7 @@ export class Jobs {
     const job = this.get(keyHash, id);
     const preparation = job && job.finalStatus === null && this.clock() >= job.dueAt ? this.preparations.get(id) : undefined;
     if (!preparation || preparation.outcome) return job;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([preparation.done, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
-    clearTimeout(timer);
+    await raceTimeout(preparation.done, waitMs);
     return this.get(keyHash, id);
   }
 
@@ -216,28 +122,20 @@ export class Jobs {
   /** Generation jobs of a key not yet finished (after settling those that are due). */
   openGenerations(keyHash: string, now: number): number {
     this.settleDue(keyHash, now);
-    const row = this.db
-      .prepare("SELECT COUNT(*) AS n FROM sbx_jobs WHERE key_hash = ? AND kind = 'generation' AND final_status IS NULL")
-      .get(keyHash) as { n: number };
-    return row.n;
+    return this.store.openGenerations(keyHash);
   }
 
   /** Generations admitted in the last day and the last 30 days, and when the oldest of each window ages out. */
   generationCounts(keyHash: string, now: number) {
     const window = (ms: number) => {
-      const row = this.db
-        .prepare("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM sbx_jobs WHERE key_hash = ? AND kind = 'generation' AND created_at > ?")
-        .get(keyHash, now - ms) as { n: number; oldest: number | null };
-      return { used: row.n, freesAt: row.oldest === null ? now : row.oldest + ms };
+      const { n, oldest } = this.store.generationsSince(keyHash, now - ms);
+      return { used: n, freesAt: oldest === null ? now : oldest + ms };
     };
     return { day: window(DAY_MS), thirtyDays: window(30 * DAY_MS) };
   }
 
   settleDue(keyHash: string, now: number): void {
-    const due = this.db
-      .prepare('SELECT id FROM sbx_jobs WHERE key_hash = ? AND final_status IS NULL AND due_at <= ?')
-      .all(keyHash, now) as Array<{ id: string }>;
-    for (const { id } of due) this.settle(id, now);
+    for (const id of this.store.dueIds(keyHash, now)) this.settle(id, now);
   }
 
   /**
@@ -245,11 +143,8 @@ export class Jobs {
    * the job reports that, not an internal error, and its charge is refunded once by the failure path.
    */
   failForDeletedDocument(keyHash: string, documentId: string, now: number): number {
-    const open = this.db
-      .prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE key_hash = ? AND document_id = ? AND final_status IS NULL`)
-      .all(keyHash, documentId) as unknown as JobRow[];
-    for (const row of open) {
-      const job = this.toRecord(row);
+    const open = this.store.open({ keyHash, documentId });
+    for (const job of open) {
       this.fail(job, documentDeleted(documentId), now);
       console.error(`[sandbox] job ${job.id} (${job.kind}) failed: document ${documentId} was deleted before it finished; refunded ${job.chargedTokens} tokens`);
     }
@@ -258,40 +153,16 @@ export class Jobs {
 
   /** Fails every job left open by a previous process (library work is refunded by the failure path). */
   failInterrupted(now: number): number {
-    const open = this.db.prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE final_status IS NULL`).all() as unknown as JobRow[];
-    for (const row of open) {
-      transaction(this.db, () =>
-        this.fail(this.toRecord(row), new JobFailure('interrupted', 'The sandbox stopped while this job was in flight; submit it again.'), now),
-      );
+    const open = this.store.open();
+    for (const job of open) {
+      transaction(this.db, () => this.fail(job, new JobFailure('interrupted', 'The sandbox stopped while this job was in flight; submit it again.'), now));
     }
     return open.length;
   }
 
   close(): void {
-    this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.timers.close();
     this.preparations.clear();
-  }
-
-  private read(id: string, input?: { value: unknown }): JobRecord | undefined {
-    const row = this.db.prepare(`SELECT ${ROW_COLUMNS} FROM sbx_jobs WHERE id = ?`).get(id) as JobRow | undefined;
-    return row ? this.toRecord(row, input) : undefined;
-  }
-
-  /** The record of `row`; its input is `input` when the caller has it, else read on first use. */
-  private toRecord(row: JobRow, input?: { value: unknown }): JobRecord {
-    return fromRow(row, () => input ?? { value: JSON.parse((this.db.prepare('SELECT input_json FROM sbx_jobs WHERE id = ?').get(row.id) as { input_json: string }).input_json) as unknown });
-  }
-
-  private schedule(job: JobRecord): void {
-    if (this.closed) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (!this.closed) this.settle(job.id, Math.max(this.clock(), job.dueAt));
-    }, Math.max(0, job.dueAt - this.clock()));
-    timer.unref();
-    this.timers.add(timer);
   }
 
   /** Starts the job's prepared work; when it is in and the job is due, the job settles. */
@@ -304,7 +175,7 @@ export class Jobs {
           (error: unknown) => void (preparation.outcome = { ok: false, error }),
         )
         .then(() => {
-          if (this.closed || this.preparations.get(job.id) !== preparation) return;
+          if (this.timers.isClosed || this.preparations.get(job.id) !== preparation) return;
           // Settles only if due: before that, the job's timer (or a read) settles it. A job whose
           // admission was rolled back is gone, and nothing will ask for its work.
           const settled = this.settle(job.id, this.clock());
@@ -317,7 +188,7 @@ export class Jobs {
 
   /** Runs the worker of a due job exactly once; returns the job as it now stands. */
   private settle(id: string, now: number): JobRecord | undefined {
-    const job = this.read(id);
+    const job = this.store.read(id);
     if (!job || job.finalStatus !== null || now < job.dueAt) return job;
     const worker = this.workers[job.kind];
     let prepared: Preparation['outcome'];
@@ -327,7 +198,7 @@ export class Jobs {
       if (!prepared) return job;
     }
     const settled = transaction(this.db, () => {
-      const current = this.read(id)!;
+      const current = this.store.read(id)!;
       if (current.finalStatus !== null) return current;
       try {
         if (current.failOnRun) throw new JobFailure(`${current.kind === 'generation' ? 'generation' : 'processing'}_failed`, 'The job failed on purpose (X-Sandbox-Fault: job-fail).');
@@ -335,9 +206,7 @@ export class Jobs {
         const value = prepared?.value;
         // A savepoint around the worker: a failing worker's partial writes are undone, the failure is kept.
         const result = transaction(this.db, () => worker.complete(current, now, value));
-        this.db
-          .prepare("UPDATE sbx_jobs SET final_status = 'completed', finished_at = ?, result_json = ? WHERE id = ?")
-          .run(now, JSON.stringify(result ?? null), id);
+        this.store.markCompleted(id, now, result);
       } catch (error) {
         const failure =
           error instanceof JobFailure ? error : new JobFailure('internal_error', 'The job failed unexpectedly in the sandbox.');
@@ -345,16 +214,14 @@ export class Jobs {
         if (!(error instanceof JobFailure)) console.error(`[sandbox] job ${id} (${current.kind}) failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
         this.fail(current, failure, now);
       }
-      return this.read(id)!;
+      return this.store.read(id)!;
     });
     this.preparations.delete(id);
     return settled;
   }
 
   private fail(job: JobRecord, failure: JobFailure, now: number): void {
-    this.db
-      .prepare("UPDATE sbx_jobs SET final_status = 'failed', finished_at = ?, error_code = ?, error_message = ? WHERE id = ?")
-      .run(now, failure.code, failure.message, job.id);
+    this.store.markFailed(job.id, now, failure);
     this.workers[job.kind].failed?.(job, now);
     this.refund(job, failure.message, now);
   }

@@ -8,6 +8,7 @@ import { z } from 'zod/v4';
 import { OPERATION_ERRORS, SHARED_ERRORS, type ErrorDoc, type ErrorStatus } from '../../api/operationErrors.js';
 import { operations, type OperationId, type OperationSpec } from '../../api/operations.js';
 import { API_PREFIX, LIMITS, READABLE_CHARACTER } from '../../api/schemas/common.js';
+import { describeRequestFields } from '../../api/schemas/fieldDescriptions.js';
 import { errorEnvelope } from '../../api/schemas/responses.js';
 import { CONTENT_TYPES } from '../formats/index.js';
 import { DEFAULT_POOL_LIMITS } from '../formats/upload/extractionPool.js';
@@ -74,6 +75,7 @@ function override({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonS
 }
 
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  describeRequestFields();
   const { $schema: _drop, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', override }) as JsonSchema;
   return json;
 }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
+import { Statements } from '../sqlite.js';
 
 type EmailKind = 'low_balance' | 'auto_topup' | 'review_reminder' | 'payment_received';
 
@@ -23,17 +24,19 @@ function technicalContact(keyId: string): string {
 }
 
 export class Outbox {
-  constructor(private readonly db: DatabaseSync) {}
+  private readonly sql: Statements;
+
+  constructor(db: DatabaseSync) {
+    this.sql = new Statements(db);
+  }
 
   send(message: { keyId: string; kind: EmailKind; subject: string; body: string; at: number }): void {
-    this.db
-      .prepare('INSERT INTO sbx_outbox (id, at, key_id, recipient, kind, subject, body) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    this.sql.prepare('INSERT INTO sbx_outbox (id, at, key_id, recipient, kind, subject, body) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(`msg_${randomUUID()}`, message.at, message.keyId, technicalContact(message.keyId), message.kind, message.subject, message.body);
   }
 
   list(filter: { keyId?: string; kind?: string }): OutboxMessage[] {
-    const rows = this.db
-      .prepare(
+    const rows = this.sql.prepare(
         `SELECT * FROM sbx_outbox WHERE (?1 IS NULL OR key_id = ?1) AND (?2 IS NULL OR kind = ?2) ORDER BY seq`,
       )
       .all(filter.keyId ?? null, filter.kind ?? null) as Array<Record<string, string | number>>;

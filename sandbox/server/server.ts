@@ -64,6 +64,15 @@ export function createSandboxServer(services: Services): Server {
 
       const now = services.clock.now();
       let account = services.auth.authenticate(req.headers, req.socket.remoteAddress ?? 'unknown', now);
+      // The account row is read once per request, and again only when an account was written since.
+      let accountWrites = services.accounts.writeCount;
+      const currentAccount = () => {
+        if (services.accounts.writeCount !== accountWrites) {
+          accountWrites = services.accounts.writeCount;
+          account = services.accounts.byHash(account.keyHash)!;
+        }
+        return account;
+      };
       const limits = services.options.limits[account.mode];
       try {
         Object.assign(headers, headersOf(services.rateLimiter.consume(account.keyHash, limits.requestsPerMinute, now)));
@@ -73,10 +82,9 @@ export function createSandboxServer(services: Services): Server {
       }
       // Daily meter and review reminders, written only when one is due (most requests read nothing more).
       if (services.billing.meterDue(account, now) || services.calendar.remindersDue(account, now)) {
-        account = services.tx(() => {
+        services.tx(() => {
           services.billing.settleMeter(account, now);
-          services.calendar.sendDueReminders(services.accounts.byHash(account.keyHash)!, now);
-          return services.accounts.byHash(account.keyHash)!;
+          services.calendar.sendDueReminders(currentAccount(), now);
         });
       }
 
@@ -92,8 +100,8 @@ export function createSandboxServer(services: Services): Server {
         throw new Error(`request schema disagreement: the OpenAPI document accepted ${operation.id} input that its zod schema refuses at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
       }
       const input: unknown = parsed.data;
-      // The account may have changed while the body arrived.
-      account = services.accounts.byHash(account.keyHash)!;
+      // Other requests may have written the account while the body arrived.
+      currentAccount();
       if (services.billing.isReadOnly(account) && method !== 'GET' && !OPEN_WHEN_READ_ONLY.has(operation.id)) {
         throw new HttpError(402, 'account_read_only', 'The balance is zero: the account is read-only until it is topped up. Nothing was changed or charged.', 'Buy a credit pack with POST /billing/checkout; reads and GET /billing stay open.');
       }

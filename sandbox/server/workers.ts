@@ -11,7 +11,8 @@ import { generateDocumentModel, type GenerationInput } from '../generation/index
 import type { MappingResult, MapTextInput } from '../mapping/index.js';
 import { MappingLimit } from '../mapping/mappingPool.js';
 import type { WorkerPool } from '../threads/workerPool.js';
-import { documentDeleted, JobFailure, type JobKind, type JobRecord, type JobWorker } from './jobs.js';
+import { documentDeleted, JobFailure, type JobWorker } from './jobs.js';
+import type { JobKind, JobRecord } from './jobStore.js';
 import { LibraryError, type Library } from '../library/index.js';
 import type { IndexMaintenance } from './indexMaintenance.js';
 

@@ -11,12 +11,9 @@
  * waits behind its own work and another key's task waits for at most one task per worker. The queue
  * limit is per owner too: a flooding key is refused, not the keys it would crowd out.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { getCallSites } from 'node:util';
-import { Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
+import type { ResourceLimits, Transferable, Worker } from 'node:worker_threads';
+import { startWorker } from './startWorker.js';
 
 export interface PoolLimits {
   /** Wall time one task may take, from the moment a worker takes it. */
@@ -90,57 +87,6 @@ interface Slot<Task, Output> {
 }
 
 const MEMORY_POLL_MS = 50;
-
-/**
- * Loads a worker entry from the TypeScript sources (tests, vitest): Node strips the types, and
- * relative imports written `./x.js` (as the sources spell them for bundlers) resolve to `./x.ts`.
- */
-const SOURCE_LOADER = `
-const { registerHooks, stripTypeScriptTypes } = require('node:module');
-const { readFileSync } = require('node:fs');
-const { fileURLToPath, pathToFileURL } = require('node:url');
-const { workerData } = require('node:worker_threads');
-registerHooks({
-  resolve(specifier, context, next) {
-    try {
-      return next(specifier, context);
-    } catch (error) {
-      if (/^\\.\\.?\\//.test(specifier) && specifier.endsWith('.js') && context.parentURL && context.parentURL.endsWith('.ts')) return next(specifier.slice(0, -3) + '.ts', context);
-      throw error;
-    }
-  },
-  load(url, context, next) {
-    if (url.startsWith('file:') && url.endsWith('.ts')) {
-      return { format: 'module', shortCircuit: true, source: stripTypeScriptTypes(readFileSync(fileURLToPath(url), 'utf8'), { mode: 'transform' }) };
-    }
-    return next(url, context);
-  },
-});
-import(pathToFileURL(workerData.entry).href);
-`;
-
-/**
- * The directory of this module's file: sandbox/threads in the sources; in a bundle the bundle's own
- * directory (dist/sandbox, dist/cli, dist/cli/chunks).
- */
-function moduleDirectory(): string {
-  const script = getCallSites()[0]?.scriptName ?? '';
-  return dirname(script.startsWith('file:') ? fileURLToPath(script) : script);
-}
-
-function startWorker(kind: WorkerKind<unknown>): Worker {
-  const here = moduleDirectory();
-  const { resourceLimits } = kind;
-  const source = join(dirname(here), kind.sourceEntry);
-  if (existsSync(source)) return new Worker(SOURCE_LOADER, { eval: true, workerData: { entry: source }, resourceLimits });
-  // Beside a bundle under dist/ (dist/workers/); a bundle elsewhere in the checkout (bench/out/) finds dist/ at its root.
-  for (const directory of [here, dirname(here), dirname(dirname(here))]) {
-    for (const file of [join(directory, kind.bundledFile), join(directory, 'dist', kind.bundledFile)]) {
-      if (existsSync(file)) return new Worker(file, { resourceLimits });
-    }
-  }
-  throw new Error(`The ${kind.name} ${kind.bundledFile} is missing near ${pathToFileURL(here).href}; rebuild with node scripts/build.mjs cli.`);
-}
 
 export class WorkerPool<Task, Output> {
   readonly size: number;

@@ -3,7 +3,10 @@
 // how it is spelled: api imports nothing of ours; review imports only api; cli, actions and nodes
 // import review and api and never each other (the CLI may start the sandbox); sandbox imports only
 // api's schemas and operation table; nodes never import the sandbox; actions never import the CLI.
+// The sandbox is a package of its own: from outside sandbox/ only its entry, sandbox/index.ts, is
+// imported, except by the sandbox's own tests and benchmarks (sandbox/testProject.mjs).
 import { dirname, relative, resolve, sep } from 'node:path';
+import { SANDBOX_INTERNAL_READERS } from '../../sandbox/testProject.mjs';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
 
@@ -29,13 +32,39 @@ const SANDBOX_API = [
   /^api\/xmlText\.[jt]s$/,
 ];
 
+/** The sandbox package's public face (its `exports`): the code's entry, and the test project the tooling reads. */
+const SANDBOX_ENTRY = /^sandbox\/(index\.[jt]s|testProject\.mjs)$/;
+
 function areaOf(path) {
   const rel = relative(ROOT, path).split(sep).join('/');
   return { rel, area: rel.startsWith('..') ? undefined : rel.split('/')[0] };
 }
 
+/** Calls `check(node, source)` for every import, re-export and dynamic import of a file. */
+function eachImport(check) {
+  return {
+    ImportDeclaration: (node) => check(node.source, node.source.value),
+    ExportNamedDeclaration: (node) => node.source && check(node.source, node.source.value),
+    ExportAllDeclaration: (node) => check(node.source, node.source.value),
+    ImportExpression: (node) => node.source.type === 'Literal' && check(node.source, node.source.value),
+  };
+}
+
 export const layersPlugin = {
   rules: {
+    'sandbox-entry': {
+      meta: { type: 'problem', schema: [], messages: { internal: 'Import the sandbox through sandbox/index.ts, its public face, not {{what}} (only the sandbox\'s own tests, listed in sandbox/testProject.mjs, read its internals).' } },
+      create(context) {
+        const from = areaOf(context.filename).rel;
+        const inside = (path) => path === 'sandbox' || path.startsWith('sandbox/');
+        if (inside(from) || SANDBOX_INTERNAL_READERS.some((reader) => from === reader || from.startsWith(`${reader}/`))) return {};
+        return eachImport((node, source) => {
+          if (typeof source !== 'string' || !source.startsWith('.')) return;
+          const { rel } = areaOf(resolve(dirname(context.filename), source));
+          if (inside(rel) && !SANDBOX_ENTRY.test(rel)) context.report({ node, messageId: 'internal', data: { what: rel } });
+        });
+      },
+    },
     'import-direction': {
       meta: { type: 'problem', schema: [], messages: { forbidden: '{{from}}/ may not import {{to}} ({{what}}): see "Imports run one way" in DESIGN.md.' } },
       create(context) {
@@ -48,12 +77,7 @@ export const layersPlugin = {
           const allowed = ALLOWED[from].includes(to) && (from !== 'sandbox' || SANDBOX_API.some((pattern) => pattern.test(rel)));
           if (!allowed) context.report({ node, messageId: 'forbidden', data: { from, to: `${to}/`, what: rel } });
         };
-        return {
-          ImportDeclaration: (node) => check(node.source, node.source.value),
-          ExportNamedDeclaration: (node) => node.source && check(node.source, node.source.value),
-          ExportAllDeclaration: (node) => check(node.source, node.source.value),
-          ImportExpression: (node) => node.source.type === 'Literal' && check(node.source, node.source.value),
-        };
+        return eachImport(check);
       },
     },
   },

@@ -1,15 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeBaseDescription, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
-import { resources } from './actions/resources.js';
 import { router } from './actions/router.js';
-import { usableAsTool, withToolDefaults } from './helpers/tool.js';
+import { versionDescription } from './actions/versionDescription.js';
+import { usableAsTool } from './helpers/tool.js';
 import { listSearch, loadOptions } from './methods/index.js';
 
 /**
- * Versions 1 and 2 of the Compliance node, their description written once, here: Compliance.node.ts
- * takes its base description (name, icon, subtitle, summary) from it. In the class, not in a
- * versionDescription.ts as in n8n's Airtable node: n8n's strict lint reads the icon, subtitle and
- * usableAsTool from the node class and wants a description in a file named after the node.
+ * Versions 1 and 2 of the Compliance node. As in n8n's Airtable node, the versions' description is
+ * its own file (actions/versionDescription.ts: versions, connections, credential, parameters); the
+ * node's identity stays in the class, written once: n8n's strict lint reads the icon, subtitle and
+ * usableAsTool from the class's own object literal (icon-validation, require-node-description-fields,
+ * node-usable-as-tool), and Compliance.node.ts takes its base description from it.
  * 2: the framework, library document and job fields became resource locators; version 1 workflows
  * keep their text fields (helpers/locators.ts), and both run through the same execute.
  */
@@ -20,27 +20,11 @@ export class ComplianceV1 implements INodeType {
     // Relative to the registered entry file (dist/nodes/Compliance/), where the icons are built.
     icon: { light: 'file:compliance.svg', dark: 'file:compliance.dark.svg' },
     group: ['transform'],
-    version: [1, 2],
     subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
     description:
       'Discover regulatory frameworks, generate policy documents, map evidence, search the document library, and manage billing and the review calendar of the compliance engine',
-    defaults: { name: 'Compliance' },
     usableAsTool,
-    inputs: [NodeConnectionTypes.Main],
-    outputs: [NodeConnectionTypes.Main],
-    credentials: [{ name: 'complianceApi', required: true }],
-    // The fields an agent fills default to $fromAI() on Compliance Tool (helpers/tool.ts).
-    properties: withToolDefaults([
-      {
-        displayName: 'Resource',
-        name: 'resource',
-        type: 'options',
-        noDataExpression: true,
-        options: Object.entries(resources).map(([value, resource]) => ({ name: resource.name, value, description: resource.summary })),
-        default: 'framework',
-      },
-      ...Object.values(resources).flatMap((resource) => resource.description),
-    ]),
+    ...versionDescription,
   };
 
   /** With the versioned node's base description (Compliance.node.ts builds it from this one). */

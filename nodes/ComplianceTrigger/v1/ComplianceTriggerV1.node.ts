@@ -1,17 +1,20 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions, INodeType, INodeTypeBaseDescription, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { createClient } from '../../shared/client.js';
 import { toNodeError } from '../../shared/errors.js';
 import { verifiedFrameworkOptions } from '../../shared/frameworks.js';
 import { detect, type TriggerEvent, type TriggerParameters, type TriggerState } from '../events.js';
+import { versionDescription } from './versionDescription.js';
 
 /** The cursor is kept under this key of the node's static data. */
 export const STATE_KEY = 'complianceTrigger';
 
 /**
- * Versions 1 and 2 of the Compliance Trigger, versioned as the action node: the description written
- * once, here, and ComplianceTrigger.node.ts takes its base description from it. 2: Framework Slugs
- * became a multi-select of the verified frameworks; version 1 workflows keep their text field.
+ * Versions 1 and 2 of the Compliance Trigger, versioned as the action node: the versions' description
+ * in its own file (versionDescription.ts), the node's identity (name, icon, subtitle, summary) in the
+ * class, where n8n's strict lint reads it, and ComplianceTrigger.node.ts takes its base description
+ * from it. 2: Framework Slugs became a multi-select of the verified frameworks; version 1 workflows
+ * keep their text field.
  */
 export class ComplianceTriggerV1 implements INodeType {
   description: INodeTypeDescription = {
@@ -19,83 +22,10 @@ export class ComplianceTriggerV1 implements INodeType {
     name: 'complianceTrigger',
     icon: { light: 'file:compliance.svg', dark: 'file:compliance.dark.svg' },
     group: ['trigger'],
-    version: [1, 2],
     subtitle: '={{ $parameter["event"] }}',
     description:
       'Starts a workflow when a compliance review is due, the token balance runs low, a framework publishes updates, or a library document changes',
-    defaults: { name: 'Compliance Trigger' },
-    polling: true,
-    inputs: [],
-    outputs: [NodeConnectionTypes.Main],
-    credentials: [{ name: 'complianceApi', required: true }],
-    properties: [
-      {
-        displayName: 'Event',
-        name: 'event',
-        type: 'options',
-        options: [
-          {
-            name: 'Balance Low',
-            value: 'balanceLow',
-            description: 'The estimated days of token balance remaining fall under a threshold (once per dip)',
-          },
-          {
-            name: 'Framework Updated',
-            value: 'frameworkUpdated',
-            description: 'A chosen framework lists a new dated update',
-          },
-          {
-            name: 'Library Document Changed',
-            value: 'libraryDocumentChanged',
-            description: 'A library document was added, refreshed (new version or content) or removed',
-          },
-          {
-            name: 'Review Due',
-            value: 'reviewDue',
-            description: 'The next review date of the review calendar has been reached',
-          },
-        ],
-        default: 'reviewDue',
-      },
-      {
-        displayName: 'Threshold (Days)',
-        name: 'thresholdDays',
-        type: 'number',
-        typeOptions: { minValue: 0 },
-        default: 7,
-        description: 'Fire when the estimated days of balance remaining fall under this number',
-        displayOptions: { show: { event: ['balanceLow'] } },
-      },
-      {
-        displayName: 'Framework Slugs',
-        name: 'frameworks',
-        type: 'string',
-        default: '',
-        required: true,
-        placeholder: 'e.g. gdpr, iso-27001',
-        description: 'Comma-separated slugs of the frameworks to watch. The first poll records their current updates; later ones fire for new updates.',
-        displayOptions: { show: { event: ['frameworkUpdated'], '@version': [1] } },
-      },
-      {
-        displayName: 'Framework Names or IDs',
-        name: 'frameworks',
-        type: 'multiOptions',
-        typeOptions: { loadOptionsMethod: 'getVerifiedFrameworks' },
-        default: [],
-        required: true,
-        description:
-          'The frameworks to watch; the first poll records their current updates. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-        displayOptions: { show: { event: ['frameworkUpdated'], '@version': [{ _cnd: { gte: 2 } }] } },
-      },
-      {
-        displayName: 'Category',
-        name: 'category',
-        type: 'string',
-        default: '',
-        description: 'Only watch documents of this library category. The first poll records the library; later ones fire for changes.',
-        displayOptions: { show: { event: ['libraryDocumentChanged'] } },
-      },
-    ],
+    ...versionDescription,
   };
 
   /** With the versioned node's base description (ComplianceTrigger.node.ts builds it from this one). */

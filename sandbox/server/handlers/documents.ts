@@ -7,7 +7,7 @@ import { ExtractionBusy, ExtractionFailure } from '../../formats/upload/extracti
 import { documentTypes, SANDBOX_WATERMARK } from '../../generation/index.js';
 import { mappingReportToDocument, mappingTextOfUpload } from '../../mapping/index.js';
 import { HttpError, tooManyRequests } from '../httpError.js';
-import type { JobKind, JobRecord } from '../jobs.js';
+import type { JobKind, JobRecord } from '../jobStore.js';
 import type { Account } from '../accounts.js';
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../services.js';
