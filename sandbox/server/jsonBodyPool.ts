@@ -2,8 +2,11 @@
  * Large JSON bodies parsed off the server's event loop (issue 25): decoding and parsing 2 MB of JSON
  * takes the main thread about 12 ms, time every other key's request waits for, and a key sending
  * such bodies back to back would hold it. Bodies over LARGE_JSON_BODY_BYTES are parsed in a
- * WorkerPool (sandbox/threads) of two workers, at most one per key at a time and two more of a key
+ * WorkerPool (sandbox/threads) of two workers, at most one per key at a time and seven more of a key
  * waiting; beyond that the key is refused at once (429 `rate_limited`), before anything is parsed.
+ * Seven: twice a key's 4 pending mappings (handlers/documents.ts), so concurrent mappings meet the
+ * mapping admission, whose `mappings_busy` says why, and this bound only stops a key from stacking
+ * bodies without end.
  * Smaller bodies are parsed where they arrive: a worker round trip would cost them more than it saves.
  */
 import { WorkerPool, WorkerPoolBusy, type WorkerKind } from '../threads/workerPool.js';
@@ -42,7 +45,7 @@ let pool: WorkerPool<Uint8Array, unknown> | undefined;
  * process alive (the pool unrefs them).
  */
 export async function parseLargeJson(body: Buffer, owner: string): Promise<unknown> {
-  pool ??= new WorkerPool(JSON_BODY_PARSER, { maxSeconds: 10, maxWorkerMemoryBytes: 256 * 1024 * 1024 }, { size: 2, perOwner: 1, queue: 2 });
+  pool ??= new WorkerPool(JSON_BODY_PARSER, { maxSeconds: 10, maxWorkerMemoryBytes: 256 * 1024 * 1024 }, { size: 2, perOwner: 1, queue: 7 });
   // The worker gets the bytes moved, not copied; a Buffer may share its memory with others, so it gets its own.
   const bytes = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? new Uint8Array(body.buffer, 0, body.byteLength) : new Uint8Array(body);
   try {
