@@ -81,9 +81,8 @@ function coerceQuery(operationId: OperationId, query: URLSearchParams): Record<s
 
 /** Small bodies are parsed here; large ones in a worker (jsonBodyPool.ts), so they never hold the event loop. */
 async function parseJson(body: Buffer, owner: string): Promise<unknown> {
-  if (body.length >= LARGE_JSON_BODY_BYTES) return parseLargeJson(body, owner);
   try {
-    return decodeJsonBody(body);
+    return body.length >= LARGE_JSON_BODY_BYTES ? await parseLargeJson(body, owner) : decodeJsonBody(body);
   } catch (error) {
     if (error instanceof JsonBodyError) throw new HttpError(400, 'invalid_json', error.message, error.hint);
     throw error;

@@ -17,14 +17,19 @@ export class JsonBodyError extends Error {
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export function decodeJsonBody(body: Uint8Array): unknown {
-  if (body.length === 0) return {};
-  // JSON is UTF-8 (RFC 8259): bytes that are not are refused, never silently replaced by U+FFFD.
-  let text: string;
+  return body.length === 0 ? {} : parseJsonText(decodeUtf8(body));
+}
+
+/** JSON is UTF-8 (RFC 8259): bytes that are not are refused, never silently replaced by U+FFFD. */
+export function decodeUtf8(body: Uint8Array): string {
   try {
-    text = STRICT_UTF8.decode(body);
+    return STRICT_UTF8.decode(body);
   } catch {
     throw new JsonBodyError('The request body is not valid UTF-8.', 'Send the JSON encoded as UTF-8 with Content-Type: application/json.');
   }
+}
+
+export function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -37,6 +37,13 @@ describe('large JSON bodies', () => {
     expect(envelope(await call('POST', '/documents/map', { rawBody: bytes, headers: { 'content-type': 'application/json' } }), 400, 'invalid_json').message).toBe('The request body is not valid UTF-8.');
   });
 
+  it('reads a large body nested deeper than a structured clone goes, as a small one is read', async () => {
+    const nested = `{"query":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+    expect(nested.length).toBeGreaterThan(LARGE_JSON_BODY_BYTES);
+    const answer = await call('POST', '/frameworks/suggest', { rawBody: nested, headers: { 'content-type': 'application/json' } });
+    expect(envelope(answer, 400, 'missing_query').message).toContain('query');
+  });
+
   it("refuses a key's ninth large body at once (one parsing, seven waiting) while another key's is parsed", async () => {
     const body = () => Buffer.from(JSON.stringify({ content }));
     const flooding = Array.from({ length: 9 }, () => parseLargeJson(body(), 'flooding').then(() => 'parsed', (error: unknown) => error));
