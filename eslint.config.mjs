@@ -62,6 +62,19 @@ export default tseslint.config(
     },
   },
   {
+    // The CLI may run inside a workflow and prints repository and service text: it prints only
+    // through cli/lib/output.ts, which escapes every line (review/'s logText) and redacts secrets.
+    files: ['cli/**/*.ts'],
+    ignores: ['cli/lib/output.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='console']", message: 'Print through Output or printText (cli/lib/output.ts): it escapes the line so repository text cannot drive the terminal or issue workflow commands.' },
+        { selector: "MemberExpression[object.name='process'][property.name=/^(stdout|stderr)$/]", message: 'Print through Output or printText (cli/lib/output.ts).' },
+      ],
+    },
+  },
+  {
     // SHA-256: n8n's scanner allows node:crypto in community nodes (and it has no timers or I/O).
     files: ['api/contentHash.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['node:*', '!node:crypto', 'fs', 'path', 'undici'] }] },

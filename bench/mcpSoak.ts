@@ -2,7 +2,10 @@
  * MCP over HTTP under abandonment (issue 25): for 60 s, clients open sessions (initialize, one ping)
  * and walk away without closing them, eight at a time, while every 5 s ten 3.9 MB bodies arrive at
  * once (half of them initializes). The server is the built CLI in its own process (`compliance mcp --http 0`, the
- * embedded sandbox); its resident memory at the end is set beside its memory after a warm-up.
+ * embedded sandbox); its resident memory at the end is set beside its memory after a warm-up, both as
+ * the system sees it and after a forced full garbage collection (the server runs with --expose-gc and
+ * bench/mcpSoakProbe.cjs), which tells state the server holds (heap used after GC) from memory V8 or
+ * the allocator keeps committed (RSS).
  * SOAK_MS shortens the soak, SOAK_NO_BODIES leaves out the large bodies, and SOAK_NODE_OPTIONS is
  * passed to the server (`--max-old-space-size=100` tells retained state from garbage V8 has not yet
  * collected: retained state would exhaust the smaller heap).
@@ -14,6 +17,8 @@ import { memoryOf } from '../test/sandbox/uploadBombs.js';
 import type { BenchReport } from './report.js';
 
 const CLI = 'dist/cli/compliance.cjs';
+/** Collects garbage in the server and prints its memory on SIGUSR2 (bench/mcpSoakProbe.cjs). */
+const PROBE = './bench/mcpSoakProbe.cjs';
 const SOAK_MS = Number(process.env.SOAK_MS ?? 60_000);
 const CLIENTS = 8;
 const QUIET_MS = 15_000;
@@ -51,6 +56,16 @@ async function largeBodies(url: string, session: string): Promise<number[]> {
   );
 }
 
+interface CollectedMemory {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
 async function sessionOf(url: string): Promise<string> {
   const answer = await fetch(url, { method: 'POST', headers: HEADERS, body: initialize(0) });
   await answer.text();
@@ -59,11 +74,16 @@ async function sessionOf(url: string): Promise<string> {
 
 export async function bench(report: BenchReport): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run node scripts/build.mjs first`);
-  const child = spawn(process.execPath, [CLI, 'mcp', '--http', '0'], { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...(process.env.SOAK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--require', PROBE, CLI, 'mcp', '--http', '0'], { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...(process.env.SOAK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS } : {}) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const collected: Array<(memory: CollectedMemory) => void> = [];
+  /** The server's memory after a full garbage collection. */
+  const afterGc = () => new Promise<CollectedMemory>((resolve) => (collected.push(resolve), child.kill('SIGUSR2')));
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stderr! }).on('line', (line) => {
       const match = /listening on (http:\/\/\S+)/.exec(line);
       if (match) resolve(match[1]!);
+      const memory = /^mcp-soak-memory (.*)$/.exec(line);
+      if (memory) collected.shift()?.(JSON.parse(memory[1]!) as CollectedMemory);
     });
     child.once('exit', (code) => reject(new Error(`compliance mcp --http exited with ${code}`)));
   });
@@ -72,6 +92,7 @@ export async function bench(report: BenchReport): Promise<void> {
   try {
     for (let i = 0; i < 100; i++) await openAndAbandon(server.url, i * 2);
     const start = memoryOf(pid).rss;
+    const startCollected = await afterGc();
     const trace: number[] = [];
     const sampler = setInterval(() => trace.push(Math.round(memoryOf(pid).rss / 1024 / 1024)), 5_000);
     const statuses = new Map<number, number>();
@@ -96,12 +117,20 @@ export async function bench(report: BenchReport): Promise<void> {
     // A quiet spell, as after any burst: V8 collects and gives back pages once allocation stops.
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
     const end = memoryOf(pid);
+    const endCollected = await afterGc();
     const opened = statuses.get(200) ?? 0;
     report.figure('mcp soak: sessions opened and abandoned in 60 s', opened, 'sessions');
     report.figure('mcp soak: server RSS after warm-up', Math.round(start / 1024 / 1024), 'MB');
     report.figure('mcp soak: server RSS when the soak stops', Math.round(atStop / 1024 / 1024), 'MB');
     report.figure('mcp soak: server RSS at the end (15 s later)', Math.round(end.rss / 1024 / 1024), 'MB');
-    report.figure('mcp soak: RSS at the end / after warm-up', Math.round((end.rss / start) * 100) / 100, '×', '≤ 1.5');
+    report.figure('mcp soak: RSS at the end / after warm-up (no forced collection)', Math.round((end.rss / start) * 100) / 100, '×');
+    report.figure('mcp soak: heap used after a forced full GC, after warm-up', mb(startCollected.heapUsed), 'MB');
+    report.figure('mcp soak: heap used after a forced full GC, at the end', mb(endCollected.heapUsed), 'MB');
+    report.figure('mcp soak: heap used after GC at the end / after warm-up', Math.round((endCollected.heapUsed / startCollected.heapUsed) * 100) / 100, '×', '≤ 1.5');
+    report.figure('mcp soak: RSS after a forced full GC, after warm-up', mb(startCollected.rss), 'MB');
+    report.figure('mcp soak: RSS after a forced full GC, at the end', mb(endCollected.rss), 'MB');
+    report.figure('mcp soak: RSS after GC at the end / after warm-up', Math.round((endCollected.rss / startCollected.rss) * 100) / 100, '×', '≤ 1.5');
+    report.note(`mcp soak: after a forced GC, V8 heap committed ${mb(startCollected.heapTotal)} MB after warm-up and ${mb(endCollected.heapTotal)} MB at the end; buffers outside it ${mb(startCollected.external)} and ${mb(endCollected.external)} MB`);
     report.figure('mcp soak: server peak RSS', Math.round(end.peak / 1024 / 1024), 'MB');
     report.note(`mcp soak: RSS every 5 s (MB): ${trace.join(', ')}`);
     report.note(`mcp soak: initialize answers ${JSON.stringify(Object.fromEntries(statuses))}; 3.9 MB bodies (10 at once every 5 s) answered ${JSON.stringify(Object.fromEntries(bodyStatuses))} (413: an initialize over 64 KB; 503: over the 16 MB read at once; 0: the connection closed on a refusal)`);

@@ -5,7 +5,7 @@
  */
 import { COMMANDS } from './commands/index.js';
 import { EXIT, EXIT_CODES_HELP } from './lib/exitCodes.js';
-import { fitHelp, Output } from './lib/output.js';
+import { fitHelp, Output, printText } from './lib/output.js';
 import { didYouMean } from './lib/suggest.js';
 
 export type { Command } from './lib/command.js';
@@ -39,11 +39,11 @@ async function main(argv: string[]): Promise<number> {
   const json = rest.includes('--json');
   const out = new Output({ json, noColor: rest.includes('--no-color') });
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${fitHelp(usage())}\n`);
+    printText('stdout', `${fitHelp(usage())}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    process.stdout.write(`${VERSION}\n`);
+    printText('stdout', `${VERSION}\n`);
     return EXIT.ok;
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
@@ -75,7 +75,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`compliance: ${error instanceof Error ? error.message : String(error)}\n`);
+    printText('stderr', `compliance: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = EXIT.service;
   },
 );

@@ -64,12 +64,13 @@ const bundles = [
     external: ['unpdf'],
     launcher: { file: 'compliance.cjs', text: CLI_LAUNCHER },
   },
-  // The sandbox's worker threads (upload reader, mapping), started by the cli and sandbox bundles (found under dist/workers/).
+  // The sandbox's worker threads (upload reader, mapping, JSON body parser), started by the cli and sandbox bundles (found under dist/workers/).
   {
     name: 'cli workers',
     entryPoints: [
       { in: 'sandbox/formats/upload/extractWorker.ts', out: 'upload-extraction' },
       { in: 'sandbox/mapping/mappingWorker.ts', out: 'mapping' },
+      { in: 'sandbox/server/jsonBodyWorker.ts', out: 'json-body' },
     ],
     outdir: 'dist/workers',
     outExtension: { '.js': '.cjs' },

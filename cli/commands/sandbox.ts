@@ -8,7 +8,7 @@ import { parseKeySpec, startSandbox, type SandboxOptions } from '../../sandbox/i
 import type { Command } from '../lib/command.js';
 import { cleanParseError } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
-import { fitHelp } from '../lib/output.js';
+import { fitHelp, printText } from '../lib/output.js';
 
 const HELP = `Usage: compliance sandbox [options]
 
@@ -79,7 +79,7 @@ export const sandboxCommand: Command = {
   async run(argv) {
     const { values } = parseSandboxArgs(argv);
     if (values.help) {
-      process.stdout.write(fitHelp(HELP));
+      printText('stdout', fitHelp(HELP));
       return 0;
     }
     if (values.key !== undefined) checkKeys(values.key);
@@ -119,7 +119,7 @@ export const sandboxCommand: Command = {
     });
     const keys = sandbox.keys.map(({ key, mode }) => ({ key, mode }));
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl, keys, ...(sandbox.controlToken ? { controlToken: sandbox.controlToken } : {}) })}\n`);
+      printText('stdout', `${JSON.stringify({ baseUrl: sandbox.baseUrl, keys, ...(sandbox.controlToken ? { controlToken: sandbox.controlToken } : {}) })}\n`);
     } else {
       const lines = [`Sandbox listening at ${sandbox.baseUrl}`, ...keys.map(({ key, mode }) => `API key: ${key} (${mode})`)];
       if (options.dataDir) lines.push(`State persists in ${options.dataDir}`);
@@ -128,7 +128,7 @@ export const sandboxCommand: Command = {
       // Not loopback: anyone who can reach the port could move the clock or read the outbox without it.
       if (sandbox.controlToken) lines.push(`Control token: ${sandbox.controlToken} (send as X-Sandbox-Token to ${sandbox.origin}/_sandbox/*)`);
       lines.push('Press Ctrl+C to stop.');
-      process.stdout.write(`${lines.join('\n')}\n`);
+      printText('stdout', `${lines.join('\n')}\n`);
     }
 
     await stopped;

@@ -4,7 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError, exitCodesHelp } from './errors.js';
-import { fitHelp } from './output.js';
+import { fitHelp, printText } from './output.js';
 import { didYouMean } from './suggest.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description: string; valueName?: string };
@@ -80,7 +80,7 @@ export function parseCommand(argv: string[], options: OptionSpecs, help: Command
     throw new UsageError(cleanParseError((error as Error).message, Object.keys(all)), `Run \`${help.usage.split(' ').slice(0, 2).join(' ')} --help\` for the options.`);
   }
   if (parsed.values.help) {
-    process.stdout.write(renderHelp(help, all));
+    printText('stdout', renderHelp(help, all));
     return undefined;
   }
   const min = positionals.min ?? 0;

@@ -19,6 +19,6 @@ export async function saveDownload(download: Download, output: string | undefine
   if (download.kind === 'binary' && out.stdoutIsTTY) {
     throw new UsageError(`the result is binary (${download.contentType}): refusing to print it to the terminal`, `Pass --output ${download.filename}, or pipe it (--output - > file).`);
   }
-  process.stdout.write(downloadBytes(download));
+  out.data(downloadBytes(download));
   return undefined;
 }

@@ -4,7 +4,8 @@
  * cannot reach the server through DNS rebinding.
  *
  * Its state is bounded, whatever a client does: sessions are capped (a new one beyond the cap
- * closes the least recently used idle one) and closed after a quiet spell; a body is refused at its
+ * closes the least recently used idle one) and closed after a quiet spell (a minute for a session
+ * that never sent a request after its initialize, 30 minutes otherwise); a body is refused at its
  * Content-Length or as soon as it crosses the limit (64 KB without a session: an initialize, whose
  * client information a session keeps; 4 MB in one), and the bytes of bodies being read at once are
  * capped too (503 with Retry-After beyond that), so a flood of large requests cannot hold memory.
@@ -22,6 +23,11 @@ interface HttpLimits {
   maxSessions: number;
   /** A session with no request for this long is closed (its client must initialize again). */
   idleMs: number;
+  /**
+   * A session that has sent nothing but its initialize (and the initialized notification) for this
+   * long is closed: the trace of a client that walked away, or of a flood of initializes.
+   */
+  unusedIdleMs: number;
   /** One request body at most (map_text's pasted text is the largest input). */
   maxBodyBytes: number;
   /** The body of a request without a session (an initialize, which a session keeps): small. */
@@ -35,6 +41,7 @@ interface HttpLimits {
 const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxSessions: 64,
   idleMs: 30 * 60_000,
+  unusedIdleMs: 60_000,
   maxBodyBytes: 4 * 1024 * 1024,
   maxInitializeBytes: 64 * 1024,
   maxBodyBytesInFlight: 16 * 1024 * 1024,
@@ -47,7 +54,11 @@ interface Session {
   lastActive: number;
   /** Requests not yet answered (an open GET stream among them): such a session is never idle. */
   inFlight: number;
+  /** Whether it has sent a request beyond initialize and the initialized notification. */
+  used: boolean;
 }
+
+const isInitializedNotification = (body: unknown) => typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'notifications/initialized';
 
 class RequestRefused extends Error {
   constructor(
@@ -81,7 +92,7 @@ export async function serveHttp(
   };
   const closeIdle = () => {
     const now = limits.now();
-    for (const [id, session] of sessions) if (session.inFlight === 0 && now - session.lastActive >= limits.idleMs) closeSession(id);
+    for (const [id, session] of sessions) if (session.inFlight === 0 && now - session.lastActive >= (session.used ? limits.idleMs : limits.unusedIdleMs)) closeSession(id);
   };
   /** Room for one more session: the least recently used one without a request in flight goes. */
   const makeRoom = (): boolean => {
@@ -142,14 +153,17 @@ export async function serveHttp(
         res.once('finish', () => req.destroy());
         return jsonRpcError(res, refused.status, refused.status === 400 ? -32700 : -32000, refused.message, { ...refused.headers, connection: 'close' });
       }
-      if (existing) return existing.transport.handleRequest(req, res, body);
+      if (existing) {
+        if (!isInitializedNotification(body)) existing.used = true;
+        return existing.transport.handleRequest(req, res, body);
+      }
       if (sessionId !== undefined) return jsonRpcError(res, 404, -32001, 'session not found (closed, or idle too long): initialize a new session');
       if (!isInitializeRequest(body)) return jsonRpcError(res, 400, -32000, 'bad request: no Mcp-Session-Id, and not an initialize request');
       if (!makeRoom()) return jsonRpcError(res, 503, -32000, `every one of the ${limits.maxSessions} sessions has a request in flight; retry shortly`, { 'retry-after': '1' });
       const server = newServer();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, { transport, server, lastActive: limits.now(), inFlight: 0 }),
+        onsessioninitialized: (id) => void sessions.set(id, { transport, server, lastActive: limits.now(), inFlight: 0, used: false }),
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -159,6 +173,7 @@ export async function serveHttp(
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!existing) return jsonRpcError(res, sessionId === undefined ? 400 : 404, -32000, 'missing or unknown Mcp-Session-Id');
+      existing.used = true;
       return existing.transport.handleRequest(req, res);
     }
     res.setHeader('allow', 'GET, POST, DELETE');
@@ -171,7 +186,7 @@ export async function serveHttp(
     });
   });
   // Idle sessions also go without any request arriving to notice them.
-  const sweep = setInterval(closeIdle, Math.max(1_000, Math.min(limits.idleMs, 60_000)));
+  const sweep = setInterval(closeIdle, Math.max(1_000, Math.min(limits.idleMs, limits.unusedIdleMs, 60_000)));
   sweep.unref();
   await new Promise<void>((resolvePromise, reject) => {
     http.once('error', reject);

@@ -8,6 +8,8 @@ import { z } from 'zod/v4';
 import { operations, type OperationId, type OperationSpec } from '../../api/operations.js';
 import { LIMITS } from '../../api/schemas/common.js';
 import { HttpError } from './httpError.js';
+import { LARGE_JSON_BODY_BYTES, parseLargeJson } from './jsonBodyPool.js';
+import { decodeJsonBody, JsonBodyError } from './jsonText.js';
 
 /** JSON bodies: library content is at most 300,000 characters, which JSON escaping can double. */
 const JSON_BODY_LIMIT = 2 * 1024 * 1024;
@@ -77,22 +79,13 @@ function coerceQuery(operationId: OperationId, query: URLSearchParams): Record<s
   return input;
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-function parseJson(body: Buffer): unknown {
-  if (body.length === 0) return {};
-  // JSON is UTF-8 (RFC 8259): bytes that are not are refused, never silently replaced by U+FFFD.
-  // Decoded once (a 2 MB body is main-thread time every other key waits for).
-  let text: string;
+/** Small bodies are parsed here; large ones in a worker (jsonBodyPool.ts), so they never hold the event loop. */
+async function parseJson(body: Buffer, owner: string): Promise<unknown> {
   try {
-    text = STRICT_UTF8.decode(body);
-  } catch {
-    throw new HttpError(400, 'invalid_json', 'The request body is not valid UTF-8.', 'Send the JSON encoded as UTF-8 with Content-Type: application/json.');
-  }
-  try {
-    return JSON.parse(text) as unknown;
+    return body.length >= LARGE_JSON_BODY_BYTES ? await parseLargeJson(body, owner) : decodeJsonBody(body);
   } catch (error) {
-    throw new HttpError(400, 'invalid_json', `The request body is not valid JSON: ${(error as Error).message}.`, 'Send a JSON object with Content-Type: application/json.');
+    if (error instanceof JsonBodyError) throw new HttpError(400, 'invalid_json', error.message, error.hint);
+    throw error;
   }
 }
 
@@ -122,6 +115,8 @@ export async function readInput(
   operation: OperationSpec & { id: OperationId },
   pathParams: Record<string, string>,
   query: URLSearchParams,
+  /** Whose request it is (an API key's hash): large bodies are parsed in that key's turn. */
+  owner = '',
 ): Promise<unknown> {
   if (operation.method === 'GET' || operation.method === 'DELETE') {
     return { ...coerceQuery(operation.id, query), ...pathParams };
@@ -141,7 +136,7 @@ export async function readInput(
     // curl -d sends this by default; the body is still the JSON the user typed.
     contentType.startsWith('application/x-www-form-urlencoded')
   ) {
-    input = parseJson(body);
+    input = await parseJson(body, owner);
   } else {
     throw new HttpError(
       415,

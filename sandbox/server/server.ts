@@ -89,7 +89,7 @@ export function createSandboxServer(services: Services): Server {
       }
 
       if (operation.id === 'mapDocument') refuseBusyMappings(services, account.keyHash);
-      const raw = (await readInput(req, operation, pathParams, url.searchParams)) as Record<string, unknown>;
+      const raw = (await readInput(req, operation, pathParams, url.searchParams, account.keyHash)) as Record<string, unknown>;
       const multipart = String(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
       validateRequest(operation.id, method === 'GET' || method === 'DELETE' ? 'params' : multipart ? 'multipart' : 'json', raw);
       // The document accepted it; the table's schema only normalises (trims, tag lists, aliases). A

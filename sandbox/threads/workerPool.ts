@@ -196,8 +196,6 @@ export class WorkerPool<Task, Output> {
 
   private spawn(slot: Slot<Task, Output>): Worker {
     const worker = startWorker(this.kind as WorkerKind<unknown>);
-    // An idle worker never keeps the process alive; the server does while it listens.
-    worker.unref();
     slot.worker = worker;
     worker.on('message', (reply: TaskReply<Output>) => {
       const job = slot.job;
@@ -228,6 +226,9 @@ export class WorkerPool<Task, Output> {
       const job = slot.job;
       if (job) this.finish(slot, () => job.reject(new Error(`The ${this.kind.name} stopped unexpectedly.`)));
     });
+    // An idle worker never keeps the process alive; the server does while it listens. After the
+    // listeners: adding a 'message' listener refs the worker's port again.
+    worker.unref();
     return worker;
   }
 

@@ -6,42 +6,15 @@
  * GitHub may hold a live @mention.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
-import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, pullRequestEvent, REPOSITORY, runAction, type ActionRun } from './harness.js';
+import { API_KEY, GITHUB_TOKEN, makeWorkspace, pullRequestEvent, REPOSITORY, runAction, type ActionRun } from './harness.js';
+import { HOSTILE_CONFIG, MARK, runnerCommands, writeHostileFiles } from './hostileInputs.js';
 
-const MARK = 'INJECTED';
-/** Each would be a workflow command (or hide the log) if printed as it is. */
-const HOSTILE_NAMES = [
-  `x\n::error::${MARK}-newline`,
-  `::warning::${MARK}-lead`,
-  `##[error]${MARK}-v1`,
-  `  ::add-mask::${MARK}-blank`,
-  `cr\r::stop-commands::${MARK}-cr`,
-  `esc\u001b[2K\u2028::notice::${MARK}-separator`,
-];
-const HOSTILE_TEXT = `\n::error::${MARK}-text\n##[warning]${MARK}-text-v1\nEscalate to @@admin-team and \`@security-team today.\n`;
-const HOSTILE_CONFIG = `${HIPAA_CONFIG(
-  80,
-  `generate:
-  - type: access_control_policy
-    framework: hipaa-security
-    organisation: { name: "Acme\\n::error::${MARK}-org @@admin-team", country: US }
-    output: "generated/::error::${MARK}-output"
-    formats: [md]
-gapIssues:
-  labels: [compliance-gap]
-`,
-)}`;
 /** What the actions print on purpose: masks (never shown) and annotations. */
 const INTENDED = new Set(['add-mask', 'error', 'warning', 'notice', 'debug']);
 const MENTION = /(^|[^\w])@[A-Za-z0-9]/;
-
-function runnerCommands(stdout: string): string[] {
-  return stdout.split(/\r\n|\r|\n/).filter((line) => line.trimStart().startsWith('::'));
-}
 
 /** Command lines the action did not mean, and hostile text the runner would read as a command. */
 function unintended(run: ActionRun): string[] {
@@ -73,11 +46,7 @@ afterAll(async () => {
 describe('every action on a hostile repository', () => {
   it('prints no workflow command it did not mean and sends no mention to GitHub', { timeout: 180_000 }, async () => {
     const workspace = makeWorkspace(HOSTILE_CONFIG);
-    const policy = readFileSync(join(workspace, 'policies', 'access-control-policy.md'), 'utf8');
-    HOSTILE_NAMES.forEach((name, i) => {
-      writeFileSync(join(workspace, 'policies', `${name}.md`), `# ::notice::${MARK}-title-${i} @@admin-team\n\n${policy}\n${HOSTILE_TEXT}Revision ${i}.\n`);
-    });
-    appendFileSync(join(workspace, 'policies', 'hr-security-policy.md'), HOSTILE_TEXT);
+    writeHostileFiles(workspace);
     const service = { 'api-key': API_KEY, 'base-url': sandbox.baseUrl };
     const pr = github.addPullRequest(`::error::${MARK}-pr-title`);
     const runs: Record<string, ActionRun> = {};

@@ -33,7 +33,8 @@ describe('compliance start-up', () => {
     const loaded = sources(graph(join(dirname(CLI), 'main.mjs')));
     expect(loaded).toContain('cli/main.ts');
     expect(loaded).toContain('cli/commands/index.ts');
-    expect(loaded.filter((path) => /^(sandbox|review|actions)\/|node_modules|^cli\/commands\/(?!index\.ts)|^api\/node\//.test(path))).toEqual([]);
+    // review/neutralise.ts is the one escape every printed line passes (a few regular expressions).
+    expect(loaded.filter((path) => path !== 'review/neutralise.ts' && /^(sandbox|review|actions)\/|node_modules|^cli\/commands\/(?!index\.ts)|^api\/node\//.test(path))).toEqual([]);
     // The lazily loaded parts do exist, as chunks of their own.
     const chunks = join(dirname(CLI), 'chunks');
     const all = sources(readdirSync(chunks).map((file) => join(chunks, file)));

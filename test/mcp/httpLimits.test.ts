@@ -46,7 +46,7 @@ describe('MCP over HTTP keeps bounded state', () => {
 
   it('closes a session idle longer than the limit; an active one stays', async () => {
     let now = 1_000_000;
-    running = await serveHttp(0, newServer, { idleMs: 60_000, now: () => now });
+    running = await serveHttp(0, newServer, { idleMs: 60_000, unusedIdleMs: 60_000, now: () => now });
     const idle = await initialize(running.url);
     const active = await initialize(running.url);
     now += 40_000;
@@ -54,6 +54,20 @@ describe('MCP over HTTP keeps bounded state', () => {
     now += 30_000; // idle: 70 s since its last request; active: 30 s
     expect((await post(running.url, PING, idle)).status).toBe(404);
     expect((await post(running.url, PING, active)).status).toBe(200);
+    expect(running.sessionCount()).toBe(1);
+  });
+
+  it('closes a session that sent nothing after its initialize sooner than a used one', async () => {
+    let now = 1_000_000;
+    running = await serveHttp(0, newServer, { idleMs: 30 * 60_000, unusedIdleMs: 60_000, now: () => now });
+    const unused = await initialize(running.url);
+    const used = await initialize(running.url);
+    const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect((await post(running.url, initialized, unused)).status).toBe(202);
+    expect((await post(running.url, PING, used)).status).toBe(200);
+    now += 61_000; // both quiet for 61 s: past the unused limit, far from the 30 minutes
+    expect((await post(running.url, PING, unused)).status).toBe(404);
+    expect((await post(running.url, PING, used)).status).toBe(200);
     expect(running.sessionCount()).toBe(1);
   });
 

@@ -184,3 +184,39 @@ describe('progress', () => {
     expect(new Output({ json: false }, fakeStreams({ tty: true, env: { NO_COLOR: '1' } }).streams).style('ok', 'green')).toBe('ok');
   });
 });
+
+describe('one escape for everything printed', () => {
+  it('shows control characters and line breaks inside a value escaped, breaks workflow commands, keeps our own lines', () => {
+    const { streams, written } = fakeStreams();
+    const out = new Output({ json: false }, streams);
+    out.print(`Ingested policies/x\r::error::bad.md\u001b]0;title\u0007\nSpent 0 tokens.`);
+    out.notice(`::warning::note \u001b[2K\u2028##[error]x`);
+    expect(written.stdout).toBe('Ingested policies/x\\r:\u200D:error:\u200D:bad.md\\u001b]0;title\\u0007\nSpent 0 tokens.\n');
+    expect(written.stderr).toBe(':\u200D:warning:\u200D:note \\u001b[2K\\u2028#\u200D#[error]x\n');
+  });
+
+  it('keeps the colours of style() on a colour terminal, and escapes a value\'s own sequences everywhere else', () => {
+    const { streams, written } = fakeStreams({ tty: true });
+    const out = new Output({ json: false }, streams);
+    out.print(`${out.style('passed', 'green')} \u001b[2J::x`);
+    expect(written.stdout).toBe(`\u001b[32mpassed\u001b[39m \\u001b[2J:\u200D:x\n`);
+    const { streams: piped, written: pipedOut } = fakeStreams();
+    new Output({ json: false }, piped).print('\u001b[32mgreen\u001b[39m');
+    expect(pipedOut.stdout).toBe('\\u001b[32mgreen\\u001b[39m\n');
+  });
+
+  it('writes JSON that reads back the same, without separators or the runner marker as they are', () => {
+    const { streams, written } = fakeStreams();
+    const value = { name: 'a\u2028b\u2029##[error]c::d\n\u001b' };
+    new Output({ json: true }, streams).printJson(value);
+    expect(written.stdout).not.toMatch(/[\u2028\u2029]|##\[/);
+    expect(written.stdout).not.toContain('\u001b');
+    expect(JSON.parse(written.stdout)).toEqual(value);
+  });
+
+  it('writes a download verbatim (the data asked for)', () => {
+    const { streams, written } = fakeStreams();
+    new Output({ json: false }, streams).data('::x\r\n');
+    expect(written.stdout).toBe('::x\r\n');
+  });
+});

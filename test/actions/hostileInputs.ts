@@ -1,0 +1,46 @@
+/**
+ * A repository of hostile names and texts (issue 25), shared by the actions' test and the CLI's:
+ * file names, titles, document text and config values that read as workflow commands, ANSI escapes,
+ * a bare CR and mentions.
+ */
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HIPAA_CONFIG } from './harness.js';
+
+export const MARK = 'INJECTED';
+/** Each would be a workflow command (or hide the log) if printed as it is. */
+export const HOSTILE_NAMES = [
+  `x\n::error::${MARK}-newline`,
+  `::warning::${MARK}-lead`,
+  `##[error]${MARK}-v1`,
+  `  ::add-mask::${MARK}-blank`,
+  `cr\r::stop-commands::${MARK}-cr`,
+  `esc\u001b[2K\u2028::notice::${MARK}-separator`,
+];
+export const HOSTILE_TEXT = `\n::error::${MARK}-text\n##[warning]${MARK}-text-v1\nEscalate to @@admin-team and \`@security-team today.\n`;
+export const HOSTILE_CONFIG = `${HIPAA_CONFIG(
+  80,
+  `generate:
+  - type: access_control_policy
+    framework: hipaa-security
+    organisation: { name: "Acme\\n::error::${MARK}-org @@admin-team", country: US }
+    output: "generated/::error::${MARK}-output"
+    formats: [md]
+gapIssues:
+  labels: [compliance-gap]
+`,
+)}`;
+
+/** Lines the runner reads as a workflow command: they start (after blanks) with `::`. */
+export function runnerCommands(stdout: string): string[] {
+  return stdout.split(/\r\n|\r|\n/).filter((line) => line.trimStart().startsWith('::'));
+}
+
+/** Writes the hostile policy files (and hostile text into an existing one) under `workspace`/policies. */
+export function writeHostileFiles(workspace: string): void {
+  const policy = readFileSync(join(workspace, 'policies', 'access-control-policy.md'), 'utf8');
+  HOSTILE_NAMES.forEach((name, i) => {
+    writeFileSync(join(workspace, 'policies', `${name}.md`), `# ::notice::${MARK}-title-${i} @@admin-team\n\n${policy}\n${HOSTILE_TEXT}Revision ${i}.\n`);
+  });
+  appendFileSync(join(workspace, 'policies', 'hr-security-policy.md'), HOSTILE_TEXT);
+}
