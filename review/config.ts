@@ -7,6 +7,7 @@ import * as z from 'zod/v4';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { CADENCES, FORMATS } from '../api/schemas/common.js';
 import { ConfigError, type ConfigIssue } from './errors.js';
+import { FAIL_ON } from './gate.js';
 import { globToRegExp, isGlob, normaliseRepoPath } from './glob.js';
 
 export const CONFIG_FILE_NAME = 'compliance.yml';
@@ -101,6 +102,11 @@ export const configSchema = z
     repository: text.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: 'must be owner/name' }).optional(),
     documents: z.array(documentGroup, { error: 'must be a list of document groups' }).min(1, { error: 'must list at least one document group' }),
     frameworks: z.array(frameworkEntry, { error: 'must be a list' }).default([]),
+    /**
+     * What fails the gate besides the thresholds; absent means `coverage`. A CLI flag or action
+     * input may make it stricter, never looser, and a pull request is judged by the default branch's.
+     */
+    failOn: z.enum(FAIL_ON, { error: `must be one of: ${FAIL_ON.join(', ')}` }).optional(),
     waivers: z.array(waiver, { error: 'must be a list' }).default([]),
     gapIssues: gapIssues.prefault({}),
     generate: z.array(generateEntry, { error: 'must be a list' }).default([]),
@@ -163,7 +169,7 @@ export type GenerateTarget = Config['generate'][number];
 
 // Every key the schema knows, for "did you mean" on unknown keys.
 const KNOWN_KEYS = [
-  'repository', 'documents', 'frameworks', 'waivers', 'gapIssues', 'generate', 'review',
+  'repository', 'documents', 'frameworks', 'failOn', 'waivers', 'gapIssues', 'generate', 'review',
   'name', 'paths', 'category', 'tags', 'framework', 'threshold', 'mode', 'control', 'reason',
   'owner', 'expires', 'labels', 'assignees', 'titlePrefix', 'closeResolved', 'maxNewPerRun',
   'type', 'organisation', 'sector', 'country', 'jurisdiction', 'context', 'humanize', 'output',

@@ -36,6 +36,11 @@ frameworks:
     documents: [policies, procedures]
     mode: combined
 
+# What else fails the gate: coverage (the thresholds alone, the default), new-gaps (also gaps
+# absent from the baseline) or declared-without-evidence. A --fail-on flag or fail-on input can
+# only make it stricter; a pull request is judged by the default branch's compliance.yml.
+failOn: coverage
+
 # Accepted gaps: they do not fail the gate until they expire (the expiry day still counts).
 waivers:
   - framework: nist-csf-2

@@ -66,6 +66,7 @@ export interface ReviewInput {
   maxTokens?: number;
   /** The cap to count against when the caller spends more under it (a session, a later regeneration); else one of maxTokens. */
   ledger?: SpendLedger;
+  /** Default: compliance.yml's `failOn` (gateConfiguration resolves what a flag or input may add), else `coverage`. */
   failOn?: FailOn;
   /** The mappings of an earlier run of the same pull request (readMappingStore): unchanged ones are reused, not paid again. */
   reuse?: MappingStore;
@@ -280,7 +281,7 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
             waivers: config.waivers,
             today: input.today,
             baseline: input.baseline,
-            failOn: input.failOn ?? 'coverage',
+            failOn: input.failOn ?? input.config.failOn ?? 'coverage',
             declarations,
           }),
         );

@@ -205,6 +205,15 @@ function failure(item: SyncItem, error: unknown, admittedJob: string | undefined
     const holder = typeof error.details.documentId === 'string' ? ` (document ${error.details.documentId})` : '';
     return { ...base, outcome: 'skipped', message: `the library already holds this text${holder}: not ingested, nothing charged` };
   }
+  // Another run (the library sync and the scheduled review have separate concurrency groups)
+  // refreshed this document first: the service refuses the second refresh before charging it.
+  if (error instanceof ComplianceApiError && error.code === 'document_unchanged') {
+    const { error: _refused, ...rest } = base;
+    return { ...rest, outcome: 'kept', message: 'the library already holds this text (another run refreshed it meanwhile): nothing charged' };
+  }
+  if (error instanceof ComplianceApiError && error.code === 'document_busy') {
+    return { ...base, outcome: 'skipped', message: 'another run is refreshing this document right now: not sent, nothing charged; the next sync refreshes it if its text still differs' };
+  }
   if (error instanceof ComplianceApiError && error.code === 'library_full') {
     return { ...base, outcome: 'failed', message: 'the library is full: not ingested, nothing charged; delete documents first' };
   }

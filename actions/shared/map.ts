@@ -17,12 +17,10 @@ import { log } from './runtime/log.js';
 import {
   compareEvidence,
   decideVerdict,
-  FAIL_ON,
   formatTokens,
   gateConfiguration,
   lostControls,
   MAPPING_MODES,
-  parseConfig,
   pullRequestScope,
   readMappingStore,
   runReview,
@@ -32,21 +30,24 @@ import {
   type EvidenceChanges,
   type FrameworkConfig,
   type GateConfiguration,
+  type MappingMode,
   type MergePrice,
   type ReviewResult,
   type Verdict,
 } from '../../review/index.js';
-import { decodeUtf8, readRepoBytes, writeRepoFile } from '../../review/node/index.js';
+import { readRepoBytes, writeRepoFile } from '../../review/node/index.js';
 import { currentRepository, currentRevision, pullRequestNumber, repositoryName } from './github/context.js';
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
 import {
   annotateExpiredWaivers,
   annotateGaps,
   annotateLostEvidence,
+  failOnInput,
+  gateNotes,
   historyInput,
   MAX_ANNOTATIONS,
-  mergeWaivers,
   parseWaiversInput,
+  readBaseConfig,
   readGateInputs,
   renderCosts,
   renderReportSummary,
@@ -65,26 +66,17 @@ import { finishStep, renderRefusal, setVerdictOutputs, verdictLine } from './ver
 
 export const DEFAULT_REPORT_DIR = 'compliance-report';
 
-/** The frameworks to map: compliance.yml's, narrowed (or extended) by the `framework` input. */
-function selectFrameworks(config: Config): FrameworkConfig[] {
-  const named = textInput('framework');
-  const threshold = numberInput('threshold', { min: 0, max: 100 });
-  const mode = textInput('mode') === undefined ? undefined : choiceInput('mode', MAPPING_MODES, 'combined');
-  let frameworks = config.frameworks;
-  if (named) {
-    const wanted = named.toLowerCase();
-    frameworks = config.frameworks.filter((entry) => entry.framework.toLowerCase() === wanted);
-    if (frameworks.length === 0) {
-      if (threshold === undefined) {
-        throw new InputError('threshold', `is required: ${named} is not among the frameworks of compliance.yml`, 'Give threshold (0 to 100), or add the framework to compliance.yml.');
-      }
-      frameworks = [{ framework: named, threshold, documents: undefined, mode: mode ?? 'combined' }];
-    }
-  }
-  if (frameworks.length === 0) {
+/** The frameworks mapped: the gate's, or the `framework`, `threshold` and `mode` inputs found nothing to map. */
+function assertFrameworks(config: Config): FrameworkConfig[] {
+  if (config.frameworks.length === 0) {
     throw new InputError('framework', 'is empty and compliance.yml lists no frameworks', 'Name a verified framework (for example nist-csf-2) with a threshold, or add frameworks to compliance.yml.');
   }
-  return frameworks.map((entry) => ({ ...entry, ...(threshold !== undefined ? { threshold } : {}), ...(mode ? { mode } : {}) }));
+  return config.frameworks;
+}
+
+/** The `mode` input, when given. */
+function modeInput(): MappingMode | undefined {
+  return textInput('mode') === undefined ? undefined : choiceInput('mode', MAPPING_MODES, 'combined');
 }
 
 /** Where a pull request's mappings are kept for its re-runs (the PR template caches this folder). */
@@ -103,28 +95,7 @@ async function readPullRequestGateInputs(root: string): Promise<GateInputs & { m
   const path = textInput('baseline');
   if (!path || existsSync(isAbsolute(path) ? path : resolve(root, path))) return { ...(await readGateInputs(root)), missingBaseline: undefined };
   log.notice(`No baseline at ${path}: the default branch has no saved report yet, so nothing is compared this run.`, { title: 'No default-branch report yet' });
-  return { failOn: choiceInput('fail-on', FAIL_ON, 'coverage'), baseline: undefined, waivers: parseWaiversInput(textInput('waivers')), missingBaseline: path };
-}
-
-type BaseConfig = { path: string; text: string; config: Config } | undefined;
-let baseConfigRead: Promise<BaseConfig> | undefined;
-
-/** The default branch's compliance.yml (`base-config`): its text and parsed gate; undefined when not given or absent. Read once per run. */
-function readBaseConfig(root: string): Promise<BaseConfig> {
-  baseConfigRead ??= readBaseConfigFile(root);
-  return baseConfigRead;
-}
-
-async function readBaseConfigFile(root: string): Promise<BaseConfig> {
-  const path = textInput('base-config');
-  if (!path) return undefined;
-  const bytes = await readRepoBytes(root, path);
-  if (!bytes) {
-    log.notice(`base-config ${path} does not exist: compliance.yml is treated as changed, and this run is judged by its own gate.`);
-    return undefined;
-  }
-  const text = decodeUtf8(bytes, path);
-  return { path, text, config: parseConfig(text, path) };
+  return { failOn: failOnInput(), baseline: undefined, waivers: parseWaiversInput(textInput('waivers')), missingBaseline: path };
 }
 
 const sameText = (a: string, b: string) => a.replace(/\r\n/g, '\n').trim() === b.replace(/\r\n/g, '\n').trim();
@@ -152,9 +123,7 @@ function mergePriceLine(price: MergePrice | undefined): string {
 /** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
 function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gate: GateConfiguration; baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
   const lines: string[] = [verdictLine(context.verdict)];
-  if (context.gate.changes.length > 0) {
-    lines.push(`**This pull request changes the gate in compliance.yml.** It is judged by the default branch's gate; the changes apply once merged: ${context.gate.changes.map(tableCell).join('; ')}.`);
-  }
+  lines.push(...gateNotes(context.gate));
   if (context.baselineMissing) lines.push(`No report of the default branch yet (${tableCell(context.baselineMissing)}): no comparison this time. The default branch's next run saves one.`);
   if (context.baseline && result.status === 'completed') {
     const introduced = result.frameworks.flatMap((framework) => framework.newGaps.map((gap) => `${gap.controlId}`));
@@ -215,10 +184,17 @@ export const mapAction: ActionDefinition = {
     const policy = currentEventPolicy();
     const unmerged = !policy.mayWriteLibrary;
     const base = unmerged ? await readBaseConfig(repo.root) : undefined;
-    const gateConfig = gateConfiguration(policy, repo.config, base?.config);
-    if (unmerged && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
-    const frameworks = selectFrameworks(gateConfig.config);
     const gate = unmerged ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
+    const gateConfig = gateConfiguration(policy, repo.config, base?.config, {
+      failOn: gate.failOn,
+      framework: textInput('framework'),
+      threshold: numberInput('threshold', { min: 0, max: 100 }),
+      mode: modeInput(),
+      waivers: gate.waivers,
+    });
+    if (unmerged && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
+    for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
+    const frameworks = assertFrameworks(gateConfig.config);
     const failBelow = booleanInput('fail-below', true);
     const failOnRefusal = booleanInput('fail-on-refusal', true);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
@@ -226,7 +202,7 @@ export const mapAction: ActionDefinition = {
     const formats = reportFormatsInput();
     const history = await historyInput(repo.root);
     const commentInputs = readCommentInputs(policy);
-    const config: Config = { ...gateConfig.config, frameworks, waivers: mergeWaivers(gateConfig.config, gate.waivers) };
+    const config: Config = { ...gateConfig.config, frameworks };
     const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'map');
     const files = await readDocuments(repo.root, repo.config.documents);
@@ -249,7 +225,7 @@ export const mapAction: ActionDefinition = {
       checkUpdates: false,
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       dryRun,
-      failOn: gate.failOn,
+      failOn: gateConfig.failOn,
       ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
       ...(reuse ? { reuse } : {}),
       onProgress: ({ phase, message }) => log.info(`[${phase}] ${message}`),

@@ -2,7 +2,7 @@
  * The mapping report as the map and review actions publish it: report files (JSON for machines
  * and later baselines, Markdown for people), the job summary, annotations for the top gaps and
  * expired waivers, the sticky comment's body, and the gate inputs both actions share (fail-on,
- * baseline, extra waivers).
+ * baseline, extra waivers, base-config).
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -16,6 +16,7 @@ import {
   formatTokens,
   lostEvidenceMessage,
   neutralise,
+  parseConfig,
   parseReportFormats,
   renderReportMarkdown,
   ReviewError,
@@ -25,6 +26,7 @@ import {
   type Config,
   type CostEstimate,
   type FailOn,
+  type GateConfiguration,
   type GateGap,
   type GateResult,
   type HistoryPoint,
@@ -34,7 +36,7 @@ import {
   type ReviewReport,
   type Waiver,
 } from '../../review/index.js';
-import { publishedPath, publishReport, readHistory, readReportFile } from '../../review/node/index.js';
+import { decodeUtf8, publishedPath, publishReport, readHistory, readRepoBytes, readReportFile } from '../../review/node/index.js';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { choiceInput, InputError, listInput, textInput } from './runtime/inputs.js';
 import { MAX_COMMENT_CHARS } from './github/stickyComment.js';
@@ -52,7 +54,8 @@ export interface Baseline {
 }
 
 export interface GateInputs {
-  failOn: FailOn;
+  /** The `fail-on` input; undefined when not given (compliance.yml's failOn applies). */
+  failOn: FailOn | undefined;
   baseline: Baseline | undefined;
   /** Waivers from the `waivers` input, added to compliance.yml's. */
   waivers: Waiver[];
@@ -83,17 +86,48 @@ export function parseWaiversInput(text: string | undefined): Waiver[] {
 }
 
 export async function readGateInputs(root: string): Promise<GateInputs> {
-  const failOn = choiceInput('fail-on', FAIL_ON, 'coverage');
+  const failOn = failOnInput();
   const baselinePath = textInput('baseline');
   const baseline = baselinePath ? await readBaseline(root, baselinePath) : undefined;
   return { failOn, baseline, waivers: parseWaiversInput(textInput('waivers')) };
 }
 
-/** compliance.yml's waivers plus the input's; the input wins for the same framework and control. */
-export function mergeWaivers(config: Config, extra: readonly Waiver[]): Waiver[] {
-  const id = (waiver: Waiver) => `${waiver.framework.trim().toLowerCase()}\u0000${waiver.control.trim().toLowerCase()}`;
-  const overridden = new Set(extra.map(id));
-  return [...config.waivers.filter((waiver) => !overridden.has(id(waiver))), ...extra];
+type BaseConfig = { path: string; text: string; config: Config } | undefined;
+let baseConfigRead: Promise<BaseConfig> | undefined;
+
+/** The default branch's compliance.yml (`base-config`): its text and parsed gate; undefined when not given or absent. Read once per run. */
+export function readBaseConfig(root: string): Promise<BaseConfig> {
+  baseConfigRead ??= readBaseConfigFile(root);
+  return baseConfigRead;
+}
+
+async function readBaseConfigFile(root: string): Promise<BaseConfig> {
+  const path = textInput('base-config');
+  if (!path) return undefined;
+  const bytes = await readRepoBytes(root, path);
+  if (!bytes) {
+    log.notice(`base-config ${path} does not exist: compliance.yml is treated as changed, and this run is judged by its own gate.`);
+    return undefined;
+  }
+  const text = decodeUtf8(bytes, path);
+  return { path, text, config: parseConfig(text, path) };
+}
+
+/** The comment and summary lines on the gate a pull request is judged by: what its compliance.yml changes, what inputs were not applied. */
+export function gateNotes(gate: GateConfiguration): string[] {
+  const lines: string[] = [];
+  if (gate.changes.length > 0) {
+    lines.push(`**This pull request changes the gate in compliance.yml.** It is judged by the default branch's gate; the changes apply once merged: ${gate.changes.map(tableCell).join('; ')}.`);
+  }
+  if (gate.ignored.length > 0) {
+    lines.push(`**Inputs that would loosen the gate were not applied** (on a pull request the workflow file is its own text too): ${gate.ignored.map(tableCell).join('; ')}.`);
+  }
+  return lines;
+}
+
+/** The `fail-on` input, undefined when not given: it may only make compliance.yml's failOn stricter (gateConfiguration). */
+export function failOnInput(): FailOn | undefined {
+  return textInput('fail-on') === undefined ? undefined : choiceInput('fail-on', FAIL_ON, 'coverage');
 }
 
 /** The `report-formats` input: formats besides report.json and report.md (always written), checked by the publisher. */

@@ -12,6 +12,7 @@ import {
   decideVerdict,
   chargedTokens,
   formatTokens,
+  gateConfiguration,
   generationCalls,
   planSpend,
   priceOf,
@@ -36,7 +37,8 @@ import { reportDirectory } from './map.js';
 import {
   annotateExpiredWaivers,
   annotateGaps,
-  mergeWaivers,
+  gateNotes,
+  readBaseConfig,
   readGateInputs,
   renderCosts,
   renderReportSummary,
@@ -95,7 +97,12 @@ export const reviewAction: ActionDefinition = {
     const history = await historyInput(repo.root);
     const since = textInput('since');
     if (since !== undefined && !isoDate.safeParse(since).success) throw new InputError('since', `must be a date written YYYY-MM-DD (got ${JSON.stringify(since)})`);
-    const config = { ...repo.config, waivers: mergeWaivers(repo.config, gate.waivers) };
+    // On a pull request (sync: false) the default branch's gate applies, as in map; inputs only tighten it.
+    const base = policy.gateFromBaseBranch ? await readBaseConfig(repo.root) : undefined;
+    const gateConfig = gateConfiguration(policy, repo.config, base?.config, { failOn: gate.failOn, waivers: gate.waivers });
+    if (policy.gateFromBaseBranch && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
+    for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
+    const { config } = gateConfig;
     const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'review');
 
@@ -130,7 +137,7 @@ export const reviewAction: ActionDefinition = {
       deleteRemoved,
       dryRun,
       ...(maxTokens !== undefined ? { maxTokens } : {}),
-      failOn: gate.failOn,
+      failOn: gateConfig.failOn,
       ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
       ...(existingIssues ? { existingIssues } : {}),
       ...(since ? { lastReviewDate: since } : {}),
@@ -166,6 +173,7 @@ export const reviewAction: ActionDefinition = {
       `# Compliance review of ${tableCell(repository)}`,
       '',
       renderStatus(result, verdict, failOnRefusal),
+      gateNotes(gateConfig).map((line) => `> ${line}\n`).join('\n'),
       result.sync?.run ? renderSyncMarkdown(result.sync.run) : '',
     ];
     const tail = [

@@ -10,7 +10,7 @@ import { EXIT, UsageError } from '../lib/errors.js';
 import type { Output } from '../lib/output.js';
 import { SPEND_OPTIONS } from '../lib/review.js';
 import { withSession } from '../lib/session.js';
-import { guardSpend } from '../lib/spend.js';
+import { guardSpend, spentLine, tokensSpent } from '../lib/spend.js';
 
 const OPTIONS = {
   input: { type: 'string', valueName: 'JSON', description: 'the input object: JSON text, or @FILE to read it from a file' },
@@ -83,8 +83,9 @@ export const callCommand: Command = {
     const output = stringFlag(v, 'output');
     const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
     return withSession(parsed, out, async (session) => {
+      let decision: Awaited<ReturnType<typeof guardSpend>> | undefined;
       if (operation.cost.kind !== 'free') {
-        const decision = await guardSpend(session, out, [{ operationId, count: 1 }], {
+        decision = await guardSpend(session, out, [{ operationId, count: 1 }], {
           ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: operationId,
         });
         if (!decision.proceed) {
@@ -93,6 +94,8 @@ export const callCommand: Command = {
         }
       }
       const result: unknown = await session.client.call(operationId as OperationId, input as never);
+      // stdout carries the operation's own response: the cost goes beside it, on stderr.
+      if (decision) out.notice(spentLine(decision.mode, tokensSpent(decision)));
       if (operation.response === 'download') {
         const download = result as Download;
         if (output) {

@@ -19,7 +19,7 @@ import { renderDrift } from '../lib/render.js';
 import { loadGenerated, loadRepo } from '../lib/repo.js';
 import { SPEND_OPTIONS } from '../lib/review.js';
 import { openSession } from '../lib/session.js';
-import { guardSpend } from '../lib/spend.js';
+import { guardSpend, spentLine, tokensSpent } from '../lib/spend.js';
 
 const OPTIONS = {
   framework: { type: 'string', valueName: 'F', description: 'one document now: generate for framework F (slug or name), wait, download; no compliance.yml' },
@@ -132,13 +132,16 @@ export const generateCommand: Command = {
       }
       if (result.files.length > 0) await writeManifest(repo.root, result.manifest);
       const failed = result.results.filter((r) => r.status !== 'generated');
+      // A failed generation is not charged.
+      const spent = tokensSpent(decision, { done: result.results.length - failed.length, planned: plan.generate.length });
       out.result(
         () => [
           table(['Output', 'Result', 'Job'], result.results.map((r) => [r.output, r.error ? `${r.status}: ${r.error.message}` : r.status, r.jobId ?? '—']), { whole: [2] }),
           ...plan.skipped.map((s) => `skipped ${s.output}: ${s.reason}`),
           written.length ? `Wrote ${written.join(', ')} and .compliance/generated.json.` : 'Nothing written.',
+          spentLine(decision.mode, spent),
         ].join('\n'),
-        () => ({ dryRun: false, results: result.results, skipped: plan.skipped, files: written }),
+        () => ({ dryRun: false, tokensSpent: spent ?? null, results: result.results, skipped: plan.skipped, files: written }),
       );
       return failed.length > 0 ? EXIT.service : EXIT.ok;
     } finally {

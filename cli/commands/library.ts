@@ -6,7 +6,7 @@ import { fields, table, type Output } from '../lib/output.js';
 import { SPEND_OPTIONS } from '../lib/review.js';
 import { withSession } from '../lib/session.js';
 import { ingestFiles, refreshFile } from '../lib/libraryWrite.js';
-import { guardSpend } from '../lib/spend.js';
+import { guardSpend, spentLine, tokensSpent } from '../lib/spend.js';
 
 const OPTIONS = {
   category: { type: 'string', valueName: 'NAME', description: 'list, search: only this category; ingest: the category given' },
@@ -85,9 +85,10 @@ export const libraryCommand: Command = {
           }
           const result = await session.client.searchLibrary({ query, ...(category ? { category } : {}), ...(tags ? { tags } : {}), ...(limit ? { limit } : {}) });
           const unmark = (text: string) => text.replace(/<mark>(.*?)<\/mark>/g, (_, hit: string) => (out.color ? out.style(hit, 'bold') : `*${hit}*`));
+          const spent = tokensSpent(decision);
           out.result(
-            () => (result.results.length ? result.results.map((hit, i) => `${i + 1}. ${hit.title} (${hit.filename ?? hit.documentId}, score ${hit.score.toFixed(2)})\n${hit.snippets.map((s) => `   ${unmark(s)}`).join('\n')}`).join('\n') : 'No match.'),
-            () => result,
+            () => `${result.results.length ? result.results.map((hit, i) => `${i + 1}. ${hit.title} (${hit.filename ?? hit.documentId}, score ${hit.score.toFixed(2)})\n${hit.snippets.map((s) => `   ${unmark(s)}`).join('\n')}`).join('\n') : 'No match.'}\n${spentLine(decision.mode, spent)}`,
+            () => ({ ...result, tokensSpent: spent ?? null }),
           );
           return EXIT.ok;
         });

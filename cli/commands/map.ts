@@ -55,9 +55,10 @@ export const mapCommand: Command = {
       files = await readRepoFiles(root, parsed.positionals);
     } else {
       repo = await loadRepo(parsed);
-      repo = { ...repo, config: narrowFrameworks(repo.config, framework, threshold, mode) };
     }
-    const run = await executeReview(parsed, out, repo, { config: repo.config, sync: 'skip' }, files);
+    // --framework, --threshold and --mode are applied by the core, as far as the event allows (a pull request cannot loosen the default branch's gate).
+    const gate = files ? {} : { framework, threshold, mode };
+    const run = await executeReview(parsed, out, repo, { config: repo.config, sync: 'skip', gate }, files);
     try {
       const reportFiles = await maybeWriteReports(parsed, out, run);
       const exitCode = reviewExitCode(run.result);
@@ -68,17 +69,3 @@ export const mapCommand: Command = {
     }
   },
 };
-
-function narrowFrameworks(config: Config, framework: string | undefined, threshold: number | undefined, mode: MappingMode | undefined): Config {
-  let frameworks = config.frameworks;
-  if (framework) {
-    const wanted = framework.toLowerCase();
-    const listed = frameworks.filter((entry) => entry.framework.toLowerCase() === wanted);
-    frameworks = listed.length > 0 ? listed : [{ framework, threshold: threshold ?? 0, mode: mode ?? 'combined' }];
-  }
-  if (frameworks.length === 0) {
-    throw new UsageError('compliance.yml lists no frameworks to map', 'Add one under frameworks:, or pass --framework SLUG.');
-  }
-  frameworks = frameworks.map((entry) => ({ ...entry, ...(threshold !== undefined ? { threshold } : {}), ...(mode ? { mode } : {}) }));
-  return { ...config, frameworks };
-}

@@ -1,7 +1,7 @@
 /** `compliance review`: the whole loop per compliance.yml: sync, map, gate, updates, drift. */
 import { CONNECTION_OPTIONS, REPO_OPTIONS, booleanFlag, parseCommand, type OptionSpecs } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
-import { tokens } from '../lib/format.js';
+import { spentLine } from '../lib/spend.js';
 import type { Output } from '../lib/output.js';
 import { loadRepo } from '../lib/repo.js';
 import { nextStep } from '../../review/gate.js';
@@ -70,9 +70,8 @@ export function renderReview(out: Output, result: import('../../review/review.js
   if (drift) sections.push(drift);
   if (reportFiles.length) sections.push(`Reports written:\n${reportFiles.map((file) => `  ${file}`).join('\n')}`);
   if (result.status === 'completed') {
-    const spent = result.mode === 'live' ? tokens(result.tokensSpent) : `${tokens(result.tokensSpent)} (sandbox key: never charged)`;
     const verdict = result.passed ? out.style('Review passed.', 'green', 'bold') : out.style('Review FAILED.', 'red', 'bold');
-    sections.push(`${verdict} Spent ${spent}.`);
+    sections.push(`${verdict} ${spentLine(result.mode, result.tokensSpent)}`);
     const next = nextStep(result.frameworks, configPath);
     if (next) sections.push(next);
   }

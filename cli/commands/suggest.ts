@@ -5,7 +5,7 @@ import { EXIT } from '../lib/errors.js';
 import { table, type Output } from '../lib/output.js';
 import { SPEND_OPTIONS } from '../lib/review.js';
 import { withSession } from '../lib/session.js';
-import { guardSpend } from '../lib/spend.js';
+import { guardSpend, spentLine, tokensSpent } from '../lib/spend.js';
 
 const OPTIONS = {
   jurisdiction: { type: 'string', valueName: 'TEXT', description: 'for example US, EU, "New South Wales"' },
@@ -42,6 +42,7 @@ export const suggestCommand: Command = {
         return EXIT.ok;
       }
       const result = await session.client.suggestFrameworks(input);
+      const spent = tokensSpent(decision);
       out.result(
         () => [
           table(['#', 'Framework', 'Regulator', 'Jurisdiction', 'Confidence', 'Slug'], result.candidates.map((c) => [
@@ -49,8 +50,9 @@ export const suggestCommand: Command = {
           ]), { whole: [5] }),
           ...result.candidates.slice(0, 3).map((c) => `\n${c.rank}. ${c.name}: ${c.reasoning}\n   ${c.sourceUrl}`),
           ...(result.warnings ?? []).map((w) => `\nwarning: ${w}`),
+          `\n${spentLine(decision.mode, spent)}`,
         ].join('\n'),
-        () => result,
+        () => ({ ...result, tokensSpent: spent ?? null }),
       );
       return EXIT.ok;
     });

@@ -11,7 +11,7 @@ import { EXIT, ExternalServiceError, UsageError, type ExitCode } from './errors.
 import { resolveFrameworkArgument } from './frameworkMatch.js';
 import { fields, type Output } from './output.js';
 import type { Session } from './session.js';
-import { guardSpend } from './spend.js';
+import { guardSpend, spentLine, tokensSpent } from './spend.js';
 import { didYouMean } from './suggest.js';
 
 /** The document type, checked against the service's list: a wrong one is a usage error naming the valid ones. */
@@ -61,18 +61,21 @@ export async function generateOne(parsed: Parsed, out: Output, session: Session,
   if (finished.status !== 'completed') {
     throw new ExternalServiceError('job_failed', `job ${job.jobId} ended ${finished.status}${finished.error ? `: ${finished.error.message}` : ''}`, `compliance jobs get ${job.jobId} shows it; nothing is charged for a failed generation.`);
   }
+  // Charged once completed; the line goes to stderr, as stdout may carry the document itself.
+  const spent = tokensSpent(decision);
+  out.notice(spentLine(decision.mode, spent));
   const download = await client.downloadDocument({ jobId: job.jobId, format: options.format });
   // Text with no -o goes to stdout; a binary format is saved under the service's file name.
   const target = output ?? (download.kind === 'binary' ? download.filename : undefined);
   if (out.json && !target) {
-    out.printJson({ jobId: job.jobId, framework, type: type ?? null, format: options.format, path: null, contentType: download.contentType, ...(download.kind === 'json' ? { data: download.data } : download.kind === 'text' ? { text: download.text } : {}) });
+    out.printJson({ jobId: job.jobId, framework, type: type ?? null, format: options.format, path: null, tokensSpent: spent ?? null, contentType: download.contentType, ...(download.kind === 'json' ? { data: download.data } : download.kind === 'text' ? { text: download.text } : {}) });
     return EXIT.ok;
   }
   const path = await saveDownload(download, target, out);
   if (path) {
     out.result(
       () => `Wrote ${path} (${download.contentType}, job ${job.jobId}).`,
-      () => ({ jobId: job.jobId, framework, type: type ?? null, format: options.format, path, contentType: download.contentType, bytes: download.kind === 'binary' ? download.data.byteLength : undefined }),
+      () => ({ jobId: job.jobId, framework, type: type ?? null, format: options.format, path, tokensSpent: spent ?? null, contentType: download.contentType, bytes: download.kind === 'binary' ? download.data.byteLength : undefined }),
     );
   }
   return EXIT.ok;

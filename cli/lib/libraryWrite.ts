@@ -13,7 +13,7 @@ import { tokens } from './format.js';
 import { table, type Output } from './output.js';
 import type { Session } from './session.js';
 import { ciEvent } from './review.js';
-import { guardSpend } from './spend.js';
+import { guardSpend, spentLine } from './spend.js';
 
 interface Upload {
   path: string;
@@ -85,7 +85,7 @@ export async function ingestFiles(parsed: Parsed, out: Output, session: Session,
   const spent = results.reduce((sum, r) => sum + r.tokens, 0);
   const failed = results.filter((r) => r.outcome === 'failed').length;
   out.result(
-    () => render(results, `${results.length - failed} ingested, ${failed} failed; spent ${tokens(spent)}${decision.mode === 'live' ? '' : ' (sandbox key: never charged)'}.`),
+    () => render(results, `${results.length - failed} ingested, ${failed} failed. ${spentLine(decision.mode, spent)}`),
     () => ({ dryRun: false, tokensSpent: spent, results }),
   );
   return failed ? EXIT.service : EXIT.ok;
@@ -122,6 +122,6 @@ export async function refreshFile(parsed: Parsed, out: Output, session: Session,
   out.done();
   const ok = job.status === 'completed';
   const result: FileResult = { path, outcome: ok ? 'refreshed' : 'failed', documentId: id, tokens: ok && decision.mode === 'live' ? price : 0, message: ok ? `version ${accepted.version ?? '?'}` : job.error?.message ?? `job ${job.status}` };
-  out.result(() => render([result], `Spent ${tokens(result.tokens)}${decision.mode === 'live' ? '' : ' (sandbox key: never charged)'}.`), () => ({ dryRun: false, tokensSpent: result.tokens, results: [result] }));
+  out.result(() => render([result], spentLine(decision.mode, result.tokens)), () => ({ dryRun: false, tokensSpent: result.tokens, results: [result] }));
   return ok ? EXIT.ok : EXIT.service;
 }

@@ -5,7 +5,8 @@ import type { GateResult } from '../../review/gate.js';
 import type { GapIssuePlan } from '../../review/gapIssues.js';
 import type { SyncPlan } from '../../review/syncPlan.js';
 import type { SyncRunResult } from '../../review/syncRun.js';
-import { count, percent, tokens } from './format.js';
+import { count, percent } from './format.js';
+import { spentLine } from './spend.js';
 import { table, type Output } from './output.js';
 
 export function renderSync(out: Output, plan: SyncPlan, run: SyncRunResult | undefined, options: { all?: boolean } = {}): string {
@@ -23,9 +24,8 @@ export function renderSync(out: Output, plan: SyncPlan, run: SyncRunResult | und
     ])));
   }
   if (run) {
-    const spent = run.mode === 'live' ? tokens(run.tokensSpent) : `${tokens(run.tokensSpent)} (sandbox key: never charged)`;
     // A dry run's charges are itemised once, by dryRunLines.
-    if (!run.dryRun) lines.push(`Spent ${spent}.`);
+    if (!run.dryRun) lines.push(spentLine(run.mode, run.tokensSpent));
     if (run.stoppedBecause) lines.push(out.style(`Stopped: ${run.stoppedBecause}`, 'red'));
   }
   return lines.join('\n');

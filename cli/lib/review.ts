@@ -6,9 +6,12 @@
 import type { Config } from '../../review/config.js';
 import type { RepoFile } from '../../review/documents.js';
 import { FAIL_ON, type FailOn } from '../../review/gate.js';
+import { readFile } from 'node:fs/promises';
+import { parseConfig } from '../../review/config.js';
 import { loadBaseline } from '../../review/node/config.js';
-import { gitHubEvent, isForkPullRequestPayload, notEvaluatedReason, type PullRequestHeads, type ReviewEvent } from '../../review/events.js';
+import { eventPolicy, gitHubEvent, isForkPullRequestPayload, notEvaluatedReason, type PullRequestHeads, type ReviewEvent } from '../../review/events.js';
 import { ReviewError } from '../../review/errors.js';
+import { gateConfiguration, type GateRequest } from '../../review/gateConfig.js';
 import { gitHead, readHistory } from '../../review/node/publish.js';
 import { DEFAULT_REPORT_FORMATS, type ReportFormat } from '../../review/publish.js';
 import type { HistoryPoint } from '../../review/reportHistory.js';
@@ -16,7 +19,7 @@ import { runReview, type ReviewInput, type ReviewResult } from '../../review/rev
 import { decideVerdict } from '../../review/verdict.js';
 import { readFileSync } from 'node:fs';
 import { booleanFlag, dateFlag, enumFlag, integerFlag, listFlag, repositoryFlag, stringFlag, type OptionSpecs, type Parsed } from './args.js';
-import { EXIT, type ExitCode } from './errors.js';
+import { EXIT, UsageError, type ExitCode } from './errors.js';
 import { today, tokens } from './format.js';
 import { table, type Output } from './output.js';
 import { REPORT_FORMATS, writeReports } from './reports.js';
@@ -35,7 +38,8 @@ export const SYNC_OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const GATE_OPTIONS = {
-  'fail-on': { type: 'string', valueName: 'WHAT', description: 'coverage (default), new-gaps (also fail on gaps absent from --baseline) or declared-without-evidence (also fail on front matter satisfies: without evidence)' },
+  'fail-on': { type: 'string', valueName: 'WHAT', description: 'coverage, new-gaps (also fail on gaps absent from --baseline) or declared-without-evidence (also fail on front matter satisfies: without evidence); default compliance.yml failOn, which this can only make stricter' },
+  'base-config': { type: 'string', valueName: 'FILE', description: "in a pull request's CI run: the default branch's compliance.yml, whose gate (frameworks, thresholds, waivers, failOn) judges it; flags can only make it stricter" },
   baseline: { type: 'string', valueName: 'FILE', description: 'a previous report.json or --json output: gaps in it are not new' },
   'report-dir': { type: 'string', valueName: 'DIR', description: 'write report.md, report.json (and the other --formats) into DIR' },
   formats: { type: 'string', valueName: 'LIST', description: 'report formats for --report-dir: md,json,html,sarif,junit,pdf,docx (default md,json)' },
@@ -56,8 +60,10 @@ interface ReviewRun {
 }
 
 interface ReviewRunOptions {
-  /** Replaces the config read from the repo (map narrows or replaces its frameworks). */
+  /** Replaces the config read from the repo. */
   config: Config;
+  /** map's --framework, --threshold and --mode: applied by the core's gateConfiguration, as far as the event allows. */
+  gate?: Pick<GateRequest, 'framework' | 'threshold' | 'mode'>;
   /** See ReviewInput.sync (default run). */
   sync?: ReviewInput['sync'];
   checkDrift?: boolean;
@@ -68,10 +74,25 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const repository = repositoryFlag(v, 'repo') ?? options.config.repository ?? envRepository();
   const maxTokens = integerFlag(v, 'max-tokens', { min: 0, example: '2000000' });
   const concurrency = integerFlag(v, 'concurrency', { min: 1, max: 16 });
-  const failOn: FailOn | undefined = enumFlag(v, 'fail-on', FAIL_ON);
+  const requestedFailOn: FailOn | undefined = enumFlag(v, 'fail-on', FAIL_ON);
   const baselinePath = stringFlag(v, 'baseline');
   const lastReviewDate = dateFlag(v, 'since');
-  const documents = files ?? (await loadDocuments({ ...repo, config: options.config }));
+  const policy = eventPolicy(ciEvent());
+  const baseConfigPath = stringFlag(v, 'base-config');
+  const base = policy.gateFromBaseBranch && baseConfigPath ? await readBaseConfig(baseConfigPath) : undefined;
+  const gate = gateConfiguration(policy, options.config, base, {
+    failOn: requestedFailOn,
+    ...options.gate,
+    labels: { failOn: '--fail-on', framework: '--framework', threshold: '--threshold', waivers: '--waivers' },
+  });
+  if (policy.gateFromBaseBranch && gate.source === 'head') out.warn(`judged by this checkout's own compliance.yml: give --base-config with the default branch's copy, so a pull request cannot set its own gate`);
+  for (const line of [...gate.changes.map((change) => `this pull request changes the gate (applies once merged): ${change}`), ...gate.ignored]) out.warn(line);
+  if (options.gate && gate.config.frameworks.length === 0) {
+    throw new UsageError('compliance.yml lists no frameworks to map', 'Add one under frameworks:, or pass --framework SLUG with --threshold.');
+  }
+  const config = gate.config;
+  const failOn = gate.failOn;
+  const documents = files ?? (await loadDocuments({ ...repo, config }));
   const baseline = baselinePath ? await loadBaseline(baselinePath) : undefined;
   const formats = listFlag(v, 'formats', REPORT_FORMATS) ?? DEFAULT_REPORT_FORMATS;
   const historyDir = stringFlag(v, 'history');
@@ -86,12 +107,12 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const session = await openSession(parsed, out);
   try {
     const input: ReviewInput = {
-      config: options.config,
+      config,
       files: documents,
       today: today(),
       now: new Date().toISOString(),
       ...(repository ? { repository } : {}),
-      event: ciEvent(),
+      event: policy.event,
       ...(commit ? { commit } : {}),
       ...(serverUrl ? { serverUrl } : {}),
       ...(gitlab ? { forge: 'gitlab' as const } : {}),
@@ -100,7 +121,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       dryRun: booleanFlag(v, 'dry-run'),
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       ...(concurrency !== undefined ? { concurrency } : {}),
-      ...(failOn ? { failOn } : {}),
+      failOn,
       ...(baseline ? { baseline } : {}),
       ...(lastReviewDate ? { lastReviewDate } : {}),
       ...(generated ? { manifest: generated.manifest, generatedFiles: generated.files } : {}),
@@ -111,13 +132,21 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
     // A dry run reports a plan the balance or --max-tokens would refuse (exit 0, per-file plan and
     // shortfall): it is a question answered, not a refusal of something asked for.
     const result: ReviewResult = input.dryRun && ran.status === 'refused' ? { ...ran, status: 'dry-run' } : ran;
-    mappedFrameworks.set(result, options.config.frameworks.map((framework) => framework.framework));
+    mappedFrameworks.set(result, config.frameworks.map((framework) => framework.framework));
     return { result, session, files: documents, repo, history, formats };
   } catch (error) {
     out.done();
     await session.close();
     throw error;
   }
+}
+
+/** --base-config: the default branch's compliance.yml, validated like the repo's. */
+async function readBaseConfig(path: string): Promise<Config> {
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--base-config ${path} cannot be read (${error.code ?? error.message})`, "Save the default branch's compliance.yml beside its report (compliance-library-sync.yml does) and pass that path.");
+  });
+  return parseConfig(text, path);
 }
 
 /** The CI event the command runs in (GitHub Actions' GITHUB_EVENT_NAME); `other` at a terminal. */

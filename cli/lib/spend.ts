@@ -4,7 +4,7 @@
  * nothing on --dry-run.
  */
 import type { KeyMode } from '../../api/schemas/common.js';
-import { assertBudget, planSpend, type BudgetCheck, type PlannedCalls } from '../../review/budget.js';
+import { assertBudget, chargedTokens, planSpend, type BudgetCheck, type PlannedCalls } from '../../review/budget.js';
 import { tokens, usd } from './format.js';
 import type { Output } from './output.js';
 import type { Session } from './session.js';
@@ -46,4 +46,19 @@ export async function guardSpend(session: Session, out: Output, calls: PlannedCa
   assertBudget(budget, '--max-tokens');
   // One command is one plan under its own cap: its reservation has nothing to share with.
   return { mode, plannedTokens: planned, budget, proceed: true };
+}
+
+/**
+ * What a spender charged once its calls ran: `calls` of the plan's calls (default all of them) at
+ * the planned live price, 0 for a sandbox key; undefined when the service lists no price.
+ */
+export function tokensSpent(decision: SpendDecision, calls?: { done: number; planned: number }): number | undefined {
+  if (decision.plannedTokens === undefined) return decision.mode === 'live' ? undefined : 0;
+  const share = calls ? (calls.planned === 0 ? 0 : Math.round((decision.plannedTokens * calls.done) / calls.planned)) : decision.plannedTokens;
+  return chargedTokens(decision.mode, share);
+}
+
+/** The line every spending command ends with: "Spent 20,000 tokens." (a sandbox key says it is never charged). */
+export function spentLine(mode: KeyMode, spent: number | undefined): string {
+  return `Spent ${spent === undefined ? 'an unlisted price' : tokens(spent)}${mode === 'live' ? '' : ' (sandbox key: never charged)'}.`;
 }

@@ -111,6 +111,50 @@ describe('a pull request is judged by the default branch gate', () => {
     expect(own.annotations).toContainEqual(expect.objectContaining({ kind: 'notice', message: expect.stringContaining('judged by the gate of its own compliance.yml') }));
   });
 
+  it("failOn: new-gaps on the default branch holds: the pull request's compliance.yml and its workflow inputs relax fail-on, threshold and waivers, and the check still fails (map and review)", { timeout: 90_000 }, async () => {
+    const baseText = HIPAA_CONFIG(80, 'failOn: new-gaps\n');
+    const main = makeWorkspace(baseText);
+    const base = await runAction('map', { workspace: main, inputs: inputs({ 'report-dir': '.compliance-baseline' }), event: push });
+    expect(base.outputs).toMatchObject({ status: 'passed', 'new-gaps': '0' });
+    writeFileSync(join(main, '.compliance-baseline', 'compliance.yml'), baseText);
+
+    // The pull request removes a policy (one new gap), drops failOn, lowers the threshold and waives the gap, in both places it can.
+    const waiver = '{ framework: hipaa-security, control: "164.310(d)(2)(iv)", reason: later, owner: dev, expires: "2030-01-01" }';
+    const workspace = makeWorkspace(HIPAA_CONFIG(10, `waivers:\n  - ${waiver}\n`), { without: ['asset-management-standard.md'] });
+    for (const file of ['report.json', 'compliance.yml']) writeFileSync(join(workspace, `base-${file}`), readFileSync(join(main, '.compliance-baseline', file)));
+    const relaxing = { 'fail-on': 'coverage', threshold: '5', waivers: `- ${waiver}`, baseline: 'base-report.json', 'base-config': 'base-compliance.yml' };
+    const pr = github.addPullRequest();
+    const writesBefore = github.writes().length;
+    const run = await runAction('map', { workspace, inputs: inputs(relaxing), event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.outputs).toMatchObject({ status: 'failed', passed: 'false', 'new-gaps': '1' });
+    expect(JSON.parse(run.outputs.frameworks as string)).toEqual([expect.objectContaining({ key: 'hipaa-security', threshold: 80, waivedGaps: 0, newGaps: 1, passed: false })]);
+    const warned = run.annotations.filter((entry) => entry.kind === 'warning' && entry.properties.includes('Input not applied')).map((entry) => entry.message);
+    expect(warned).toEqual([
+      "fail-on coverage not applied: the default branch's compliance.yml sets failOn: new-gaps, and a flag or input can only make the gate stricter",
+      "threshold 5% not applied to hipaa-security: the default branch's compliance.yml sets 80%, and on a pull request an input can only raise it",
+      "waivers not applied (hipaa-security 164.310(d)(2)(iv) (owner dev, until 2030-01-01)): a pull request is judged by the waivers of the default branch's compliance.yml",
+    ]);
+    const comment = ours(pr)[0]?.body ?? '';
+    expect(comment).toContain('failOn new-gaps → coverage; hipaa-security: threshold 80% → 10%; waiver added: hipaa-security 164.310(d)(2)(iv)');
+    expect(comment).toContain('**Inputs that would loosen the gate were not applied**');
+    expect(comment).toContain('1 gap introduced (164.310(d)(2)(iv))');
+    expect(github.writes().length).toBe(writesBefore + 1);
+
+    // review with sync: false (what a pull request may run) is judged the same way and writes nothing.
+    const review = await runAction('review', { workspace, inputs: inputs({ ...relaxing, sync: 'false', 'gap-issues': 'false' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(review.code, review.stdout).toBe(1);
+    expect(review.outputs).toMatchObject({ status: 'failed', passed: 'false', 'new-gaps': '1' });
+    expect(review.summary).toContain('**This pull request changes the gate in compliance.yml.**');
+    expect(review.summary).toContain('fail-on coverage not applied');
+    expect(github.writes().length).toBe(writesBefore + 1);
+
+    // On the default branch's own push a looser fail-on input does not apply either: compliance.yml's failOn stands.
+    const onPush = await runAction('map', { workspace: main, inputs: inputs({ 'fail-on': 'coverage', comment: 'never' }), event: push });
+    expect(onPush.code, onPush.stdout).toBe(0);
+    expect(onPush.annotations).toContainEqual(expect.objectContaining({ kind: 'warning', message: 'fail-on coverage not applied: compliance.yml sets failOn: new-gaps, and a flag or input can only make the gate stricter' }));
+  });
+
   it('comments only on its own pull request, whatever pull-request names', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(99));
     const own = github.addPullRequest();

@@ -10,24 +10,13 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sarifErrors } from '../fixtures/sarif/validateSarif.js';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
-import { FakeGitHub } from './fakeGitHub.js';
-import { addPolicy, API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
+import { addPolicy, HIPAA_CONFIG, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
+import { useActionServices } from './services.js';
 
-let sandbox: RunningSandbox;
-let github: FakeGitHub;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY] });
-  github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await github?.close();
-});
-
-const inputs = (extra: Record<string, string> = {}) => ({ 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, ...extra });
+const services = useActionServices();
+const { inputs } = services;
 
 function commit(root: string, message: string): string {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: root, GIT_CONFIG_NOSYSTEM: '1' } }).trim();
@@ -73,12 +62,12 @@ describe('evidence lost and gained on a pull request (actions/map)', () => {
     rmSync(join(workspace, 'base'), { recursive: true });
     const commitB = commit(workspace, 'B: delete one control\'s evidence, add the information security policy');
 
-    const pr = github.addPullRequest();
+    const pr = services.github.addPullRequest();
     const run = await runAction('map', {
       workspace,
       inputs: inputs({ baseline: '.baseline/report.json', 'report-formats': 'html,sarif,junit', comment: 'always' }),
       event: pullRequestEvent(pr),
-      apiUrl: github.url,
+      apiUrl: services.github.url,
       env: { GITHUB_SHA: commitB },
     });
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -94,7 +83,7 @@ describe('evidence lost and gained on a pull request (actions/map)', () => {
     expect(removed[0]!.message).toContain(`HIPAA Security Rule ${only!.id}`);
     expect(removed[0]!.message).toContain(state);
 
-    const comment = github.commentsOn(pr).find((entry) => entry.body.startsWith('<!-- compliance-report:map -->'))!.body;
+    const comment = services.github.commentsOn(pr).find((entry) => entry.body.startsWith('<!-- compliance-report:map -->'))!.body;
     expect(comment).toContain(`Evidence lost: ${only!.id} (${after.status === 'missing' ? 'now a gap' : 'still evidenced elsewhere'}).`);
     // Gained: controls the added document now evidences that the default branch did not credit with those quotes.
     const gainedLine = /Evidence gained: (.*)\.$/m.exec(comment)?.[1] ?? '';
@@ -147,8 +136,8 @@ describe('evidence lost and gained on a pull request (actions/map)', () => {
     writeFileSync(join(workspace, file), '# Retired\n\nThis document is being rewritten.\n');
     const commitB = commit(workspace, 'B: empty the most quoted policy');
 
-    const pr = github.addPullRequest();
-    const run = await runAction('map', { workspace, inputs: inputs({ baseline: '.baseline/report.json', comment: 'always' }), event: pullRequestEvent(pr), apiUrl: github.url, env: { GITHUB_SHA: commitB } });
+    const pr = services.github.addPullRequest();
+    const run = await runAction('map', { workspace, inputs: inputs({ baseline: '.baseline/report.json', comment: 'always' }), event: pullRequestEvent(pr), apiUrl: services.github.url, env: { GITHUB_SHA: commitB } });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const removed = run.annotations.filter((annotation) => annotation.properties.includes('Compliance evidence removed'));
     expect(removed).toHaveLength(10);
@@ -156,7 +145,7 @@ describe('evidence lost and gained on a pull request (actions/map)', () => {
     const hidden = Number(/(\d+) more removed evidence quotes? listed in the pull request comment and the job summary \(GitHub shows at most 10 annotations per step\)/.exec(run.stdout)?.[1]);
     expect(hidden).toBeGreaterThan(0);
     // Lost controls are listed in full in the comment, the annotated ones among them.
-    const comment = github.commentsOn(pr).find((entry) => entry.body.startsWith('<!-- compliance-report:map -->'))!.body;
+    const comment = services.github.commentsOn(pr).find((entry) => entry.body.startsWith('<!-- compliance-report:map -->'))!.body;
     const lostLine = /Evidence lost: (.*?)\. Evidence gained/.exec(comment)?.[1] ?? '';
     const lost = lostLine.split(', ').map((entry) => entry.replace(/ \(.*\)$/, ''));
     for (const annotation of removed) expect(lost).toContain(/Compliance evidence removed: ([^,]+)/.exec(annotation.properties)?.[1]);

@@ -5,12 +5,11 @@
  * stdout may hold only the commands the actions mean (masks and annotations), and no body sent to
  * GitHub may hold a live @mention.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
-import { FakeGitHub } from './fakeGitHub.js';
-import { API_KEY, GITHUB_TOKEN, makeWorkspace, pullRequestEvent, REPOSITORY, runAction, type ActionRun } from './harness.js';
+import { API_KEY, GITHUB_TOKEN, makeWorkspace, pullRequestEvent, runAction, type ActionRun } from './harness.js';
 import { HOSTILE_CONFIG, MARK, runnerCommands, writeHostileFiles } from './hostileInputs.js';
+import { useActionServices } from './services.js';
 
 /** What the actions print on purpose: masks (never shown) and annotations. */
 const INTENDED = new Set(['add-mask', 'error', 'warning', 'notice', 'debug']);
@@ -32,19 +31,11 @@ function strings(value: unknown): string[] {
   return [];
 }
 
-let sandbox: RunningSandbox;
-let github: FakeGitHub;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY] });
-  github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
-});
-afterAll(async () => {
-  await github?.close();
-  await sandbox?.close();
-});
+const services = useActionServices();
 
 describe('every action on a hostile repository', () => {
   it('prints no workflow command it did not mean and sends no mention to GitHub', { timeout: 180_000 }, async () => {
+    const { sandbox, github } = services;
     const workspace = makeWorkspace(HOSTILE_CONFIG);
     writeHostileFiles(workspace);
     const service = { 'api-key': API_KEY, 'base-url': sandbox.baseUrl };

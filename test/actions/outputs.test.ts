@@ -3,13 +3,12 @@
  * lists are equal, every output a bundle sets (run as the runner does, against the sandbox and the
  * fake GitHub) is declared, and across the runs below every declared output is set.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
-import { FakeGitHub } from './fakeGitHub.js';
-import { API_KEY, GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, pullRequestEvent, REPO_ROOT, REPOSITORY, runAction, type RunOptions } from './harness.js';
+import { GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, pullRequestEvent, REPO_ROOT, runAction, type RunOptions } from './harness.js';
+import { useActionServices } from './services.js';
 
 const ACTIONS = ['call', 'gap-issues', 'generate', 'map', 'review', 'suggest', 'sync'];
 
@@ -42,18 +41,8 @@ describe('documented outputs', () => {
 });
 
 describe('outputs set by the bundles', () => {
-  let sandbox: RunningSandbox;
-  let github: FakeGitHub;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [API_KEY] });
-    github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
-  });
-  afterAll(async () => {
-    await sandbox?.close();
-    await github?.close();
-  });
-
-  const connection = () => ({ 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN });
+  const services = useActionServices();
+  const connection = () => services.inputs();
   type Scenario = (workspace: string) => Omit<RunOptions, 'workspace'>;
   const noKey: Scenario = () => ({ inputs: { 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(7, { fork: true }) });
   const SCENARIOS: Record<string, Scenario[]> = {
@@ -76,7 +65,7 @@ describe('outputs set by the bundles', () => {
     if (name === 'gap-issues') expect((await runAction('map', { workspace, inputs: connection() })).code).toBe(0);
     const set = new Set<string>();
     for (const scenario of SCENARIOS[name] ?? []) {
-      const run = await runAction(name, { workspace, apiUrl: github.url, ...scenario(workspace) });
+      const run = await runAction(name, { workspace, apiUrl: services.github.url, ...scenario(workspace) });
       const keys = Object.keys(run.outputs);
       expect(keys.filter((key) => !declared(`actions/${name}/action.yml`).includes(key)), `undeclared outputs of ${name}\n${run.stdout}`).toEqual([]);
       for (const key of keys) set.add(key);

@@ -120,6 +120,7 @@ describe('compliance generate (live mode)', () => {
     expect(entries).toHaveLength(2);
     expect(entries).toEqual(expect.arrayContaining(generationCharges(jobIds).map((charge) => expect.objectContaining(charge))));
     expect(spent).toBe(2 * price);
+    expect(run.json.tokensSpent).toBe(spent);
 
     // Exactly these files and the manifest; no temporary file left beside them.
     expect(Object.keys(tree(workspace)).sort()).toEqual([...files, '.compliance/generated.json', 'compliance.yml'].sort());

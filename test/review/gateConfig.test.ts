@@ -44,8 +44,47 @@ describe('gateConfiguration: a pull request is judged by the default branch gate
   });
 
   it('a push, or a pull request without the base copy, runs its own gate', () => {
-    expect(gateConfiguration(eventPolicy(gitHubEvent('push')), HEAD, BASE)).toEqual({ config: HEAD, source: 'head', changes: [] });
-    expect(gateConfiguration(eventPolicy(gitHubEvent('pull_request', 4)), HEAD, undefined)).toEqual({ config: HEAD, source: 'head', changes: [] });
+    const own = { config: { ...HEAD, failOn: 'coverage' }, failOn: 'coverage', source: 'head', changes: [], ignored: [] };
+    expect(gateConfiguration(eventPolicy(gitHubEvent('push')), HEAD, BASE)).toEqual(own);
+    expect(gateConfiguration(eventPolicy(gitHubEvent('pull_request', 4)), HEAD, undefined)).toEqual(own);
+  });
+
+  it("the base's failOn judges a pull request: relaxing it in compliance.yml is a listed change, relaxing it by input is not applied", () => {
+    const strictBase = { ...BASE, failOn: 'new-gaps' as const };
+    const gate = gateConfiguration(eventPolicy(gitHubEvent('pull_request', 4)), { ...HEAD, failOn: 'coverage' }, strictBase, {
+      failOn: 'coverage',
+      threshold: 5,
+      waivers: [{ framework: 'hipaa-security', control: '164.312(b)', reason: 'later', owner: 'dev', expires: '2030-01-01' }],
+    });
+    expect(gate.failOn).toBe('new-gaps');
+    expect(gate.config.failOn).toBe('new-gaps');
+    expect(gate.config.frameworks.map((entry) => entry.threshold)).toEqual([80, 60]);
+    expect(gate.config.waivers).toEqual(BASE.waivers);
+    expect(gate.changes[0]).toBe('failOn new-gaps → coverage');
+    expect(gate.ignored).toEqual([
+      "fail-on coverage not applied: the default branch's compliance.yml sets failOn: new-gaps, and a flag or input can only make the gate stricter",
+      "threshold 5% not applied to hipaa-security: the default branch's compliance.yml sets 80%, and on a pull request an input can only raise it",
+      "threshold 5% not applied to gdpr: the default branch's compliance.yml sets 60%, and on a pull request an input can only raise it",
+      "waivers not applied (hipaa-security 164.312(b) (owner dev, until 2030-01-01)): a pull request is judged by the waivers of the default branch's compliance.yml",
+    ]);
+  });
+
+  it('an input makes the gate stricter on any event: a higher threshold, failOn over coverage, an added framework; never narrower on a pull request', () => {
+    const pr = eventPolicy(gitHubEvent('pull_request', 4));
+    const raised = gateConfiguration(pr, HEAD, BASE, { failOn: 'declared-without-evidence', threshold: 90, framework: 'gdpr', labels: { framework: '--framework' } });
+    expect(raised.failOn).toBe('declared-without-evidence');
+    expect(raised.config.frameworks.map((entry) => [entry.framework, entry.threshold])).toEqual([['hipaa-security', 80], ['gdpr', 90]]);
+    expect(raised.ignored).toEqual(["--framework gdpr does not narrow the gate: a pull request is judged by every framework of the default branch's compliance.yml"]);
+    const added = gateConfiguration(pr, HEAD, BASE, { framework: 'soc-2', threshold: 70 });
+    expect(added.config.frameworks.map((entry) => entry.framework)).toEqual(['hipaa-security', 'gdpr', 'soc-2']);
+    // On a push the workflow is the default branch's own: the inputs narrow and set the threshold as before.
+    const push = gateConfiguration(eventPolicy(gitHubEvent('push')), { ...HEAD, failOn: 'new-gaps' }, undefined, { failOn: 'coverage', framework: 'nist-csf-2', threshold: 20 });
+    expect(push.failOn).toBe('new-gaps');
+    expect(push.ignored).toEqual(['fail-on coverage not applied: compliance.yml sets failOn: new-gaps, and a flag or input can only make the gate stricter']);
+    expect(push.config.frameworks).toEqual([{ framework: 'nist-csf-2', threshold: 20, mode: 'combined' }]);
+    // The two stricter checks are different checks: one does not replace the other.
+    expect(gateConfiguration(pr, HEAD, { ...BASE, failOn: 'new-gaps' }, { failOn: 'declared-without-evidence' }).failOn).toBe('new-gaps');
+    expect(() => gateConfiguration(pr, HEAD, BASE, { framework: 'soc-2' })).toThrow('threshold is required: soc-2 is not among the frameworks of compliance.yml');
   });
 
   it('no change, no lines; a removed waiver is named', () => {
