@@ -105,6 +105,6 @@ export function transportFetch(transport: Transport, timeoutMs = 60_000): typeof
       timeoutMs,
       signal: init?.signal ?? undefined,
     });
-    return new Response(NULL_BODY_STATUS.has(response.status) ? null : response.body, { status: response.status, headers: response.headers });
+    return new Response(NULL_BODY_STATUS.has(response.status) ? null : new Uint8Array(response.body), { status: response.status, headers: response.headers });
   };
 }
