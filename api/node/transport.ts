@@ -1,62 +1,110 @@
 /**
- * The Node transport: undici 8 `request` over a keep-alive Agent, or an EnvHttpProxyAgent when
- * HTTPS_PROXY / HTTP_PROXY are set (NO_PROXY honoured). Failures without a response are classified
- * into TransportError kinds, with `sent` telling the retry policy whether the service may have
- * received the request.
+ * The one Node transport, for every Node surface (the CLI, its MCP server, the actions and their
+ * Octokit through `transportFetch`): Node's own node:http / node:https over keep-alive agents, so
+ * no bundle carries an HTTP library (undici cost the actions about 750 KB each and most of their
+ * start-up time). Proxies: the agents take Node's built-in proxy support (`proxyEnv`, Node 24.5+),
+ * which honours HTTPS_PROXY / HTTP_PROXY (either case) and NO_PROXY; proxySettings decides whether
+ * any is set. Failures without a response are classified into TransportError kinds, with `sent`
+ * telling the retry policy whether the service may have received the request. Retries are the
+ * api client's, not this module's.
  */
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import type { Transport } from '../transport.js';
+import http from 'node:http';
+import https from 'node:https';
+import { TransportError, type Transport, type TransportRequest } from '../transport.js';
 import { classifyNodeError, flattenHeaders } from './errors.js';
 import { proxySettings } from './proxy.js';
 
 export { classifyNodeError } from './errors.js';
 
 export interface NodeTransportOptions {
-  /** A dispatcher to use instead of the default (tests pass undici's MockAgent). */
-  dispatcher?: Dispatcher;
   /** Where proxy variables are read; defaults to process.env. */
   env?: Record<string, string | undefined>;
-  /** Idle keep-alive sockets are closed after this long; default 10 s. */
-  keepAliveTimeoutMs?: number;
-  /** Time allowed to establish a connection (DNS, TCP, TLS); default 10 s. */
-  connectTimeoutMs?: number;
+  /** The Node.js version checked for proxy support; defaults to this process's. */
+  nodeVersion?: string;
 }
 
-export function createDefaultDispatcher(options: NodeTransportOptions = {}): Dispatcher {
-  const env = options.env ?? process.env;
-  const agentOptions = {
-    keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
-    connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-  };
-  const proxy = proxySettings(env);
-  if (proxy) return new EnvHttpProxyAgent({ ...agentOptions, ...proxy });
-  return new Agent(agentOptions);
+/** Node's agents honour `proxyEnv` from 24.5 on; older ones would silently connect directly. */
+const PROXY_SUPPORT = [24, 5] as const;
+
+function proxySupported(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > PROXY_SUPPORT[0] || (major === PROXY_SUPPORT[0] && minor >= PROXY_SUPPORT[1]);
 }
 
 export function createNodeTransport(options: NodeTransportOptions = {}): Transport {
-  let dispatcher = options.dispatcher;
-  return async (transportRequest) => {
-    // Created on first use so that merely constructing a client opens nothing.
-    dispatcher ??= createDefaultDispatcher(options);
-    const timeout = AbortSignal.timeout(transportRequest.timeoutMs);
-    const signal = transportRequest.signal ? AbortSignal.any([transportRequest.signal, timeout]) : timeout;
-    try {
-      const response = await request(transportRequest.url, {
-        method: transportRequest.method,
-        headers: transportRequest.headers,
-        body: transportRequest.body,
-        signal,
-        dispatcher,
-        headersTimeout: transportRequest.timeoutMs,
-        bodyTimeout: transportRequest.timeoutMs,
-      });
-      const body = new Uint8Array(await response.body.arrayBuffer());
-      return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
-    } catch (error) {
-      throw classifyNodeError(error, {
-        callerAborted: transportRequest.signal?.aborted === true,
-        timedOut: timeout.aborted && !transportRequest.signal?.aborted,
-      });
+  const env = options.env ?? process.env;
+  const proxied = proxySettings(env) !== undefined;
+  // `proxyEnv` is newer than the @types/node in use.
+  const agentOptions = { keepAlive: true, ...(proxied ? { proxyEnv: env } : {}) } as http.AgentOptions;
+  const version = options.nodeVersion ?? process.versions.node;
+  let agents: { http: http.Agent; https: https.Agent } | undefined;
+  return (request) => {
+    if (proxied && !proxySupported(version)) {
+      const message = `HTTPS_PROXY / HTTP_PROXY is set, but Node.js ${version} cannot use a proxy here (Node.js ${PROXY_SUPPORT.join('.')} or newer can)`;
+      return Promise.reject(new TransportError('connect', false, message));
     }
+    // Created on first use so that merely constructing a client opens nothing.
+    agents ??= { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+    return send(request, agents);
+  };
+}
+
+let shared: Transport | undefined;
+
+/** The transport every client of this process shares (one set of keep-alive agents), from process.env. */
+export function sharedNodeTransport(): Transport {
+  return (shared ??= createNodeTransport());
+}
+
+function send(request: TransportRequest, agents: { http: http.Agent; https: https.Agent }): ReturnType<Transport> {
+  const url = new URL(request.url);
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+  let connected = false;
+  return new Promise((resolve, reject) => {
+    const fail = (error: unknown) => {
+      const callerAborted = request.signal?.aborted === true;
+      const timedOut = timeout.aborted && !callerAborted;
+      // A timeout before the connection came up wrote nothing.
+      if (timedOut && !connected) reject(new TransportError('connect', false, `connect timeout after ${request.timeoutMs} ms`, error));
+      else reject(classifyNodeError(error, { callerAborted, timedOut }));
+    };
+    const secure = url.protocol === 'https:';
+    const outgoing = (secure ? https : http).request(url, { method: request.method, headers: request.headers, agent: secure ? agents.https : agents.http, signal }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', fail);
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: flattenHeaders(response.headers), body: new Uint8Array(Buffer.concat(chunks)) }));
+    });
+    outgoing.on('socket', (socket) => {
+      if (!socket.connecting) connected = true;
+      else socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true));
+    });
+    outgoing.on('error', fail);
+    outgoing.end(request.body);
+  });
+}
+
+/** Responses that carry no body by definition (the Response constructor refuses one). */
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+
+/**
+ * A `fetch` over a Transport (Octokit's), so GitHub calls share the agents and the proxy settings.
+ * Octokit passes a method, plain-object headers, a string body and a signal, and reads status,
+ * headers and the body; redirects are not followed (GitHub's REST API answers directly).
+ */
+export function transportFetch(transport: Transport, timeoutMs = 60_000): typeof fetch {
+  return async (input, init) => {
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    const response = await transport({
+      method: (init?.method ?? 'GET').toUpperCase() as TransportRequest['method'],
+      url: String(input),
+      headers,
+      body: typeof init?.body === 'string' ? init.body : init?.body == null ? undefined : new Uint8Array(await new Response(init.body).arrayBuffer()),
+      timeoutMs,
+      signal: init?.signal ?? undefined,
+    });
+    return new Response(NULL_BODY_STATUS.has(response.status) ? null : new Uint8Array(response.body), { status: response.status, headers: response.headers });
   };
 }

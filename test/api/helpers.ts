@@ -1,11 +1,12 @@
 /**
- * Test scaffolding: the real undici transport over a MockAgent that records what was sent and
- * answers from a script, plus a fake clock whose sleep advances time instead of waiting.
+ * Test scaffolding: a scripted service in place of the transport, which records what the client
+ * sent and answers from a script (failures go through the Node transport's own classifier), plus
+ * a fake clock whose sleep advances time instead of waiting. The Node transport itself is tested
+ * against real sockets (node.test.ts) and the sandbox.
  */
-import { MockAgent } from 'undici';
 import { ComplianceClient, type ComplianceClientOptions } from '../../api/client.js';
-import { createNodeTransport } from '../../api/node/transport.js';
-import type { Sleep, TransportRequest } from '../../api/transport.js';
+import { classifyNodeError } from '../../api/node/errors.js';
+import type { Sleep, TransportRequest, TransportResponse } from '../../api/transport.js';
 
 export const ORIGIN = 'https://api.example.test';
 export const BASE = '/api/public/v1';
@@ -47,53 +48,52 @@ function bodyText(body: unknown): string | undefined {
   return String(body);
 }
 
-/** A scripted service on a MockAgent: each `reply`/`fail` answers one request, in order. */
+type Step = { reply: (request: TransportRequest) => TransportResponse } | { fail: Error };
+
+/** A scripted service: each `reply`/`fail` answers one request, in order. */
 export class MockService {
-  readonly agent = new MockAgent();
-  /** What reached the service (as undici sent it). */
+  /** What reached the service. */
   readonly received: RecordedRequest[] = [];
   /** What the client handed to the transport, including attempts that failed to connect. */
   readonly attempts: TransportRequest[] = [];
-  readonly #pool;
-
-  constructor(origin = ORIGIN) {
-    this.agent.disableNetConnect();
-    this.#pool = this.agent.get(origin);
-  }
+  readonly #script: Step[] = [];
 
   reply(status: number, body?: unknown, headers: Record<string, string> = {}): this {
-    this.#pool.intercept({ path: () => true, method: () => true }).reply((request) => {
-      this.received.push({
-        method: request.method,
-        path: request.path,
-        headers: headerRecord(request.headers),
-        body: bodyText(request.body),
-      });
-      const isBytes = body instanceof Uint8Array;
-      const data = body === undefined ? '' : typeof body === 'string' ? body : isBytes ? Buffer.from(body) : JSON.stringify(body);
-      const contentType = typeof body === 'string' || isBytes || body === undefined ? {} : { 'content-type': 'application/json' };
-      return { statusCode: status, data, responseOptions: { headers: { ...contentType, ...headers } } };
+    this.#script.push({
+      reply: (request) => {
+        const url = new URL(request.url);
+        this.received.push({ method: request.method, path: `${url.pathname}${url.search}`, headers: headerRecord(request.headers ?? {}), body: bodyText(request.body) });
+        const isBytes = body instanceof Uint8Array;
+        const data = body === undefined ? '' : typeof body === 'string' ? body : isBytes ? body : JSON.stringify(body);
+        const contentType: Record<string, string> = typeof body === 'string' || isBytes || body === undefined ? {} : { 'content-type': 'application/json' };
+        return { status, headers: { ...contentType, ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value])) }, body: typeof data === 'string' ? new TextEncoder().encode(data) : data };
+      },
     });
     return this;
   }
 
   /** The next request fails without a response (the error goes through the transport's classifier). */
   fail(error: Error): this {
-    this.#pool.intercept({ path: () => true, method: () => true }).replyWithError(error);
+    this.#script.push({ fail: error });
     return this;
   }
 
   transport(): ComplianceClientOptions['transport'] {
-    const node = createNodeTransport({ dispatcher: this.agent });
-    return (request) => {
+    return async (request) => {
       this.attempts.push(request);
-      return node(request);
+      const step = this.#script.shift();
+      if (!step) throw new Error(`no scripted answer left for ${request.method} ${request.url}`);
+      if ('fail' in step) throw classifyNodeError(step.fail, { callerAborted: request.signal?.aborted === true, timedOut: false });
+      return step.reply(request);
     };
   }
 
-  async close(): Promise<void> {
-    await this.agent.close();
+  /** Fails when a scripted answer was never asked for. */
+  assertNoPendingInterceptors(): void {
+    if (this.#script.length > 0) throw new Error(`${this.#script.length} scripted answer(s) never requested`);
   }
+
+  async close(): Promise<void> {}
 }
 
 /** A clock that only moves when the code under test sleeps. */

@@ -7,7 +7,7 @@ import { FakeTime, JOB_ACCEPTED, JOB_ID, MockService, makeClient } from './helpe
 
 let service: MockService | undefined;
 afterEach(async () => {
-  service?.agent.assertNoPendingInterceptors();
+  service?.assertNoPendingInterceptors();
   await service?.close();
   service = undefined;
 });

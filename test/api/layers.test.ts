@@ -25,7 +25,7 @@ describe('layers/import-direction', () => {
     ['cli/commands/review.ts', '../../actions/shared/review.js'],
     ['cli/lib/session.ts', '../../nodes/shared/client.js'],
     ['actions/shared/review.ts', '../../cli/main.js'],
-    ['actions/shared/runtime/transport.ts', '../../../cli/lib/output.js'],
+    ['actions/shared/runtime/service.ts', '../../../cli/lib/output.js'],
     ['actions/review/index.ts', '../../sandbox/index.js'],
     ['nodes/shared/client.ts', '../../sandbox/index.js'],
     ['nodes/Compliance/v1/actions/router.ts', '../../../../sandbox/index.js'],

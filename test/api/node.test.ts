@@ -1,11 +1,11 @@
 /** The Node adapters: failure classification, proxy selection, sleep, the Node client and clientFromEnv. */
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
-import { Agent, EnvHttpProxyAgent, errors as undiciErrors } from 'undici';
+import { errors as undiciErrors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
 import { nodeSleep } from '../../api/node/sleep.js';
-import { createDefaultDispatcher, createNodeTransport } from '../../api/node/transport.js';
-import { classifyNodeError } from '../../api/node/transport.js';
+import { classifyNodeError, createNodeTransport } from '../../api/node/transport.js';
 import { TransportError } from '../../api/transport.js';
 import { API_KEY, MockService, systemError } from './helpers.js';
 
@@ -49,17 +49,44 @@ describe('classifyNodeError', () => {
   });
 });
 
-describe('dispatcher selection', () => {
-  it('uses a keep-alive Agent without proxy variables', async () => {
-    const dispatcher = createDefaultDispatcher({ env: {} });
-    expect(dispatcher).toBeInstanceOf(Agent);
-    await dispatcher.close();
+describe('proxies (HTTPS_PROXY / HTTP_PROXY / NO_PROXY), through Node\'s own agents', () => {
+  /** A loopback HTTP server answering `name` and recording the request line it saw. */
+  async function listen(name: string, seen: string[]): Promise<{ server: Server; port: number }> {
+    const server = createHttpServer((request, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      response.end(name);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    return { server, port: typeof address === 'object' && address ? address.port : 0 };
+  }
+  const text = (body: Uint8Array) => new TextDecoder().decode(body);
+
+  it('sends through the proxy a variable names, and directly to a host NO_PROXY lists', async () => {
+    const seenByProxy: string[] = [];
+    const seenByService: string[] = [];
+    const proxy = await listen('proxy', seenByProxy);
+    const service = await listen('service', seenByService);
+    try {
+      for (const env of [{ HTTP_PROXY: `http://127.0.0.1:${proxy.port}` }, { http_proxy: `http://127.0.0.1:${proxy.port}` }]) {
+        const via = await createNodeTransport({ env })({ method: 'GET', url: `http://service.example.test:${service.port}/api/public/v1/ping`, headers: {}, timeoutMs: 5_000 });
+        expect(text(via.body)).toBe('proxy');
+      }
+      expect(seenByProxy).toEqual([`GET http://service.example.test:${service.port}/api/public/v1/ping`, `GET http://service.example.test:${service.port}/api/public/v1/ping`]);
+      const direct = await createNodeTransport({ env: { HTTP_PROXY: `http://127.0.0.1:${proxy.port}`, NO_PROXY: '127.0.0.1' } })({ method: 'GET', url: `http://127.0.0.1:${service.port}/x`, headers: {}, timeoutMs: 5_000 });
+      expect(text(direct.body)).toBe('service');
+      expect(seenByService).toEqual(['GET /x']);
+      expect(seenByProxy).toHaveLength(2);
+    } finally {
+      proxy.server.close();
+      service.server.close();
+    }
   });
 
-  it.each([{ HTTPS_PROXY: 'http://proxy.internal:3128' }, { http_proxy: 'http://proxy.internal:3128', NO_PROXY: 'localhost' }])('uses EnvHttpProxyAgent with %o', async (env) => {
-    const dispatcher = createDefaultDispatcher({ env });
-    expect(dispatcher).toBeInstanceOf(EnvHttpProxyAgent);
-    await dispatcher.close();
+  it('refuses, before connecting, to ignore a proxy on a Node.js without proxy support', async () => {
+    const transport = createNodeTransport({ env: { HTTPS_PROXY: 'http://proxy.internal:3128' }, nodeVersion: '24.4.0' });
+    const error = await transport({ method: 'GET', url: 'https://api.example.test/api/public/v1/ping', headers: {}, timeoutMs: 5_000 }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: 'connect', sent: false, message: expect.stringContaining('Node.js 24.4.0 cannot use a proxy here') });
   });
 });
 
@@ -78,7 +105,7 @@ describe('nodeSleep', () => {
 describe('the Node ComplianceClient', () => {
   it('needs only apiKey and baseUrl', async () => {
     const service = new MockService().reply(200, { ok: true, client: 'CI', mode: 'live' });
-    const client = new ComplianceClient({ apiKey: API_KEY, baseUrl: 'https://api.example.test', transport: createNodeTransport({ dispatcher: service.agent }) });
+    const client = new ComplianceClient({ apiKey: API_KEY, baseUrl: 'https://api.example.test', transport: service.transport() });
     expect((await client.ping()).mode).toBe('live');
     expect(new ComplianceClient({ apiKey: API_KEY, baseUrl: 'https://api.example.test' }).baseUrl).toBe('https://api.example.test/api/public/v1');
     await service.close();

@@ -206,7 +206,7 @@ describe('other models', () => {
 describe('following the library listing', () => {
   let service: MockService;
   afterEach(async () => {
-    service.agent.assertNoPendingInterceptors();
+    service.assertNoPendingInterceptors();
     await service.close();
   });
 

@@ -103,7 +103,7 @@ const EXPECTED: Record<OperationId, Expectation> = {
 
 let service: MockService | undefined;
 afterEach(async () => {
-  service?.agent.assertNoPendingInterceptors();
+  service?.assertNoPendingInterceptors();
   await service?.close();
   service = undefined;
 });

@@ -8,7 +8,7 @@ import { FakeTime, JOB_ACCEPTED, JOB_ID, LIBRARY_TEXT, MockService, makeClient, 
 
 let service: MockService | undefined;
 afterEach(async () => {
-  service?.agent.assertNoPendingInterceptors();
+  service?.assertNoPendingInterceptors();
   await service?.close();
   service = undefined;
 });

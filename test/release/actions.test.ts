@@ -11,14 +11,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { actionNames } from '../../scripts/build-actions.mjs';
 import { FakeGitHub } from '../actions/fakeGitHub.js';
 import { linkLocalActionModules, runLocalAction } from '../actions/localAction.js';
+import { startForwardProxy } from '../forwardProxy.js';
 import { API_KEY, GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPO_ROOT, REPOSITORY, runAction, type RunOptions } from '../actions/harness.js';
 
 
@@ -99,31 +98,18 @@ describe('the committed bundles, from a copy of the tracked files, as the runner
   });
 
   it('call goes through HTTP_PROXY when it is set (Node’s own proxy support)', { timeout: 60_000 }, async () => {
-    const seen: string[] = [];
-    // A forward proxy: absolute-form requests are passed on to their target.
-    const proxy: Server = createServer((incoming, answer) => {
-      seen.push(`${incoming.method} ${incoming.url}`);
-      const target = new URL(incoming.url as string);
-      const forwarded = httpRequest(target, { method: incoming.method, headers: incoming.headers }, (response) => {
-        answer.writeHead(response.statusCode ?? 502, response.headers);
-        response.pipe(answer);
-      });
-      forwarded.on('error', () => answer.writeHead(502).end());
-      incoming.pipe(forwarded);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxy = await startForwardProxy();
     try {
       const workspace = mkdtempSync(join(tmpdir(), 'rehearsal-'));
-      const env = { HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` };
+      const env = { HTTP_PROXY: proxy.url };
       const proxied = await fromCopy('call', { workspace, inputs: { ...service(), operation: 'getBilling' }, env });
       expect(proxied.code, proxied.stdout + proxied.stderr).toBe(0);
-      expect(seen.some((line) => line.startsWith(`GET ${sandbox.baseUrl}/billing`)), seen.join('\n')).toBe(true);
+      expect(proxy.seen.some((line) => line.startsWith(`GET ${sandbox.baseUrl}/billing`)), proxy.seen.join('\n')).toBe(true);
       const bypassed = await fromCopy('call', { workspace, inputs: { ...service(), operation: 'getBilling' }, env: { ...env, NO_PROXY: '127.0.0.1' } });
       expect(bypassed.code).toBe(0);
-      expect(seen).toHaveLength(1);
+      expect(proxy.seen).toHaveLength(1);
     } finally {
-      proxy.closeAllConnections();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await proxy.close();
     }
   });
 });

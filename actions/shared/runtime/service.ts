@@ -8,7 +8,7 @@ import type { ComplianceClient } from '../../../api/client.js';
 import { envClient } from '../../../api/node/env.js';
 import { ComplianceValidationError } from '../../../api/errors.js';
 import { InputError, textInput } from './inputs.js';
-import { actionTransport } from './transport.js';
+import { sharedNodeTransport } from '../../../api/node/transport.js';
 
 const API_KEY_INPUT = 'api-key';
 const BASE_URL_INPUT = 'base-url';
@@ -36,7 +36,7 @@ export function createClient(apiKey: string, actionName: string): ComplianceClie
   }
   try {
     // The inputs stand in for the environment: the same rule as the CLI's (api/node/env.ts).
-    return envClient({ COMPLIANCE_API_KEY: apiKey, COMPLIANCE_BASE_URL: baseUrl }, { userAgent: `compliance-github-action/${actionName}`, transport: actionTransport() });
+    return envClient({ COMPLIANCE_API_KEY: apiKey, COMPLIANCE_BASE_URL: baseUrl }, { userAgent: `compliance-github-action/${actionName}`, transport: sharedNodeTransport() });
   } catch (error) {
     if (error instanceof ComplianceValidationError && error.field === 'COMPLIANCE_BASE_URL') {
       // Said of the input the user set, in the client's own words.
