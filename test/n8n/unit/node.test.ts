@@ -513,8 +513,10 @@ describe('Review → Map Policy Set', () => {
     const html = Buffer.from(binary.html!.data, 'base64').toString('utf8');
     expect(html).toContain(`href="https://github.com/acme/policies/blob/${commit}/policies/access.md#L${first.line}-L${first.endLine}"`);
     expect(sarifErrors(JSON.parse(Buffer.from(binary.sarif!.data, 'base64').toString('utf8')))).toEqual([]);
-    const { context } = fakeExecute({ credentials, parameters: { resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'a.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false, reportOptions: { formats: ['xlsx'] } }, items: [{ json: {} }] });
+    const { context, requests } = fakeExecute({ credentials, parameters: { resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'a.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false, reportOptions: { formats: ['xlsx'] } }, items: [{ json: {} }] });
     await expect(router.call(context)).rejects.toThrow(/Report Formats: "xlsx" is not a report format/);
+    // Refused before the mapping is priced or paid.
+    expect(requests).toEqual([]);
   });
 
   it('the report formats cost nothing: a live key is charged the same mapping with and without them', async () => {

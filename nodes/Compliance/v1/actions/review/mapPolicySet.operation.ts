@@ -180,6 +180,10 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
     throw new NodeOperationError(this.getNode(), `Max Tokens in Map Policy Set must be a whole number of tokens, 0 or more (got ${String(cap)})`, { description: 'Set it to the most the mapping may cost, or 0 for no cap.' });
   }
   const dryRun = this.getNodeParameter('dryRun', 0, false) as boolean;
+  const splitGaps = this.getNodeParameter('splitGaps', 0, false) as boolean;
+  // Read before anything is spent: a bad format fails the node with nothing charged.
+  const reportOptions = (splitGaps ? {} : this.getNodeParameter('reportOptions', 0, {})) as { formats?: string[]; repository?: string; commit?: string; serverUrl?: string };
+  const formats = parseReportFormats(reportOptions.formats ?? [], 'Report Formats');
   const signal = this.getExecutionCancelSignal?.();
   const paired = items.map((_, item) => ({ item }));
 
@@ -208,11 +212,9 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
   const gate = evaluateGate(traceReports(run.reports, files), { framework, threshold, waivers, today: new Date().toISOString().slice(0, 10), failOn: 'coverage' });
   const verdict = decideVerdict({ ...money, status: 'completed', frameworks: [gate], tokensSpent: spend.budget.chargedTokens });
   const json = verdictItem(verdict, gate, dryRun);
-  if (this.getNodeParameter('splitGaps', 0, false) as boolean) {
+  if (splitGaps) {
     return gate.gaps.map((gap) => ({ json: { ...asData(gap), gate: json }, pairedItem: paired }));
   }
-  const reportOptions = this.getNodeParameter('reportOptions', 0, {}) as { formats?: string[]; repository?: string; commit?: string; serverUrl?: string };
-  const formats = parseReportFormats(reportOptions.formats ?? [], 'Report Formats');
   const item: INodeExecutionData = { json: { ...json, gaps: gate.gaps as unknown as IDataObject[], controls: gate.controls as unknown as IDataObject[] }, pairedItem: paired };
   if (formats.length > 0) {
     const report = buildReviewReport([gate], {
