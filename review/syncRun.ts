@@ -208,7 +208,9 @@ function failure(item: SyncItem, error: unknown, admittedJob: string | undefined
   // Another run (the library sync and the scheduled review have separate concurrency groups)
   // refreshed this document first: the service refuses the second refresh before charging it.
   if (error instanceof ComplianceApiError && error.code === 'document_unchanged') {
-    const { error: _refused, ...rest } = base;
+    // The refusal is the outcome here, not an error of the document.
+    const { error: refusal, ...rest } = base;
+    void refusal;
     return { ...rest, outcome: 'kept', message: 'the library already holds this text (another run refreshed it meanwhile): nothing charged' };
   }
   if (error instanceof ComplianceApiError && error.code === 'document_busy') {

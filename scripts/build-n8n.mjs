@@ -23,6 +23,9 @@ export const N8N_SIZE_TARGETS = {
   'dist/nodes/ComplianceTrigger/ComplianceTrigger.node.js': 150_000,
 };
 
+/** Names every exported class by its export name (Compliance, ComplianceTrigger, ComplianceApi). */
+const NAME_EXPORTS = "for(const[k,v]of Object.entries(module.exports))if(typeof v=='function')Object.defineProperty(v,'name',{value:k});";
+
 /** Icons and codex files beside each source are copied beside its bundle. */
 const ASSET = /\.(svg|png|node\.json)$/;
 
@@ -38,8 +41,10 @@ export async function build({ esbuild, common, selected = () => true }) {
       format: 'cjs',
       // n8n supplies n8n-workflow (a peer dependency); everything else is bundled: no runtime dependencies.
       external: ['n8n-workflow'],
-      // Class names are what n8n registers: keep them.
-      keepNames: true,
+      // n8n records an exported class's constructor.name as its class name (and loads it by that name
+      // later), so each export is named after its export name here; esbuild's keepNames did this for
+      // every function of the bundle and cost 10.6 kB of the node's 250 kB.
+      footer: { js: NAME_EXPORTS },
       minify: true,
       metafile: true,
     });

@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Compliance } from '../../nodes/Compliance/Compliance.node.js';
@@ -135,6 +135,15 @@ describe('the packed tarball', () => {
     const sizes = Object.fromEntries(Object.keys(N8N_SIZE_TARGETS).map((path) => [path, statSync(join(unpacked, path)).size]));
     expect(Object.keys(sizes).sort()).toEqual(['dist/nodes/Compliance/Compliance.node.js', 'dist/nodes/ComplianceTrigger/ComplianceTrigger.node.js']);
     for (const [path, size] of Object.entries(sizes)) expect(size, `${path}: ${size} bytes`).toBeLessThanOrEqual(N8N_SIZE_TARGETS[path]!);
+  });
+
+  it("names each shipped class by its export, as n8n's loader records it (constructor.name), the bundles being minified (dist/ is what ships)", () => {
+    const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+    for (const path of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
+      const className = basename(path).split('.')[0]!;
+      const exported = (requireHere(join(REPO, path)) as Record<string, new () => object>)[className]!;
+      expect(new exported().constructor.name, path).toBe(className);
+    }
   });
 
   it('ships no console call and no source map, and the JavaScript it ships is what dist/ holds', () => {

@@ -12,7 +12,7 @@ import { POLICY_FILES, REPO_ROOT } from '../actions/harness.js';
 import { buildPackage, installN8n, N8nHarness, outputOf } from '../n8n/real/harness.js';
 import { COMPLIANCE } from '../n8n/real/workflows.js';
 import { rowsFor, TEMPLATE_CAP, type Scenario } from './table.js';
-import { expectedFor, liveKey, observe, stage, startWorld, type Observed, type World } from './world.js';
+import { expectedFor, liveKey, observe, stage, startWorld, waivedOnSchedule, type Observed, type World } from './world.js';
 
 let world: World;
 let n8n: N8nHarness;
@@ -39,9 +39,15 @@ function documentsCode(): string {
   return `return ${JSON.stringify(items)};`;
 }
 
+/** The row's waivers as Map Policy Set's Waivers parameter (compliance.yml's, on the schedule row). */
+function waiversOf(row: Scenario) {
+  const controls = row.id === 'schedule with a waiver' ? waivedOnSchedule(world) : [];
+  return controls.map((control) => ({ control, reason: 'accepted', owner: 'ciso', expires: '2030-01-01' }));
+}
+
 /**
  * Documents → Sync Documents (the library mirrors the set, capped as the templates cap) and
- * Documents → Map Policy Set (gate at 80 %) → Plan Gap Issues where the row opens issues.
+ * Documents → Map Policy Set (gate at 80 %, the row's waivers, capped) → Plan Gap Issues where the row opens issues.
  */
 function reviewWorkflow(row: Scenario, index: number) {
   const credentials = { complianceApi: { id: credentialId(index), name: `Compliance (${row.id})` } };
@@ -50,7 +56,7 @@ function reviewWorkflow(row: Scenario, index: number) {
     { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: at(0), parameters: {} },
     { id: 'documents', name: 'Documents', type: 'n8n-nodes-base.code', typeVersion: 2, position: at(1), parameters: { jsCode: documentsCode() } },
     { id: 'sync', name: 'Sync Documents', type: COMPLIANCE, typeVersion: 1, position: at(2), credentials, parameters: { resource: 'review', operation: 'syncDocuments', documentSet: 'acme/policies', options: { maxTokens: Number(TEMPLATE_CAP) } } },
-    { id: 'map', name: 'Map Policy Set', type: COMPLIANCE, typeVersion: 1, position: [480, 240], credentials, parameters: { resource: 'review', operation: 'mapPolicySet', framework: 'hipaa-security', threshold: 80 } },
+    { id: 'map', name: 'Map Policy Set', type: COMPLIANCE, typeVersion: 1, position: [480, 240], credentials, parameters: { resource: 'review', operation: 'mapPolicySet', framework: 'hipaa-security', threshold: 80, waivers: JSON.stringify(waiversOf(row)), maxTokens: Number(TEMPLATE_CAP) } },
   ];
   const connections: Record<string, unknown> = {
     Start: { main: [[{ node: 'Documents', type: 'main', index: 0 }]] },

@@ -66,7 +66,6 @@ const runs: Cell = { runs: true };
 const MCP_NO_EVENT = 'the MCP loop tools run for a person at an assistant, not for a CI event: there is no pull request, fork or schedule to honour';
 const MCP_NO_SPEND_LOOP = 'the MCP loop tool (planReview) plans and prices a review; it never runs one, so it can only agree on the plan';
 const N8N_NO_PULL_REQUEST = 'the n8n Review operations have no pull-request event (a workflow passes files, not a GitHub event)';
-const N8N_NO_VERDICT = "Map Policy Set answers `passed` without the verdict's status: it gates with evaluateGate, not review/'s decideVerdict";
 const CLI_NO_PULL_REQUEST_STATE = 'the CLI maps a pull request like any directory: it has no --base-config, mapping store or changed-files input (actions/map keeps that logic instead of review/)';
 
 /**
@@ -85,7 +84,7 @@ export const SCENARIOS: readonly Scenario[] = [
     id: 'push to the default branch',
     proves: 'the library mirrors the default branch: a push syncs every new document and maps once, paying exactly the planned price, and writes nothing to GitHub',
     expected: { ledgerDelta: SYNC_AND_MAP, status: 'passed', passed: true, libraryWrites: POLICY_FILES.length, github: { ownComment: false, issuesOpened: 0 }, stepFails: false },
-    surfaces: { cli: runs, bundle: runs, 'local-action': runs, mcp: { cannot: `${MCP_NO_SPEND_LOOP} (its plan's price is checked against this row's ledger delta)` }, n8n: { disagrees: N8N_NO_VERDICT, today: { status: undefined } } },
+    surfaces: { cli: runs, bundle: runs, 'local-action': runs, mcp: { cannot: `${MCP_NO_SPEND_LOOP} (its plan's price is checked against this row's ledger delta)` }, n8n: runs },
   },
   {
     id: 'same-repo pull request',
@@ -135,7 +134,7 @@ export const SCENARIOS: readonly Scenario[] = [
       bundle: runs,
       'local-action': runs,
       mcp: { cannot: MCP_NO_EVENT },
-      n8n: { disagrees: `${N8N_NO_VERDICT}, and it takes no waivers, so Plan Gap Issues plans an issue for the waived gap too`, today: { status: undefined, github: { ownComment: false, issuesOpened: 4 } } },
+      n8n: runs,
     },
   },
   {

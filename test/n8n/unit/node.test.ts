@@ -22,6 +22,8 @@ const PICKER_KEY = 'csk_sandbox_unit_picker_key_0001';
 const SYNC_KEY = 'csk_sandbox_unit_sync_key_000001';
 /** A live key: its ledger shows what the report formats cost. */
 const LIVE_KEY = 'csk_live_unit_node_formats_00001';
+/** A live key for the money rule of Map Policy Set: its balance shows what was spent. */
+const CAP_KEY = 'csk_live_unit_node_map_cap_00001';
 const LONG_TEXT =
   'Access to production systems follows least privilege. Access is reviewed every quarter by the system owner, ' +
   'privileged accounts need multi-factor authentication, and leavers lose access within one working day. ';
@@ -31,7 +33,7 @@ let slowSandbox: RunningSandbox;
 let credentials: FakeCredentials;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY, PICKER_KEY, SYNC_KEY, `${LIVE_KEY}:live:10000000`] });
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY, PICKER_KEY, SYNC_KEY, `${LIVE_KEY}:live:10000000`, `${CAP_KEY}:live:10000000`] });
   slowSandbox = await startSandbox({ port: 0, jobSeconds: 30, keys: [SLOW_KEY] });
   credentials = { apiKey: KEY, baseUrl: sandbox.origin, authHeader: 'bearer' };
 });
@@ -511,8 +513,10 @@ describe('Review → Map Policy Set', () => {
     const html = Buffer.from(binary.html!.data, 'base64').toString('utf8');
     expect(html).toContain(`href="https://github.com/acme/policies/blob/${commit}/policies/access.md#L${first.line}-L${first.endLine}"`);
     expect(sarifErrors(JSON.parse(Buffer.from(binary.sarif!.data, 'base64').toString('utf8')))).toEqual([]);
-    const { context } = fakeExecute({ credentials, parameters: { resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'a.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false, reportOptions: { formats: ['xlsx'] } }, items: [{ json: {} }] });
+    const { context, requests } = fakeExecute({ credentials, parameters: { resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'a.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false, reportOptions: { formats: ['xlsx'] } }, items: [{ json: {} }] });
     await expect(router.call(context)).rejects.toThrow(/Report Formats: "xlsx" is not a report format/);
+    // Refused before the mapping is priced or paid.
+    expect(requests).toEqual([]);
   });
 
   it('the report formats cost nothing: a live key is charged the same mapping with and without them', async () => {
@@ -528,6 +532,72 @@ describe('Review → Map Policy Set', () => {
     expect(plain).toHaveLength(1);
     expect(plain[0]![1]).toBeLessThan(0);
     expect(withFormats).toEqual(plain);
+  });
+
+  describe("review/'s money rule and verdict", () => {
+    const live = () => ({ ...credentials, apiKey: CAP_KEY });
+    const balance = async () => (await new ComplianceClient({ apiKey: CAP_KEY, baseUrl: sandbox.baseUrl }).getBilling()).balanceTokens;
+    const parameters = (extra: IDataObject = {}) => ({ resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'policies/access.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false, ...extra });
+
+    it('refuses a mapping over Max Tokens before sending anything, naming the plan and the cap; On Error Continue renders status refused', async () => {
+      const before = await balance();
+      const { context, requests } = fakeExecute({ credentials: live(), parameters: parameters({ maxTokens: 100_000 }), items: [{ json: {} }] });
+      const refusal = router.call(context);
+      await expect(refusal).rejects.toThrow(/Map Policy Set refused before spending anything: 1 × mapDocument at 250,000 tokens costs 250,000 tokens, but the cap of 100,000 tokens allows 100,000 tokens more/);
+      await expect(refusal).rejects.toMatchObject({ description: expect.stringMatching(/Set Max Tokens to 250,000 or more/) });
+      expect(requests.filter((request) => request.method !== 'GET')).toEqual([]);
+      const rendered = await run(parameters({ maxTokens: 100_000 }), { credentials: live(), continueOnFail: true });
+      expect(rendered.json).toMatchObject({ status: 'refused', passed: false, tokensSpent: 0, plannedTokens: 250_000, maxTokens: 100_000, gaps: [] });
+      expect((rendered.json.reasons as string[])[0]).toMatch(/^refused before spending anything: .*cap of 100,000 tokens/);
+      expect(await balance()).toBe(before);
+    });
+
+    it('a dry run prices the mapping and sends nothing (status skipped); a run under the cap reports what the ledger drew', async () => {
+      const before = await balance();
+      const dry = await run(parameters({ dryRun: true, maxTokens: 300_000 }), { credentials: live() });
+      expect(dry.json).toMatchObject({ status: 'skipped', passed: false, dryRun: true, tokensSpent: 0, plannedTokens: 250_000, mode: 'live' });
+      expect(dry.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+      expect(await balance()).toBe(before);
+      const mapped = await run(parameters({ maxTokens: 300_000 }), { credentials: live() });
+      // The fixture text covers little of ISO 27001: the core's verdict fails it, with its figures.
+      expect(mapped.json).toMatchObject({ status: 'failed', passed: false, tokensSpent: 250_000, plannedTokens: 250_000, figures: { source: 'this run', gaps: (mapped.json.gaps as unknown[]).length } });
+      expect(before - (await balance())).toBe(250_000);
+    });
+
+    it('waives the gaps given in Waivers: counted as covered, never planned as issues; a malformed waiver or cap names its field', async () => {
+      const plain = await run(parameters());
+      const gaps = plain.json.gaps as Array<{ key: string; controlId: string }>;
+      expect(gaps.length).toBeGreaterThan(1);
+      const waivers = JSON.stringify([{ control: gaps[0]!.controlId, reason: 'accepted', owner: 'ciso', expires: '2099-12-31' }]);
+      const waived = await run(parameters({ waivers }));
+      expect(waived.json).toMatchObject({ figures: { gaps: gaps.length - 1, waivedGaps: 1 } });
+      expect(waived.json.effectiveCoverage).toBeGreaterThan(plain.json.effectiveCoverage as number);
+      const created = (verdict: IDataObject) => run({ resource: 'review', operation: 'planGapIssues', existingIssues: '[]', options: { maxNewPerRun: 100 } }, { items: [{ json: verdict }] });
+      expect((await created(plain.json)).output.map((item) => item.json.key)).toContain(gaps[0]!.key);
+      const plannedKeys = (await created(waived.json)).output.map((item) => item.json.key);
+      expect(plannedKeys).toHaveLength(gaps.length - 1);
+      expect(plannedKeys).not.toContain(gaps[0]!.key);
+      // An expired waiver counts again.
+      const expired = await run(parameters({ waivers: JSON.stringify([{ control: gaps[0]!.controlId, reason: 'accepted', owner: 'ciso', expires: '2020-01-01' }]) }));
+      expect(expired.json).toMatchObject({ figures: { gaps: gaps.length, waivedGaps: 0 } });
+      const fails = async (extra: IDataObject) => {
+        const { context, requests } = fakeExecute({ credentials, parameters: parameters(extra), items: [{ json: {} }] });
+        const error = await router.call(context).then(() => undefined, (thrown: unknown) => thrown as Error);
+        expect(requests).toEqual([]);
+        return error;
+      };
+      expect((await fails({ waivers: '[{"control": "A.5.15", "reason": "x", "owner": "ciso", "expires": "next year"}]' }))?.message).toMatch(/^Waivers in Map Policy Set: waiver 1 expires on "next year", not a date written YYYY-MM-DD/);
+      expect((await fails({ waivers: '[{"control": "A.5.15"}]' }))?.message).toMatch(/^Waivers in Map Policy Set: waiver 1 has no reason, owner, expires/);
+      expect((await fails({ waivers: '{"control": "A.5.15"}' }))?.message).toMatch(/^Waivers in Map Policy Set must be a list/);
+      expect((await fails({ maxTokens: -5 }))?.message).toMatch(/^Max Tokens in Map Policy Set must be a whole number of tokens/);
+    });
+
+    it('Plan Gap Issues plans nothing from a verdict that mapped nothing (refused or dry run)', async () => {
+      const dry = await run(parameters({ dryRun: true }));
+      expect(dry.json.status).toBe('skipped');
+      const plan = await run({ resource: 'review', operation: 'planGapIssues', existingIssues: '[{"number": 3, "title": "t", "body": "b\\n<!-- compliance-gap:iso-27001/A.5.15 -->", "state": "open", "labels": []}]', options: {} }, { items: [{ json: dry.json }] });
+      expect(plan.output).toEqual([]);
+    });
   });
 
   it('Plan Gap Issues turns the verdict into create, update and close actions against the existing issues', async () => {

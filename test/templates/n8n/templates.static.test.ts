@@ -139,7 +139,7 @@ describe('review loop', () => {
   it('starts on a quarterly schedule and keeps the user settings in one node', () => {
     expect(node('Every Quarter')).toMatchObject({ type: 'n8n-nodes-base.scheduleTrigger', parameters: { rule: { interval: [{ field: 'months', monthsInterval: 3 }] } } });
     const settings = (node('Settings').parameters.assignments as { assignments: Array<{ name: string }> }).assignments.map((entry) => entry.name);
-    expect(settings).toEqual(['owner', 'repository', 'folder', 'framework', 'coverageThreshold', 'issueLabel', 'maxNewIssues', 'maxSyncTokens', 'libraryTags', 'notifyTo', 'notifyFrom']);
+    expect(settings).toEqual(['owner', 'repository', 'folder', 'framework', 'coverageThreshold', 'issueLabel', 'maxNewIssues', 'maxSyncTokens', 'maxMapTokens', 'libraryTags', 'notifyTo', 'notifyFrom']);
   });
 
   it("is a handful of n8n's own nodes and the Review operations: no Code node, no hand-made matching", () => {
@@ -172,6 +172,7 @@ describe('review loop', () => {
 
   it("keeps documents of deleted files by default and caps the sync's price", () => {
     expect(node('Sync Documents').parameters).toMatchObject({ dryRun: false, options: { deleteRemoved: false, maxTokens: "={{ $('Settings').first().json.maxSyncTokens }}" } });
+    expect(node('Map Policy Set').parameters).toMatchObject({ maxTokens: "={{ $('Settings').first().json.maxMapTokens }}" });
     const about = String(node('About This Template').parameters.content);
     expect(about).toMatch(/deleted from the folder are \*\*kept\*\*/);
     expect(about).toContain('Delete Documents That Left the Set');

@@ -248,3 +248,17 @@ export function returnAllProperties(displayOptions: IDisplayOptions): INodePrope
     },
   ];
 }
+
+/** A JSON parameter that must hold a list (Existing Issues, Waivers): parsed, or an error naming `label` and showing `example`. */
+export function jsonList(context: IExecuteFunctions, value: unknown, label: string, example: string): unknown[] {
+  let parsed = value;
+  if (typeof parsed === 'string') {
+    try {
+      parsed = JSON.parse(parsed || '[]');
+    } catch {
+      throw new NodeOperationError(context.getNode(), `${label} is not JSON`, { description: `Give a list, for example [] or ${example}.` });
+    }
+  }
+  if (!Array.isArray(parsed)) throw new NodeOperationError(context.getNode(), `${label} must be a list`, { description: `For example ${example}.` });
+  return parsed as unknown[];
+}

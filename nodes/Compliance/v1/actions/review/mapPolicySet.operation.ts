@@ -1,20 +1,25 @@
 /**
  * Review → Map Policy Set: the input items (a set of policy documents) mapped against a verified
- * framework by review/'s runMapping, and judged by its gate (evaluateGate), as the CLI and the
- * review action do. One item: the verdict (passed, coverage, threshold, reasons) with the gaps,
- * or one item per gap, each with the verdict beside it. Report files (HTML, SARIF, JUnit, …) come
- * from review/'s one publisher, as binary fields of the verdict item.
+ * framework and judged as the CLI and the actions judge: review/'s money rule (planSpend: priced,
+ * capped by Max Tokens, reserved before the call, or a dry run), its mapping (runMapping), its gate
+ * with the waivers given (evaluateGate) and its verdict (decideVerdict: status passed, failed,
+ * refused or skipped, with the figures and tokens spent). One item: the verdict with the gaps, or
+ * one item per gap, each with the verdict beside it. Report files (HTML, SARIF, JUnit, …) come from
+ * review/'s one publisher, as binary fields of the verdict item.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
+import { budgetRefusal, planSpend } from '../../../../../review/budget.js';
+import type { Waiver } from '../../../../../review/config.js';
 import { traceReports } from '../../../../../review/evidenceTrace.js';
-import { evaluateGate } from '../../../../../review/gate.js';
-import { runMapping } from '../../../../../review/mapping.js';
+import { evaluateGate, type GateResult } from '../../../../../review/gate.js';
+import { mappingCalls, runMapping } from '../../../../../review/mapping.js';
 import { buildReportFiles, parseReportFormats } from '../../../../../review/publish.js';
 import { buildReviewReport } from '../../../../../review/reportDocument.js';
+import { decideVerdict, type Verdict } from '../../../../../review/verdict.js';
 import { frameworkLocator, locatorValue } from '../../helpers/locators.js';
-import { asData } from '../../helpers/utils.js';
+import { asData, jsonList } from '../../helpers/utils.js';
 import { documentInputProperties, documentsOf } from './documentInput.js';
 
 const properties: INodeProperties[] = [
@@ -37,6 +42,30 @@ const properties: INodeProperties[] = [
     typeOptions: { minValue: 0, maxValue: 100 },
     default: 80,
     description: 'The gate passes when coverage (covered 1, partial ½) reaches this',
+  },
+  {
+    displayName: 'Waivers',
+    name: 'waivers',
+    type: 'json',
+    default: '[]',
+    hint: 'For example [{"control": "164.308(a)(1)", "reason": "accepted", "owner": "ciso", "expires": "2027-01-31"}]',
+    description:
+      "Accepted gaps, as compliance.yml's waivers: control, reason, owner and expires (YYYY-MM-DD, the last day it holds). A waived gap counts as covered and never opens an issue; after its expiry it counts again.",
+  },
+  {
+    displayName: 'Max Tokens',
+    name: 'maxTokens',
+    type: 'number',
+    typeOptions: { minValue: 0 },
+    default: 0,
+    description: 'Refuse the mapping, before spending anything, when it costs more than this at live prices. 0: no cap (the balance still applies).',
+  },
+  {
+    displayName: 'Dry Run',
+    name: 'dryRun',
+    type: 'boolean',
+    default: false,
+    description: 'Whether to only plan and price the mapping (status skipped), spending nothing',
   },
   {
     displayName: 'Split Gaps Into Items',
@@ -97,31 +126,96 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['review'], operation: ['mapPolicySet'] } }, properties);
 
+const WAIVER_EXAMPLE = '[{"control": "A.5.15", "reason": "accepted", "owner": "ciso", "expires": "2027-01-31"}]';
+
+/** The Waivers parameter as review/'s waivers: each names a control, why, who and until when; its framework defaults to this one. */
+function waiversOf(context: IExecuteFunctions, framework: string): Waiver[] {
+  const entries = jsonList(context, context.getNodeParameter('waivers', 0, '[]'), 'Waivers in Map Policy Set', WAIVER_EXAMPLE);
+  return entries.map((entry, index) => {
+    const field = (name: string) => {
+      const value = (entry as Record<string, unknown> | null)?.[name];
+      return typeof value === 'string' ? value.trim() : '';
+    };
+    const missing = ['control', 'reason', 'owner', 'expires'].filter((name) => !field(name));
+    const expires = field('expires');
+    if (missing.length > 0 || !/^\d{4}-\d{2}-\d{2}$/.test(expires) || Number.isNaN(Date.parse(expires))) {
+      throw new NodeOperationError(context.getNode(), `Waivers in Map Policy Set: waiver ${index + 1} ${missing.length > 0 ? `has no ${missing.join(', ')}` : `expires on "${expires}", not a date written YYYY-MM-DD`}`, {
+        description: `Give each waiver a control, a reason, an owner and the last day it holds, for example ${WAIVER_EXAMPLE}.`,
+      });
+    }
+    return { framework: field('framework') || framework, control: field('control'), reason: field('reason'), owner: field('owner'), expires };
+  });
+}
+
+/** The verdict as an item: its status, reasons and figures (tokens spent among them), beside the gate's detail when it mapped. */
+function verdictItem(verdict: Verdict, gate: GateResult | undefined, dryRun: boolean): IDataObject {
+  return {
+    status: verdict.status,
+    passed: verdict.passed,
+    reasons: verdict.reasons,
+    coverage: gate?.coverage ?? null,
+    effectiveCoverage: gate?.effectiveCoverage ?? null,
+    threshold: gate?.threshold ?? null,
+    warnings: gate?.warnings ?? [],
+    framework: asData(gate?.framework ?? null),
+    summary: asData(gate?.summary ?? null),
+    jobIds: gate?.jobIds ?? [],
+    tokensSpent: verdict.figures.tokensSpent,
+    plannedTokens: verdict.figures.plannedTokens,
+    maxTokens: verdict.figures.maxTokens ?? null,
+    mode: verdict.figures.mode ?? null,
+    dryRun,
+    figures: asData(verdict.figures),
+  };
+}
+
 export async function executeOnce(this: IExecuteFunctions, items: INodeExecutionData[], client: ComplianceClient): Promise<INodeExecutionData[]> {
   const framework = locatorValue.call(this, 'framework', 0, 'Framework') ?? '';
   const { files } = await documentsOf(this, items, 'Map Policy Set');
   const mode = this.getNodeParameter('mappingMode', 0, 'combined') as 'combined' | 'per-document';
   const threshold = this.getNodeParameter('threshold', 0, 80) as number;
-  const signal = this.getExecutionCancelSignal?.();
-  const run = await runMapping(client, { framework, files, mode, ...(signal ? { signal } : {}) });
-  const gate = evaluateGate(traceReports(run.reports, files), { framework, threshold, waivers: [], today: new Date().toISOString().slice(0, 10), failOn: 'coverage' });
-  const verdict: IDataObject = {
-    passed: gate.passed,
-    coverage: gate.coverage,
-    threshold: gate.threshold,
-    reasons: gate.reasons,
-    warnings: gate.warnings,
-    framework: asData(gate.framework),
-    summary: asData(gate.summary),
-    jobIds: gate.jobIds,
-  };
-  const paired = items.map((_, item) => ({ item }));
-  if (this.getNodeParameter('splitGaps', 0, false) as boolean) {
-    return gate.gaps.map((gap) => ({ json: { ...asData(gap), gate: verdict }, pairedItem: paired }));
+  const waivers = waiversOf(this, framework);
+  const cap = this.getNodeParameter('maxTokens', 0, 0) as number;
+  if (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 0) {
+    throw new NodeOperationError(this.getNode(), `Max Tokens in Map Policy Set must be a whole number of tokens, 0 or more (got ${String(cap)})`, { description: 'Set it to the most the mapping may cost, or 0 for no cap.' });
   }
-  const reportOptions = this.getNodeParameter('reportOptions', 0, {}) as { formats?: string[]; repository?: string; commit?: string; serverUrl?: string };
+  const dryRun = this.getNodeParameter('dryRun', 0, false) as boolean;
+  const splitGaps = this.getNodeParameter('splitGaps', 0, false) as boolean;
+  // Read before anything is spent: a bad format fails the node with nothing charged.
+  const reportOptions = (splitGaps ? {} : this.getNodeParameter('reportOptions', 0, {})) as { formats?: string[]; repository?: string; commit?: string; serverUrl?: string };
   const formats = parseReportFormats(reportOptions.formats ?? [], 'Report Formats');
-  const item: INodeExecutionData = { json: { ...verdict, gaps: gate.gaps as unknown as IDataObject[], controls: gate.controls as unknown as IDataObject[] }, pairedItem: paired };
+  const signal = this.getExecutionCancelSignal?.();
+  const paired = items.map((_, item) => ({ item }));
+
+  // The money rule decides: refused (over the cap or the balance), a dry run, or go with the price reserved.
+  const spend = await planSpend(client, [mappingCalls(mode, files.length)], { ...(cap > 0 ? { maxTokens: cap } : {}), dryRun, ...(signal ? { signal } : {}) });
+  const money = { mode: spend.mode, budget: spend.budget, frameworkErrors: [] };
+  if (spend.status !== 'go') {
+    const verdict = decideVerdict({ ...money, status: spend.status, frameworks: [], tokensSpent: 0 });
+    if (verdict.status === 'refused' && !this.continueOnFail()) {
+      const refusal = budgetRefusal(spend.budget, 'Max Tokens');
+      throw new NodeOperationError(this.getNode(), `Map Policy Set ${refusal.message}`, { ...(refusal.hint ? { description: refusal.hint } : {}) });
+    }
+    return [{ json: { ...verdictItem(verdict, undefined, dryRun), gaps: [], controls: [] }, pairedItem: paired }];
+  }
+  // The reservation settles either way: kept when the mapping may have been charged, else freed.
+  const run = await runMapping(client, { framework, files, mode, ...(signal ? { signal } : {}) }).then(
+    (mapped) => {
+      spend.reservation?.commit();
+      return mapped;
+    },
+    (error: unknown) => {
+      spend.reservation?.settleAfter(error);
+      return Promise.reject(error as Error);
+    },
+  );
+  const gate = evaluateGate(traceReports(run.reports, files), { framework, threshold, waivers, today: new Date().toISOString().slice(0, 10), failOn: 'coverage' });
+  const verdict = decideVerdict({ ...money, status: 'completed', frameworks: [gate], tokensSpent: spend.budget.chargedTokens });
+  const json = verdictItem(verdict, gate, dryRun);
+  if (splitGaps) {
+    return gate.gaps.map((gap) => ({ json: { ...asData(gap), gate: json }, pairedItem: paired }));
+  }
+  const item: INodeExecutionData = { json: { ...json, gaps: gate.gaps as unknown as IDataObject[], controls: gate.controls as unknown as IDataObject[] }, pairedItem: paired };
   if (formats.length > 0) {
     const report = buildReviewReport([gate], {
       generatedAt: new Date().toISOString(),

@@ -2,14 +2,15 @@
  * Review → Plan Gap Issues: the gaps of Map Policy Set's verdicts (the input items) against the
  * issues a tracker already holds, by review/'s planGapIssues (the CLI's and the gap-issues action's):
  * one item per action (create, update, close) for any issue tracker node to carry out. Each issue
- * body ends with a marker naming its gap, which is how later runs find it again.
+ * body ends with a marker naming its gap, which is how later runs find it again. A gap waived in
+ * Map Policy Set (Waivers) never opens or reopens an issue; a refused or dry-run verdict plans nothing.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { GateResult } from '../../../../../review/gate.js';
 import { gapMarker, planGapIssues, type ExistingIssue } from '../../../../../review/gapIssues.js';
 import { gapKey } from '../../../../../review/keys.js';
-import { tagsOf, text } from '../../helpers/utils.js';
+import { jsonList, tagsOf, text } from '../../helpers/utils.js';
 
 const properties: INodeProperties[] = [
   {
@@ -58,30 +59,25 @@ function withCurrentMarker(issue: ExistingIssue): ExistingIssue {
   return { ...issue, body };
 }
 
+/** Map Policy Set's statuses of a verdict that mapped nothing (review/verdict.ts). */
+const UNMAPPED = new Set(['refused', 'skipped']);
+
 function list(value: unknown, label: string): string[] {
   return (tagsOf(value, label) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
 }
 
 export async function executeOnce(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-  const results = items.map((item) => item.json as unknown as GateResult);
-  const unusable = results.findIndex((result) => !Array.isArray(result.gaps) || typeof result.framework?.key !== 'string');
+  const verdicts = items.map((item) => item.json as unknown as GateResult & { status?: string });
+  const unusable = verdicts.findIndex((result) => !Array.isArray(result.gaps) || (typeof result.framework?.key !== 'string' && !UNMAPPED.has(result.status ?? '')));
   if (unusable >= 0) {
     throw new NodeOperationError(this.getNode(), `Item ${unusable} in Plan Gap Issues is not a Map Policy Set verdict`, {
       itemIndex: unusable,
       description: 'Connect Review → Map Policy Set (Split Gaps Into Items off): each input item must carry its framework and gaps.',
     });
   }
-  let existing: unknown = this.getNodeParameter('existingIssues', 0, '[]');
-  if (typeof existing === 'string') {
-    try {
-      existing = JSON.parse(existing || '[]');
-    } catch {
-      throw new NodeOperationError(this.getNode(), 'Existing Issues in Plan Gap Issues is not JSON', { description: 'Give a list of issues, for example [] or an expression returning one.' });
-    }
-  }
-  if (!Array.isArray(existing)) {
-    throw new NodeOperationError(this.getNode(), 'Existing Issues in Plan Gap Issues must be a list', { description: "For example {{ $('Get Issues').all().map(item => item.json) }}." });
-  }
+  // A refused or dry-run verdict mapped nothing: it says nothing about its gaps, so it plans nothing.
+  const results = verdicts.filter((result) => !UNMAPPED.has(result.status ?? ''));
+  const existing = jsonList(this, this.getNodeParameter('existingIssues', 0, '[]'), 'Existing Issues in Plan Gap Issues', "{{ $('Get Issues').all().map(item => item.json) }}");
   const options = this.getNodeParameter('options', 0, {}) as IDataObject;
   const plan = planGapIssues(results, (existing as ExistingIssue[]).map(withCurrentMarker), {
     labels: options.labels === undefined ? ['compliance-gap'] : list(options.labels, 'Labels'),
