@@ -18,8 +18,12 @@ import { readMappingStore } from './reuse.js';
 import { runReview, type ReviewInput, type ReviewResult } from './review.js';
 import { decideVerdict, type Verdict } from './verdict.js';
 
-/** Where a pull request's mappings are kept for its re-runs, relative to the repository root (the PR template caches it). */
-export const DEFAULT_MAPPING_STORE = '.compliance-mappings/mappings.json';
+/** The folder a pull request's mappings are kept in for its re-runs, relative to the repository root (the PR template caches it). */
+export const DEFAULT_MAPPING_STORE_DIR = '.compliance-mappings';
+/** The store's file in that folder. */
+export const MAPPING_STORE_FILE = 'mappings.json';
+/** The action's `mapping-store` default. */
+export const DEFAULT_MAPPING_STORE = `${DEFAULT_MAPPING_STORE_DIR}/${MAPPING_STORE_FILE}`;
 
 /** A compliance.yml as read: its text (to tell an unchanged one) and what it says. */
 export interface ConfigFile {

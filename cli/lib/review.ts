@@ -13,7 +13,7 @@ import { readReportFile } from '../../review/node/report.js';
 import { eventPolicy, gitHubEvent, isForkPullRequestPayload, notEvaluatedReason, type PullRequestHeads, type ReviewEvent } from '../../review/events.js';
 import { ReviewError } from '../../review/errors.js';
 import { gateConfiguration, type GateConfiguration, type GateRequest } from '../../review/gateConfig.js';
-import { DEFAULT_MAPPING_STORE, runMapCheck, type ConfigFile } from '../../review/pullRequest.js';
+import { DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type ConfigFile } from '../../review/pullRequest.js';
 import { gitHead, readHistory } from '../../review/node/publish.js';
 import { DEFAULT_REPORT_FORMATS, type ReportFormat } from '../../review/publish.js';
 import type { HistoryPoint } from '../../review/reportHistory.js';
@@ -51,7 +51,7 @@ export const GATE_OPTIONS = {
 
 /** map's pull-request flag: where a pull request's mappings are kept between its runs. */
 export const MAPPING_STORE_OPTIONS = {
-  'mapping-store': { type: 'string', valueName: 'FILE', description: `in a pull request's CI run: where its mappings are kept (relative to the repo root; default ${DEFAULT_MAPPING_STORE}); a re-run with the same framework and documents reuses them, 0 tokens` },
+  'mapping-store': { type: 'string', valueName: 'DIR', description: `in a pull request's CI run: the folder its mappings are kept in (${MAPPING_STORE_FILE}, relative to the repo root; default ${DEFAULT_MAPPING_STORE_DIR}); a re-run with the same framework and documents reuses them, 0 tokens` },
 } as const satisfies OptionSpecs;
 
 /** The frameworks a result's mapping cost lines price, in order (for the itemised dry run). */
@@ -113,7 +113,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const serverUrl = gitlab ?? process.env.GITHUB_SERVER_URL?.trim();
   const generated = options.checkDrift && options.config.generate.length > 0 ? await loadGenerated(repo) : undefined;
   // A pull request's mappings, kept for its re-runs (read only on a pull request, as the action does).
-  const storePath = stringFlag(v, 'mapping-store') ?? DEFAULT_MAPPING_STORE;
+  const storePath = `${(stringFlag(v, 'mapping-store') ?? DEFAULT_MAPPING_STORE_DIR).replace(/[\\/]+$/, '')}/${MAPPING_STORE_FILE}`;
   const stored = options.gate && !policy.mayWriteLibrary ? await readRepoBytes(repo.root, storePath) : undefined;
 
   refuseKeylessForkPullRequest(parsed);
@@ -268,6 +268,7 @@ export function reviewJson(result: ReviewResult, exitCode: ExitCode, reportFiles
     exitCode,
     mode: result.mode,
     tokensSpent: result.tokensSpent,
+    reused: result.reused,
     estimate: result.estimate,
     budget: result.budget,
     sync: result.sync ? { counts: result.sync.plan.counts, plannedTokens: result.sync.plan.totalTokens, ...(result.sync.run ?? {}) } : null,
