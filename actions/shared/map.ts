@@ -1,13 +1,14 @@
 /**
- * actions/map: map the policy set of compliance.yml against its frameworks (or the one named by
- * `framework`) through review/'s runMapCheck (which decides what the event allows), gate on the threshold, write the report, the job
- * summary and annotations, then comment on the pull request. The gate is decided last, so a
- * failing gate never hides the report.
+ * actions/map: read the inputs, run review/'s map check (runMapCheck: the gate, what the event
+ * allows, reuse, the money rule and the verdict, the same for `compliance map`), then render it:
+ * report files, job summary and annotations, outputs, the pull request comment. The gate is
+ * decided last, so a failing gate never hides the report.
  *
  * In a pull request the library is never written (it mirrors the default branch): the PR's
  * documents are mapped directly, the sync is only planned against the library (free) to price
  * what merging will cost, and when neither a document in scope nor compliance.yml differs from
- * the default branch nothing is mapped or spent.
+ * the default branch nothing is mapped or spent. With `changed-files` that is known before any
+ * call (nothingInScope, review/'s pullRequestScope).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

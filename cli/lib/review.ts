@@ -226,7 +226,7 @@ export function answerKeylessForkPullRequest(parsed: Parsed, out: Output): ExitC
   if (!reason) return undefined;
   const verdict = notEvaluatedVerdict(reason);
   out.result(
-    () => `${out.style('Not evaluated:', 'red', 'bold')} ${reason}\n  ${FORK_HINT}`,
+    () => `${out.style(reason, 'red')}\n  ${FORK_HINT}`,
     () => ({ status: 'skipped', verdict, exitCode: EXIT.gateFailed, tokensSpent: 0 }),
   );
   return EXIT.gateFailed;
