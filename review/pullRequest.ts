@@ -16,7 +16,8 @@ import { gateConfiguration, type GateConfiguration, type GateRequest } from './g
 import type { ReviewReport } from './reportDocument.js';
 import { readMappingStore } from './reuse.js';
 import { runReview, type ReviewInput, type ReviewResult } from './review.js';
-import { decideVerdict, type Verdict } from './verdict.js';
+import { pullRequestScope, type PullRequestScope } from './scope.js';
+import { decideVerdict, unchangedVerdict, type Verdict } from './verdict.js';
 
 /** The folder a pull request's mappings are kept in for its re-runs, relative to the repository root (the PR template caches it). */
 export const DEFAULT_MAPPING_STORE_DIR = '.compliance-mappings';
@@ -92,4 +93,21 @@ export async function runMapCheck(client: ComplianceApi, input: MapCheckInput): 
     ? `${JSON.stringify({ version: 1, pullRequest, mappings: result.mappings })}\n`
     : undefined;
   return { gate, result, verdict: decideVerdict(result, { baseline: input.baseline?.report }), pullRequest, mappingStore };
+}
+
+/**
+ * Before any key or call: a pull request whose changed paths (the workflow lists them) touch no
+ * document in scope (of its compliance.yml or the default branch's) nor compliance.yml is
+ * `unchanged`, with the default branch's figures when its report is at hand (read only then).
+ * Otherwise the check must run: `verdict` undefined, with what is in scope.
+ */
+export async function changedPathsCheck(
+  policy: EventPolicy,
+  changedPaths: readonly string[],
+  configs: { head: Config; base: Config | undefined; path: string },
+  readBaseline: () => Promise<ReviewReport | undefined>,
+): Promise<{ verdict: Verdict | undefined; scope: PullRequestScope | undefined }> {
+  if (policy.event.kind !== 'pull_request') return { verdict: undefined, scope: undefined };
+  const scope = pullRequestScope(changedPaths, [configs.head, ...(configs.base ? [configs.base] : [])], configs.path);
+  return { verdict: scope.inScope ? undefined : unchangedVerdict(await readBaseline()), scope };
 }

@@ -21,10 +21,9 @@ import {
   formatTokens,
   lostControls,
   MAPPING_MODES,
-  pullRequestScope,
+  changedPathsCheck,
   runMapCheck,
   tableCell,
-  unchangedVerdict,
   type EvidenceChanges,
   type GateConfiguration,
   type MappingMode,
@@ -141,13 +140,11 @@ async function nothingInScope(): Promise<boolean> {
     throw new InputError('changed-files', `names no readable file (${listPath})`, 'List the pull request\'s changed files first (git diff --name-only), as templates/github/compliance-pr-check.yml does.');
   });
   const base = await readBaseConfig(repo.root);
-  const scope = pullRequestScope(listed.split('\n'), [repo.config, ...(base ? [base.config] : [])], repo.path);
-  if (scope.inScope) {
-    log.info(`In scope: ${scope.configChanged ? `${repo.path}, ` : ''}${scope.documents.length} changed document${scope.documents.length === 1 ? '' : 's'}.`);
+  const { verdict, scope } = await changedPathsCheck(policy, listed.split('\n'), { head: repo.config, base: base?.config, path: repo.path }, async () => (await readPullRequestGateInputs(repo.root)).baseline?.report);
+  if (!verdict) {
+    if (scope) log.info(`In scope: ${scope.configChanged ? `${repo.path}, ` : ''}${scope.documents.length} changed document${scope.documents.length === 1 ? '' : 's'}.`);
     return false;
   }
-  const gate = await readPullRequestGateInputs(repo.root);
-  const verdict = unchangedVerdict(gate.baseline?.report);
   log.notice('No document in scope changed (nor compliance.yml): nothing to map, nothing spent.', { title: 'Compliance check: nothing in scope' });
   appendSummary(`## Compliance check: no document in scope changed\n\n${verdictLine(verdict)}\n`);
   setVerdictOutputs(verdict);

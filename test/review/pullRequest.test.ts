@@ -4,7 +4,7 @@
  * key's ledger), and which compliance.yml judges it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventPolicy, parseConfig, ReviewError, runMapCheck, runReview, type ReviewEvent } from '../../review/index.js';
+import { changedPathsCheck, eventPolicy, parseConfig, ReviewError, runMapCheck, runReview, type ReviewEvent, type ReviewReport } from '../../review/index.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
 import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
@@ -20,7 +20,7 @@ const PULL_REQUEST: ReviewEvent = { kind: 'pull_request', pullRequest: 12 };
 
 let box: RunningSandbox;
 beforeAll(async () => {
-  box = await sandbox();
+  box = await sandbox({ rateLimitPerMinute: 100_000 });
   // The default branch's library, as its push run leaves it.
   await runReview(apiClient(box, LIVE_KEY), { config: parseConfig(configText(0)), files, today: '2026-01-05', event: { kind: 'push' }, sync: 'run', checkUpdates: false });
 });
@@ -95,5 +95,33 @@ describe('runMapCheck', () => {
     expect(error).toBeInstanceOf(ReviewError);
     expect((error as ReviewError).code).toBe('invalid_config');
     expect((error as ReviewError).hint).toContain('--framework');
+  });
+});
+
+describe('changedPathsCheck', () => {
+  const configs = { head: parseConfig(configText(0)), base: parseConfig(configText(0).replace('policies/*.md', 'docs/*.md')), path: 'compliance.yml' };
+  const baseline = { passed: true, frameworks: [] } as unknown as ReviewReport;
+  let reads = 0;
+  const readBaseline = async () => {
+    reads++;
+    return baseline;
+  };
+
+  it('answers unchanged, with the baseline read, when no document in scope nor compliance.yml changed', async () => {
+    reads = 0;
+    const { verdict } = await changedPathsCheck(eventPolicy(PULL_REQUEST), ['README.md', 'src/app.ts'], configs, readBaseline);
+    expect(verdict).toMatchObject({ status: 'unchanged', passed: true, figures: { source: 'baseline', tokensSpent: 0 } });
+    expect(reads).toBe(1);
+  });
+
+  it("runs the check when a document of either compliance.yml or compliance.yml itself changed, or off a pull request, without reading the baseline", async () => {
+    reads = 0;
+    for (const paths of [['policies/a.md'], ['docs/moved-out.md'], ['compliance.yml']]) {
+      const { verdict, scope } = await changedPathsCheck(eventPolicy(PULL_REQUEST), paths, configs, readBaseline);
+      expect(verdict, paths[0]).toBeUndefined();
+      expect(scope?.inScope, paths[0]).toBe(true);
+    }
+    expect((await changedPathsCheck(eventPolicy({ kind: 'push' }), ['README.md'], configs, readBaseline)).verdict).toBeUndefined();
+    expect(reads).toBe(0);
   });
 });
