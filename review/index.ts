@@ -37,3 +37,4 @@ export * from './gateConfig.js';
 export * from './scope.js';
 export * from './verdict.js';
 export * from './review.js';
+export * from './pullRequest.js';

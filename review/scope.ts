@@ -8,7 +8,7 @@
 import type { Config } from './config.js';
 import { matchesGlob, normaliseRepoPath } from './glob.js';
 
-interface PullRequestScope {
+export interface PullRequestScope {
   /** Changed paths that some configuration's documents select. */
   documents: string[];
   /** compliance.yml itself changed. */

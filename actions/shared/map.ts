@@ -1,13 +1,14 @@
 /**
- * actions/map: map the policy set of compliance.yml against its frameworks (or the one named by
- * `framework`) through review/'s runReview, gate on the threshold, write the report, the job
- * summary and annotations, then comment on the pull request. The gate is decided last, so a
- * failing gate never hides the report.
+ * actions/map: read the inputs, run review/'s map check (runMapCheck: the gate, what the event
+ * allows, reuse, the money rule and the verdict, the same for `compliance map`), then render it:
+ * report files, job summary and annotations, outputs, the pull request comment. The gate is
+ * decided last, so a failing gate never hides the report.
  *
  * In a pull request the library is never written (it mirrors the default branch): the PR's
  * documents are mapped directly, the sync is only planned against the library (free) to price
  * what merging will cost, and when neither a document in scope nor compliance.yml differs from
- * the default branch nothing is mapped or spent.
+ * the default branch nothing is mapped or spent. With `changed-files` that is known before any
+ * call (nothingInScope, review/'s pullRequestScope).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -16,19 +17,14 @@ import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import {
   compareEvidence,
-  decideVerdict,
+  DEFAULT_MAPPING_STORE,
   formatTokens,
-  gateConfiguration,
   lostControls,
   MAPPING_MODES,
-  pullRequestScope,
-  readMappingStore,
-  runReview,
+  changedPathsCheck,
+  runMapCheck,
   tableCell,
-  unchangedVerdict,
-  type Config,
   type EvidenceChanges,
-  type FrameworkConfig,
   type GateConfiguration,
   type MappingMode,
   type MergePrice,
@@ -36,7 +32,7 @@ import {
   type Verdict,
 } from '../../review/index.js';
 import { readRepoBytes, writeRepoFile } from '../../review/node/index.js';
-import { currentRepository, currentRevision, pullRequestNumber, repositoryName } from './github/context.js';
+import { currentRepository, currentRevision, repositoryName } from './github/context.js';
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
 import {
   annotateExpiredWaivers,
@@ -66,21 +62,10 @@ import { finishStep, renderRefusal, setVerdictOutputs, verdictLine } from './ver
 
 export const DEFAULT_REPORT_DIR = 'compliance-report';
 
-/** The frameworks mapped: the gate's, or the `framework`, `threshold` and `mode` inputs found nothing to map. */
-function assertFrameworks(config: Config): FrameworkConfig[] {
-  if (config.frameworks.length === 0) {
-    throw new InputError('framework', 'is empty and compliance.yml lists no frameworks', 'Name a verified framework (for example nist-csf-2) with a threshold, or add frameworks to compliance.yml.');
-  }
-  return config.frameworks;
-}
-
 /** The `mode` input, when given. */
 function modeInput(): MappingMode | undefined {
   return textInput('mode') === undefined ? undefined : choiceInput('mode', MAPPING_MODES, 'combined');
 }
-
-/** Where a pull request's mappings are kept for its re-runs (the PR template caches this folder). */
-const DEFAULT_MAPPING_STORE = '.compliance-mappings/mappings.json';
 
 export function reportDirectory(root: string): string {
   const dir = textInput('report-dir') ?? DEFAULT_REPORT_DIR;
@@ -97,8 +82,6 @@ async function readPullRequestGateInputs(root: string): Promise<GateInputs & { m
   log.notice(`No baseline at ${path}: the default branch has no saved report yet, so nothing is compared this run.`, { title: 'No default-branch report yet' });
   return { failOn: failOnInput(), baseline: undefined, waivers: parseWaiversInput(textInput('waivers')), missingBaseline: path };
 }
-
-const sameText = (a: string, b: string) => a.replace(/\r\n/g, '\n').trim() === b.replace(/\r\n/g, '\n').trim();
 
 /** Gap keys of the baseline that the current report no longer lists, for the frameworks mapped now. */
 function resolvedGaps(result: ReviewResult, baseline: Baseline | undefined): string[] {
@@ -157,13 +140,11 @@ async function nothingInScope(): Promise<boolean> {
     throw new InputError('changed-files', `names no readable file (${listPath})`, 'List the pull request\'s changed files first (git diff --name-only), as templates/github/compliance-pr-check.yml does.');
   });
   const base = await readBaseConfig(repo.root);
-  const scope = pullRequestScope(listed.split('\n'), [repo.config, ...(base ? [base.config] : [])], repo.path);
-  if (scope.inScope) {
-    log.info(`In scope: ${scope.configChanged ? `${repo.path}, ` : ''}${scope.documents.length} changed document${scope.documents.length === 1 ? '' : 's'}.`);
+  const { verdict, scope } = await changedPathsCheck(policy, listed.split('\n'), { head: repo.config, base: base?.config, path: repo.path }, async () => (await readPullRequestGateInputs(repo.root)).baseline?.report);
+  if (!verdict) {
+    if (scope) log.info(`In scope: ${scope.configChanged ? `${repo.path}, ` : ''}${scope.documents.length} changed document${scope.documents.length === 1 ? '' : 's'}.`);
     return false;
   }
-  const gate = await readPullRequestGateInputs(repo.root);
-  const verdict = unchangedVerdict(gate.baseline?.report);
   log.notice('No document in scope changed (nor compliance.yml): nothing to map, nothing spent.', { title: 'Compliance check: nothing in scope' });
   appendSummary(`## Compliance check: no document in scope changed\n\n${verdictLine(verdict)}\n`);
   setVerdictOutputs(verdict);
@@ -185,16 +166,6 @@ export const mapAction: ActionDefinition = {
     const unmerged = !policy.mayWriteLibrary;
     const base = unmerged ? await readBaseConfig(repo.root) : undefined;
     const gate = unmerged ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
-    const gateConfig = gateConfiguration(policy, repo.config, base?.config, {
-      failOn: gate.failOn,
-      framework: textInput('framework'),
-      threshold: numberInput('threshold', { min: 0, max: 100 }),
-      mode: modeInput(),
-      waivers: gate.waivers,
-    });
-    if (unmerged && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
-    for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
-    const frameworks = assertFrameworks(gateConfig.config);
     const failBelow = booleanInput('fail-below', true);
     const failOnRefusal = booleanInput('fail-on-refusal', true);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
@@ -202,38 +173,35 @@ export const mapAction: ActionDefinition = {
     const formats = reportFormatsInput();
     const history = await historyInput(repo.root);
     const commentInputs = readCommentInputs(policy);
-    const config: Config = { ...gateConfig.config, frameworks };
     const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'map');
     const files = await readDocuments(repo.root, repo.config.documents);
     // A re-run of the same pull request reuses its unchanged mappings (the store is kept by actions/cache).
     const storePath = textInput('mapping-store') ?? DEFAULT_MAPPING_STORE;
-    const pullNumber = unmerged ? pullRequestNumber(undefined) : undefined;
-    const stored = pullNumber === undefined ? undefined : await readRepoBytes(repo.root, storePath);
-    const reuse = pullNumber === undefined ? undefined : readMappingStore(stored === undefined ? undefined : new TextDecoder().decode(stored), pullNumber);
+    const stored = unmerged ? await readRepoBytes(repo.root, storePath) : undefined;
 
-    const result = await runReview(client, {
-      config,
+    const check = await runMapCheck(client, {
+      policy,
+      head: { config: repo.config, text: repo.text },
+      base,
+      request: { failOn: gate.failOn, framework: textInput('framework'), threshold: numberInput('threshold', { min: 0, max: 100 }), mode: modeInput(), waivers: gate.waivers },
       files,
-      today: new Date().toISOString().slice(0, 10),
-      now: new Date().toISOString(),
-      repository,
-      event: policy.event,
-      sync: unmerged ? 'price' : 'skip',
-      configUnchanged: base !== undefined && sameText(base.text, repo.text),
-      ...currentRevision(),
-      checkUpdates: false,
-      ...(maxTokens !== undefined ? { maxTokens } : {}),
-      dryRun,
-      failOn: gateConfig.failOn,
-      ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
-      ...(reuse ? { reuse } : {}),
-      onProgress: ({ phase, message }) => log.info(`[${phase}] ${message}`),
+      baseline: gate.baseline,
+      mappingStore: stored === undefined ? undefined : new TextDecoder().decode(stored),
+      review: {
+        today: new Date().toISOString().slice(0, 10),
+        now: new Date().toISOString(),
+        repository,
+        ...currentRevision(),
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
+        dryRun,
+        onProgress: ({ phase, message }) => log.info(`[${phase}] ${message}`),
+      },
     });
-    if (pullNumber !== undefined && result.mappings.length > 0) {
-      await writeRepoFile(repo.root, storePath, `${JSON.stringify({ version: 1, pullRequest: pullNumber, mappings: result.mappings })}\n`);
-    }
-    const verdict = decideVerdict(result, { baseline: gate.baseline?.report });
+    const { result, verdict, gate: gateConfig } = check;
+    if (unmerged && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
+    for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
+    if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
     if (result.status === 'dry-run') {
       // Priced only: no report, no comment, no gate; what a real run would map and spend.
       const plan = result.estimate.lines.length ? result.budget.plan : 'nothing to map';

@@ -6,7 +6,7 @@ import type { Command } from '../lib/command.js';
 import { UsageError } from '../lib/errors.js';
 import type { Output } from '../lib/output.js';
 import { loadRepo, repoRoot, type Repo } from '../lib/repo.js';
-import { GATE_OPTIONS, SPEND_OPTIONS, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
+import { GATE_OPTIONS, MAPPING_STORE_OPTIONS, SPEND_OPTIONS, answerKeylessForkPullRequest, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
 import { renderReview } from './review.js';
 
 const OPTIONS = {
@@ -14,6 +14,7 @@ const OPTIONS = {
   threshold: { type: 'string', valueName: 'PCT', description: 'coverage threshold 0-100 (overrides compliance.yml; default 0 for a framework it does not list)' },
   mode: { type: 'string', valueName: 'MODE', description: 'combined (one upload, one charge) or per-document' },
   ...GATE_OPTIONS,
+  ...MAPPING_STORE_OPTIONS,
   ...REPO_OPTIONS,
   ...SPEND_OPTIONS,
   ...CONNECTION_OPTIONS,
@@ -28,7 +29,12 @@ export const mapCommand: Command = {
         'Maps the documents of compliance.yml (or the FILEs given) against each configured framework (or --framework) and\n' +
         'evaluates the gate: exit 1 below the threshold or, with --fail-on new-gaps, on gaps absent from --baseline.\n' +
         'Waivers from compliance.yml count as covered until they expire. The library is not touched.',
-      notes: ['Money: each mapping is charged as GET /billing lists it (combined: one per framework). --dry-run prices it.'],
+      notes: [
+        'Money: each mapping is charged as GET /billing lists it (combined: one per framework). --dry-run prices it.',
+        "In a pull request's CI run (GITHUB_EVENT_NAME pull_request) the check is the map action's: the library is only priced,",
+        "--base-config's gate judges it, a pull request changing no document in scope nor compliance.yml maps nothing",
+        '(unchanged), a re-run reuses its unchanged mappings from --mapping-store (0 tokens), and a keyless fork is skipped.',
+      ],
       examples: [
         'compliance map                                          # every framework in compliance.yml',
         'compliance map --framework hipaa-security --threshold 85',
@@ -37,6 +43,8 @@ export const mapCommand: Command = {
       ],
     }, { max: Number.POSITIVE_INFINITY });
     if (!parsed) return 0;
+    const notEvaluated = answerKeylessForkPullRequest(parsed, out);
+    if (notEvaluated !== undefined) return notEvaluated;
     const v = parsed.values;
     const framework = stringFlag(v, 'framework');
     const threshold = numberFlag(v, 'threshold', { min: 0, max: 100 });
@@ -56,13 +64,13 @@ export const mapCommand: Command = {
     } else {
       repo = await loadRepo(parsed);
     }
-    // --framework, --threshold and --mode are applied by the core, as far as the event allows (a pull request cannot loosen the default branch's gate).
+    // review/'s map check applies --framework, --threshold and --mode as far as the event allows (a pull request cannot loosen the default branch's gate).
     const gate = files ? {} : { framework, threshold, mode };
-    const run = await executeReview(parsed, out, repo, { config: repo.config, sync: 'skip', gate }, files);
+    const run = await executeReview(parsed, out, repo, { config: repo.config, gate }, files);
     try {
       const reportFiles = await maybeWriteReports(parsed, out, run);
       const exitCode = reviewExitCode(run.result);
-      out.result(() => renderReview(out, run.result, reportFiles), () => reviewJson(run.result, exitCode, reportFiles));
+      out.result(() => renderReview(out, run.result, reportFiles), () => reviewJson(run.result, exitCode, reportFiles, run.baselineReport));
       return exitCode;
     } finally {
       await run.session.close();

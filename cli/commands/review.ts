@@ -6,7 +6,7 @@ import type { Output } from '../lib/output.js';
 import { loadRepo } from '../lib/repo.js';
 import { nextStep } from '../../review/gate.js';
 import { renderCoverage, renderDrift, renderGaps, renderSync, renderUpdates } from '../lib/render.js';
-import { GATE_OPTIONS, SPEND_OPTIONS, SYNC_OPTIONS, budgetLines, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
+import { GATE_OPTIONS, SPEND_OPTIONS, SYNC_OPTIONS, answerKeylessForkPullRequest, budgetLines, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
 
 const OPTIONS = {
   ...REPO_OPTIONS,
@@ -40,6 +40,8 @@ export const reviewCommand: Command = {
       ],
     });
     if (!parsed) return 0;
+    const notEvaluated = answerKeylessForkPullRequest(parsed, out);
+    if (notEvaluated !== undefined) return notEvaluated;
     const repo = await loadRepo(parsed);
     const run = await executeReview(parsed, out, repo, { config: repo.config, sync: booleanFlag(parsed.values, 'skip-sync') ? 'skip' : 'run', checkDrift: true });
     try {
@@ -75,5 +77,9 @@ export function renderReview(out: Output, result: import('../../review/review.js
     const next = nextStep(result.frameworks, configPath);
     if (next) sections.push(next);
   }
+  if (result.status === 'unchanged') {
+    sections.push(`${out.style('Unchanged:', 'green', 'bold')} no document in scope nor compliance.yml differs from the default branch, so nothing was mapped; its report stands. ${spentLine(result.mode, result.tokensSpent)}`);
+  }
+  if (result.reused.length > 0) sections.push(`Mapping of ${result.reused.join(', ')} reused from an earlier run of this pull request (same framework and documents): 0 tokens.`);
   return sections.join('\n\n');
 }

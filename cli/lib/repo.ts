@@ -4,13 +4,15 @@ import { CONFIG_FILE_NAME, type Config } from '../../review/config.js';
 import { selectDocumentPaths, type RepoFile } from '../../review/documents.js';
 import { driftInputPaths, type GenerationManifest } from '../../review/drift.js';
 import { listRepoFiles, readOptionalRepoFiles, readRepoFiles } from '../../review/node/files.js';
-import { readConfigFile, readManifest } from '../../review/node/config.js';
+import { readConfigFileText, readManifest } from '../../review/node/config.js';
 import { stringFlag, type Parsed } from './args.js';
 
 export interface Repo {
   root: string;
   configPath: string;
   config: Config;
+  /** compliance.yml's text; undefined when the config comes from the command line. */
+  configText?: string | undefined;
 }
 
 export function repoRoot(parsed: Parsed): string {
@@ -20,7 +22,8 @@ export function repoRoot(parsed: Parsed): string {
 export async function loadRepo(parsed: Parsed): Promise<Repo> {
   const root = repoRoot(parsed);
   const configPath = stringFlag(parsed.values, 'config') ?? CONFIG_FILE_NAME;
-  return { root, configPath, config: await readConfigFile(root, configPath) };
+  const { config, text } = await readConfigFileText(root, configPath);
+  return { root, configPath, config, configText: text };
 }
 
 /** The files the config's document groups select (a glob matching nothing is an error), read as UTF-8. */

@@ -8,15 +8,18 @@ import type { RepoFile } from '../../review/documents.js';
 import { FAIL_ON, type FailOn } from '../../review/gate.js';
 import { readFile } from 'node:fs/promises';
 import { parseConfig } from '../../review/config.js';
-import { loadBaseline } from '../../review/node/config.js';
+import { readRepoBytes, writeRepoFile } from '../../review/node/files.js';
+import { readReportFile } from '../../review/node/report.js';
 import { eventPolicy, gitHubEvent, isForkPullRequestPayload, notEvaluatedReason, type PullRequestHeads, type ReviewEvent } from '../../review/events.js';
 import { ReviewError } from '../../review/errors.js';
-import { gateConfiguration, type GateRequest } from '../../review/gateConfig.js';
+import { gateConfiguration, type GateConfiguration, type GateRequest } from '../../review/gateConfig.js';
+import { DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type ConfigFile } from '../../review/pullRequest.js';
 import { gitHead, readHistory } from '../../review/node/publish.js';
 import { DEFAULT_REPORT_FORMATS, type ReportFormat } from '../../review/publish.js';
 import type { HistoryPoint } from '../../review/reportHistory.js';
 import { runReview, type ReviewInput, type ReviewResult } from '../../review/review.js';
-import { decideVerdict } from '../../review/verdict.js';
+import { decideVerdict, notEvaluatedVerdict } from '../../review/verdict.js';
+import type { ReviewReport } from '../../review/reportDocument.js';
 import { readFileSync } from 'node:fs';
 import { booleanFlag, dateFlag, enumFlag, integerFlag, listFlag, repositoryFlag, stringFlag, type OptionSpecs, type Parsed } from './args.js';
 import { EXIT, UsageError, type ExitCode } from './errors.js';
@@ -46,6 +49,11 @@ export const GATE_OPTIONS = {
   history: { type: 'string', valueName: 'DIR', description: "earlier report.json files: report.html's coverage trend" },
 } as const satisfies OptionSpecs;
 
+/** map's pull-request flag: where a pull request's mappings are kept between its runs. */
+export const MAPPING_STORE_OPTIONS = {
+  'mapping-store': { type: 'string', valueName: 'DIR', description: `in a pull request's CI run: the folder its mappings are kept in (${MAPPING_STORE_FILE}, relative to the repo root; default ${DEFAULT_MAPPING_STORE_DIR}); a re-run with the same framework and documents reuses them, 0 tokens` },
+} as const satisfies OptionSpecs;
+
 /** The frameworks a result's mapping cost lines price, in order (for the itemised dry run). */
 const mappedFrameworks = new WeakMap<ReviewResult, string[]>();
 
@@ -57,12 +65,17 @@ interface ReviewRun {
   /** --history's earlier reports and --formats, read and checked before anything was spent. */
   history: HistoryPoint[] | undefined;
   formats: readonly ReportFormat[];
+  /** The --baseline report, when it is one: an `unchanged` map check carries its figures. */
+  baselineReport: ReviewReport | undefined;
 }
 
 interface ReviewRunOptions {
   /** Replaces the config read from the repo. */
   config: Config;
-  /** map's --framework, --threshold and --mode: applied by the core's gateConfiguration, as far as the event allows. */
+  /**
+   * map's --framework, --threshold and --mode: the run is review/'s map check (runMapCheck), which
+   * applies them as far as the event allows and decides what a pull request maps, reuses or skips.
+   */
   gate?: Pick<GateRequest, 'framework' | 'threshold' | 'mode'>;
   /** See ReviewInput.sync (default run). */
   sync?: ReviewInput['sync'];
@@ -80,20 +93,17 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const policy = eventPolicy(ciEvent());
   const baseConfigPath = stringFlag(v, 'base-config');
   const base = policy.gateFromBaseBranch && baseConfigPath ? await readBaseConfig(baseConfigPath) : undefined;
-  const gate = gateConfiguration(policy, options.config, base, {
-    failOn: requestedFailOn,
-    ...options.gate,
-    labels: { failOn: '--fail-on', framework: '--framework', threshold: '--threshold', waivers: '--waivers' },
-  });
-  if (policy.gateFromBaseBranch && gate.source === 'head') out.warn(`judged by this checkout's own compliance.yml: give --base-config with the default branch's copy, so a pull request cannot set its own gate`);
-  for (const line of [...gate.changes.map((change) => `this pull request changes the gate (applies once merged): ${change}`), ...gate.ignored]) out.warn(line);
-  if (options.gate && gate.config.frameworks.length === 0) {
-    throw new UsageError('compliance.yml lists no frameworks to map', 'Add one under frameworks:, or pass --framework SLUG with --threshold.');
-  }
-  const config = gate.config;
-  const failOn = gate.failOn;
+  const request: GateRequest = { failOn: requestedFailOn, ...options.gate, labels: { failOn: '--fail-on', framework: '--framework', threshold: '--threshold', waivers: '--waivers' } };
+  const warnGate = (gate: GateConfiguration) => {
+    if (policy.gateFromBaseBranch && gate.source === 'head') out.warn(`judged by this checkout's own compliance.yml: give --base-config with the default branch's copy, so a pull request cannot set its own gate`);
+    for (const line of [...gate.changes.map((change) => `this pull request changes the gate (applies once merged): ${change}`), ...gate.ignored]) out.warn(line);
+  };
+  // map's check decides its gate itself (runMapCheck); the other commands run the loop with it.
+  const gate = options.gate ? undefined : gateConfiguration(policy, options.config, base?.config, request);
+  if (gate) warnGate(gate);
+  const config = gate?.config ?? options.config;
   const documents = files ?? (await loadDocuments({ ...repo, config }));
-  const baseline = baselinePath ? await loadBaseline(baselinePath) : undefined;
+  const baseline = baselinePath ? await readReportFile(baselinePath, { role: 'baseline', acceptMappingReports: true }) : undefined;
   const formats = listFlag(v, 'formats', REPORT_FORMATS) ?? DEFAULT_REPORT_FORMATS;
   const historyDir = stringFlag(v, 'history');
   const history = historyDir ? await readHistory(historyDir, '--history') : undefined;
@@ -102,38 +112,64 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const gitlab = process.env.GITLAB_CI === 'true' ? process.env.CI_SERVER_URL?.trim() : undefined;
   const serverUrl = gitlab ?? process.env.GITHUB_SERVER_URL?.trim();
   const generated = options.checkDrift && options.config.generate.length > 0 ? await loadGenerated(repo) : undefined;
+  // A pull request's mappings, kept for its re-runs (read only on a pull request, as the action does).
+  const storePath = `${(stringFlag(v, 'mapping-store') ?? DEFAULT_MAPPING_STORE_DIR).replace(/[\\/]+$/, '')}/${MAPPING_STORE_FILE}`;
+  const stored = options.gate && !policy.mayWriteLibrary ? await readRepoBytes(repo.root, storePath) : undefined;
 
   refuseKeylessForkPullRequest(parsed);
   const session = await openSession(parsed, out);
   try {
-    const input: ReviewInput = {
-      config,
-      files: documents,
+    // What every run of the loop takes, the map check's included.
+    const common = {
       today: today(),
       now: new Date().toISOString(),
       ...(repository ? { repository } : {}),
-      event: policy.event,
       ...(commit ? { commit } : {}),
       ...(serverUrl ? { serverUrl } : {}),
       ...(gitlab ? { forge: 'gitlab' as const } : {}),
-      sync: options.sync ?? 'run',
       deleteRemoved: booleanFlag(v, 'delete-removed'),
       dryRun: booleanFlag(v, 'dry-run'),
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       ...(concurrency !== undefined ? { concurrency } : {}),
-      failOn,
-      ...(baseline ? { baseline } : {}),
       ...(lastReviewDate ? { lastReviewDate } : {}),
       ...(generated ? { manifest: generated.manifest, generatedFiles: generated.files } : {}),
-      onProgress: (event) => out.progress(event.message),
+      onProgress: (event: { message: string }) => out.progress(event.message),
     };
-    const ran = await runReview(session.client, input);
-    out.done();
+    let ran: ReviewResult;
+    let judged = config;
+    if (gate) {
+      ran = await runReview(session.client, {
+        ...common,
+        config,
+        files: documents,
+        event: policy.event,
+        sync: options.sync ?? 'run',
+        failOn: gate.failOn,
+        ...(baseline ? { baseline: baseline.gapKeys } : {}),
+      });
+      out.done();
+    } else {
+      const check = await runMapCheck(session.client, {
+        policy,
+        head: { config: options.config, text: repo.configText ?? '' },
+        base,
+        request,
+        files: documents,
+        ...(baseline ? { baseline } : {}),
+        mappingStore: stored === undefined ? undefined : new TextDecoder().decode(stored),
+        review: common,
+      });
+      out.done();
+      warnGate(check.gate);
+      if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
+      ran = check.result;
+      judged = check.gate.config;
+    }
     // A dry run reports a plan the balance or --max-tokens would refuse (exit 0, per-file plan and
     // shortfall): it is a question answered, not a refusal of something asked for.
-    const result: ReviewResult = input.dryRun && ran.status === 'refused' ? { ...ran, status: 'dry-run' } : ran;
-    mappedFrameworks.set(result, config.frameworks.map((framework) => framework.framework));
-    return { result, session, files: documents, repo, history, formats };
+    const result: ReviewResult = common.dryRun && ran.status === 'refused' ? { ...ran, status: 'dry-run' } : ran;
+    mappedFrameworks.set(result, judged.frameworks.map((framework) => framework.framework));
+    return { result, session, files: documents, repo, history, formats, baselineReport: baseline?.report };
   } catch (error) {
     out.done();
     await session.close();
@@ -141,34 +177,68 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   }
 }
 
-/** --base-config: the default branch's compliance.yml, validated like the repo's. */
-async function readBaseConfig(path: string): Promise<Config> {
+/** --base-config: the default branch's compliance.yml (its text tells an unchanged one), validated like the repo's. */
+async function readBaseConfig(path: string): Promise<ConfigFile> {
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`--base-config ${path} cannot be read (${error.code ?? error.message})`, "Save the default branch's compliance.yml beside its report (compliance-library-sync.yml does) and pass that path.");
   });
-  return parseConfig(text, path);
+  return { config: parseConfig(text, path), text };
 }
 
 /** The CI event the command runs in (GitHub Actions' GITHUB_EVENT_NAME); `other` at a terminal. */
 export function ciEvent(): ReviewEvent {
-  return gitHubEvent(process.env.GITHUB_ACTIONS === 'true' ? process.env.GITHUB_EVENT_NAME : undefined);
+  if (process.env.GITHUB_ACTIONS !== 'true') return gitHubEvent(undefined);
+  const event = gitHubEvent(process.env.GITHUB_EVENT_NAME);
+  if (event.kind !== 'pull_request') return event;
+  // The pull request's number keys its mapping store (a re-run of the same pull request reuses it).
+  const number = eventPayload()?.pull_request?.number;
+  return { ...event, pullRequest: typeof number === 'number' ? number : undefined };
 }
 
 /**
  * A fork's pull request in GitHub Actions gets no secrets: without a key the check is not
  * evaluated (review/ words why), never answered by the embedded sandbox nor by a usage error.
+ * The reason, or undefined when the run has a key or is no fork's pull request.
  */
+function keylessForkPullRequest(parsed: Parsed): string | undefined {
+  if (process.env.GITHUB_ACTIONS !== 'true' || ciEvent().kind !== 'pull_request') return undefined;
+  if (stringFlag(parsed.values, 'api-key') ?? process.env.COMPLIANCE_API_KEY?.trim()) return undefined;
+  const payload = eventPayload();
+  if (!isForkPullRequestPayload(payload?.pull_request, process.env.GITHUB_REPOSITORY)) return undefined;
+  return notEvaluatedReason('compliance', 'pull requests from forks');
+}
+
+const FORK_HINT = 'Run the check on a branch of this repository, where the workflow has the key.';
+
+/** Commands without a verdict of their own (sync, gaps) refuse a keyless fork pull request as an error. */
 function refuseKeylessForkPullRequest(parsed: Parsed): void {
-  if (process.env.GITHUB_ACTIONS !== 'true' || ciEvent().kind !== 'pull_request') return;
-  if (stringFlag(parsed.values, 'api-key') ?? process.env.COMPLIANCE_API_KEY?.trim()) return;
-  let payload: { pull_request?: PullRequestHeads } | undefined;
+  const reason = keylessForkPullRequest(parsed);
+  if (reason) throw new ReviewError('not_evaluated', reason, FORK_HINT);
+}
+
+/**
+ * map and review answer a keyless fork pull request with review/'s verdict: skipped, not passed
+ * (exit 1), nothing spent; --json carries it as every other run's verdict. Undefined when the run
+ * goes ahead.
+ */
+export function answerKeylessForkPullRequest(parsed: Parsed, out: Output): ExitCode | undefined {
+  const reason = keylessForkPullRequest(parsed);
+  if (!reason) return undefined;
+  const verdict = notEvaluatedVerdict(reason);
+  out.result(
+    () => `${out.style(reason, 'red')}\n  ${FORK_HINT}`,
+    () => ({ status: 'skipped', verdict, exitCode: EXIT.gateFailed, tokensSpent: 0 }),
+  );
+  return EXIT.gateFailed;
+}
+
+/** The webhook payload of the GitHub Actions run (GITHUB_EVENT_PATH); undefined when there is none to read. */
+function eventPayload(): { number?: unknown; pull_request?: PullRequestHeads & { number?: unknown } } | undefined {
   try {
-    payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH ?? '', 'utf8')) as { pull_request?: PullRequestHeads };
+    return JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH ?? '', 'utf8')) as { pull_request?: PullRequestHeads };
   } catch {
-    return; // no payload to tell a fork by: the key's absence is reported as usual
+    return undefined;
   }
-  if (!isForkPullRequestPayload(payload?.pull_request, process.env.GITHUB_REPOSITORY)) return;
-  throw new ReviewError('not_evaluated', notEvaluatedReason('compliance', 'pull requests from forks'), 'Run the check on a branch of this repository, where the workflow has the key.');
 }
 
 /** GITHUB_REPOSITORY, or in GitLab CI the project's path (group/subgroup/project). */
@@ -190,14 +260,15 @@ export function reviewExitCode(result: ReviewResult): ExitCode {
 }
 
 /** The --json document of review and map: the review report (usable as a --baseline) plus the run. */
-export function reviewJson(result: ReviewResult, exitCode: ExitCode, reportFiles: string[]): Record<string, unknown> {
+export function reviewJson(result: ReviewResult, exitCode: ExitCode, reportFiles: string[], baseline?: ReviewReport): Record<string, unknown> {
   return {
     ...result.report,
     status: result.status,
-    verdict: decideVerdict(result),
+    verdict: decideVerdict(result, { baseline }),
     exitCode,
     mode: result.mode,
     tokensSpent: result.tokensSpent,
+    reused: result.reused,
     estimate: result.estimate,
     budget: result.budget,
     sync: result.sync ? { counts: result.sync.plan.counts, plannedTokens: result.sync.plan.totalTokens, ...(result.sync.run ?? {}) } : null,

@@ -10,11 +10,17 @@ import { readReportFile } from './report.js';
  * invalid file throws ConfigError whose issues carry `path` as the file name.
  */
 export async function readConfigFile(root: string, path: string = CONFIG_FILE_NAME): Promise<Config> {
+  return (await readConfigFileText(root, path)).config;
+}
+
+/** readConfigFile with the file's text (a pull request's check compares it with the default branch's). */
+export async function readConfigFileText(root: string, path: string = CONFIG_FILE_NAME): Promise<{ config: Config; text: string }> {
   const bytes = await readRepoBytes(root, path);
   if (bytes === undefined) {
     throw new ConfigError([{ file: path, line: undefined, column: undefined, path: '', message: `not found in ${root}: run \`compliance init\` to write a commented example` }]);
   }
-  return parseConfig(decodeUtf8(bytes, path), path);
+  const text = decodeUtf8(bytes, path);
+  return { config: parseConfig(text, path), text };
 }
 
 /** The drift manifest (.compliance/generated.json); an empty one when the file does not exist yet. */

@@ -120,9 +120,10 @@ export async function stage(world: World, id: ScenarioId, key: string): Promise<
     case 'fork pull request':
       return onPullRequest(base, base, { fork: true, edit: true });
     case 'pull request that changes compliance.yml':
-      // The default branch gates at 95 % (the fixture's 93.8 % fails it); the pull request lowers
-      // it to 10 % and waives every gap: neither may judge it (BASE_BRANCH_GATE_FIELDS).
-      return onPullRequest(HIPAA_CONFIG(10, waivers(world.gapControls)), HIPAA_CONFIG(STRICT_BASE), { edit: true });
+      // The default branch gates at 95 % (the fixture's 93.8 % fails it) with failOn new-gaps; the
+      // pull request lowers it to 10 %, waives every gap and relaxes failOn to coverage: none of
+      // them may judge it (BASE_BRANCH_GATE_FIELDS).
+      return onPullRequest(HIPAA_CONFIG(10, `failOn: coverage\n${waivers(world.gapControls)}`), HIPAA_CONFIG(STRICT_BASE, 'failOn: new-gaps\n'), { edit: true });
     case 'unchanged repository':
       return onPullRequest(base, base);
   }
