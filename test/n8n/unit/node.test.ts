@@ -13,7 +13,7 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
 import { ComplianceClient } from '../../../api/node/index.js';
 import { searchFrameworks, searchLibraryDocuments } from '../../../nodes/Compliance/v1/methods/listSearch.js';
 import { TOOL_DESCRIPTION } from '../../../nodes/Compliance/v1/helpers/tool.js';
-import { fakeExecute, type FakeCredentials } from './fakeContext.js';
+import { fakeExecute, type FakeCredentials, type RecordedRequest } from './fakeContext.js';
 import { sarifErrors } from '../../fixtures/sarif/validateSarif.js';
 
 const KEY = 'csk_sandbox_unit_node_key_00001';
@@ -45,7 +45,12 @@ afterAll(async () => {
 async function run(parameters: IDataObject, options: { items?: INodeExecutionData[]; continueOnFail?: boolean; credentials?: FakeCredentials } = {}) {
   const { context, requests } = fakeExecute({ credentials: options.credentials ?? credentials, parameters, ...options });
   const [output] = await router.call(context);
-  return { output: output!, requests, json: output![0]?.json as IDataObject };
+  return { output: output!, requests, sent: withoutPricing(requests), json: output![0]?.json as IDataObject };
+}
+
+/** The requests but the free reads that price a charged call (GET /ping and GET /billing, spendOnce's). */
+function withoutPricing(requests: RecordedRequest[]): RecordedRequest[] {
+  return requests.filter((request) => !(request.method === 'GET' && /\/(ping|billing)$/.test(new URL(request.url).pathname)));
 }
 
 function bodyOf(request: { body?: string | Buffer } | undefined): IDataObject {
@@ -131,7 +136,7 @@ describe('account, billing and calendar', () => {
 describe('framework and document', () => {
   it('suggest sends the query and filled additional fields only; split gives one item per candidate', async () => {
     const whole = await run({ resource: 'framework', operation: 'suggest', query: ' health data privacy ', additionalFields: { jurisdiction: 'US', domain: '' } });
-    expect(bodyOf(whole.requests[0])).toEqual({ query: 'health data privacy', jurisdiction: 'US' });
+    expect(bodyOf(whole.sent[0])).toEqual({ query: 'health data privacy', jurisdiction: 'US' });
     expect(whole.output).toHaveLength(1);
     const candidates = whole.json.candidates as IDataObject[];
     expect(candidates.length).toBeGreaterThan(1);
@@ -157,12 +162,13 @@ describe('framework and document', () => {
       organisation: { name: 'Acme Ltd', country: '' },
       additionalFields: { humanize: true, context: '' },
     });
-    expect(bodyOf(waited.requests[0])).toEqual({ framework: 'gdpr', type: 'data_protection_policy', organisation: { name: 'Acme Ltd' }, humanize: true });
-    expect(waited.requests[1]!.url).toMatch(/\/jobs\//);
+    expect(bodyOf(waited.sent[0])).toEqual({ framework: 'gdpr', type: 'data_protection_policy', organisation: { name: 'Acme Ltd' }, humanize: true });
+    expect(waited.sent[1]!.url).toMatch(/\/jobs\//);
     expect(waited.json).toMatchObject({ status: 'completed', timedOut: false, kind: 'generation' });
     jobId = String(waited.json.jobId);
     const queued = await run({ resource: 'document', operation: 'generate', framework: 'iso-27001', waitForCompletion: false });
-    expect(queued.requests).toHaveLength(1);
+    expect(queued.sent).toHaveLength(1);
+    expect(queued.requests.map((request) => `${request.method} ${new URL(request.url).pathname.replace('/api/public/v1', '')}`)).toEqual(['GET /ping', 'GET /billing', 'POST /documents/generate']);
     expect(queued.json).toMatchObject({ jobId: expect.any(String), estimatedSeconds: expect.any(Number) });
   });
 
@@ -184,13 +190,13 @@ describe('framework and document', () => {
 
   it('map: text content, or an upload from a binary property (named from its MIME type when needed)', async () => {
     const text = await run({ resource: 'document', operation: 'map', framework: 'iso-27001', inputDataType: 'text', content: LONG_TEXT, options: { title: 'Access' } });
-    expect(bodyOf(text.requests[0])).toEqual({ framework: 'iso-27001', content: LONG_TEXT, title: 'Access' });
+    expect(bodyOf(text.sent[0])).toEqual({ framework: 'iso-27001', content: LONG_TEXT, title: 'Access' });
     expect(text.json).toMatchObject({ status: 'completed', kind: 'mapping' });
     const items: INodeExecutionData[] = [
       { json: {}, binary: { upload: { data: Buffer.from(LONG_TEXT).toString('base64'), mimeType: 'text/plain', fileName: 'policy' } } },
     ];
     const upload = await run({ resource: 'document', operation: 'map', framework: 'iso-27001', inputDataType: 'binary', binaryPropertyName: 'upload' }, { items });
-    const request = upload.requests[0]!;
+    const request = upload.sent[0]!;
     expect(request.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(String(request.body)).toContain('filename="policy.txt"');
     expect(String(request.body)).toContain(LONG_TEXT.slice(0, 40));
@@ -213,7 +219,7 @@ describe('library', () => {
       content: LONG_TEXT,
       additionalFields: { tags: 'access, review', category: '', filename: 'policies/access.md' },
     });
-    expect(bodyOf(ingested.requests[0])).toEqual({ title: 'Access review', content: LONG_TEXT, tags: ['access', 'review'], filename: 'policies/access.md' });
+    expect(bodyOf(ingested.sent[0])).toEqual({ title: 'Access review', content: LONG_TEXT, tags: ['access', 'review'], filename: 'policies/access.md' });
     expect(ingested.json).toMatchObject({ status: 'completed', documentId: expect.any(String) });
     documentId = String(ingested.json.documentId);
 
@@ -232,11 +238,11 @@ describe('library', () => {
     expect(all.output.map((item) => item.json.id)).toEqual([documentId]);
 
     const search = await run({ resource: 'library', operation: 'search', query: 'least privilege', returnAll: false, limit: 1, filters: { tags: '' } });
-    expect(bodyOf(search.requests[0])).toEqual({ query: 'least privilege', limit: 1 });
+    expect(bodyOf(search.sent[0])).toEqual({ query: 'least privilege', limit: 1 });
     expect(search.output).toHaveLength(1);
     expect(search.json).toMatchObject({ rank: 1, documentId: expect.any(String), snippets: expect.any(Array) });
     const searchAll = await run({ resource: 'library', operation: 'search', query: 'least privilege', returnAll: true });
-    expect(bodyOf(searchAll.requests[1])).toMatchObject({ limit: 50 });
+    expect(bodyOf(searchAll.sent[1])).toMatchObject({ limit: 50 });
     expect(searchAll.output.length).toBe(2);
 
     const deleted = await run({ resource: 'library', operation: 'delete', documentId });

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
 import { operations } from '../../../../../api/operations.js';
 import { frameworkLocator, locatorValue, versioned } from '../../helpers/locators.js';
+import { spendOnce, spendProperties } from '../../helpers/spend.js';
 import { compact, submitJob, text, waitProperties } from '../../helpers/utils.js';
 
 const displayOptions = { show: { resource: ['document'], operation: ['generate'] } };
@@ -60,6 +61,7 @@ const properties: INodeProperties[] = [
       { displayName: 'Sector', name: 'sector', type: 'string', default: '' },
     ],
   },
+  ...spendProperties('the generation'),
 ];
 
 export const description: INodeProperties[] = [
@@ -87,5 +89,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
     ...(Object.keys(organisation).length ? { organisation } : {}),
     ...(typeof fields.humanize === 'boolean' ? { humanize: fields.humanize } : {}),
   };
-  return await submitJob.call(this, itemIndex, client, () => client.generateDocument(input));
+  return await spendOnce.call(this, itemIndex, client, 'generateDocument', 'Generate Document', input, () => submitJob.call(this, itemIndex, client, () => client.generateDocument(input)));
 }

@@ -6,6 +6,7 @@ import type { UploadFile } from '../../../../../api/schemas/requests.js';
 import { UPLOAD_EXTENSIONS, uploadKindFor } from '../../../../../api/upload.js';
 import { UPLOAD_KINDS } from '../../../../../api/schemas/common.js';
 import { frameworkLocator, locatorValue, versioned } from '../../helpers/locators.js';
+import { spendOnce, spendProperties } from '../../helpers/spend.js';
 import { submitJob, text, waitProperties } from '../../helpers/utils.js';
 
 const displayOptions = { show: { resource: ['document'], operation: ['map'] } };
@@ -73,6 +74,7 @@ const properties: INodeProperties[] = [
       { displayName: 'Title', name: 'title', type: 'string', default: '', description: 'A title for the mapping report' },
     ],
   },
+  ...spendProperties('the mapping'),
 ];
 
 export const description: INodeProperties[] = [
@@ -112,5 +114,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
     input = { framework, content: this.getNodeParameter('content', itemIndex) as string };
   }
   if (title) input.title = title;
-  return await submitJob.call(this, itemIndex, client, () => client.mapDocument(input));
+  return await spendOnce.call(this, itemIndex, client, 'mapDocument', 'Map Document', input, () => submitJob.call(this, itemIndex, client, () => client.mapDocument(input)));
 }

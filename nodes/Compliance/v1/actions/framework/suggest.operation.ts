@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
+import { spendOnce, spendProperties } from '../../helpers/spend.js';
 import { asData, compact, jsonItems, text } from '../../helpers/utils.js';
 
 const properties: INodeProperties[] = [
@@ -33,6 +34,7 @@ const properties: INodeProperties[] = [
     default: false,
     description: 'Whether to output one item per candidate framework (ranked) instead of one item with the whole answer',
   },
+  ...spendProperties('the suggestion'),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['framework'], operation: ['suggest'] } }, properties);
@@ -46,9 +48,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
     regulator: text(fields.regulator, 'Regulator'),
     description: text(fields.description, 'Description'),
   });
-  const result = await client.suggestFrameworks(input);
-  if (this.getNodeParameter('splitIntoItems', itemIndex, false) as boolean) {
-    return jsonItems(result.candidates.map((candidate) => ({ ...asData(candidate), mode: result.mode })), itemIndex);
-  }
-  return jsonItems(asData(result), itemIndex);
+  const split = this.getNodeParameter('splitIntoItems', itemIndex, false) as boolean;
+  return await spendOnce.call(this, itemIndex, client, 'suggestFrameworks', 'Suggest Framework', input, async () => {
+    const result = await client.suggestFrameworks(input);
+    if (split) return jsonItems(result.candidates.map((candidate) => ({ ...asData(candidate), mode: result.mode })), itemIndex);
+    return jsonItems(asData(result), itemIndex);
+  });
 }

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
 import { operations } from '../../../../../api/operations.js';
 import { LIMITS } from '../../../../../api/schemas/common.js';
+import { spendOnce, spendProperties } from '../../helpers/spend.js';
 import { compact, submitJob, tagsOf, text, waitProperties } from '../../helpers/utils.js';
 
 const displayOptions = { show: { resource: ['library'], operation: ['ingest'] } };
@@ -39,6 +40,7 @@ const properties: INodeProperties[] = [
       { displayName: 'Tags', name: 'tags', type: 'string', default: '', placeholder: 'e.g. iso27001, access', description: 'Comma-separated tags' },
     ],
   },
+  ...spendProperties('the ingest'),
 ];
 
 export const description: INodeProperties[] = [
@@ -53,5 +55,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
     content: this.getNodeParameter('content', itemIndex) as string,
     ...compact({ category: text(fields.category, 'Category'), tags: tagsOf(fields.tags), filename: text(fields.filename, 'Filename') }),
   };
-  return await submitJob.call(this, itemIndex, client, () => client.ingestLibraryDocument(input));
+  return await spendOnce.call(this, itemIndex, client, 'ingestLibraryDocument', 'Ingest Library Document', input, () => submitJob.call(this, itemIndex, client, () => client.ingestLibraryDocument(input)));
 }

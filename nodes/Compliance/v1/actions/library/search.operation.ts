@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
 import { formatSnippets, type SnippetFormat } from '../../helpers/snippets.js';
+import { spendOnce, spendProperties } from '../../helpers/spend.js';
 import { asData, compact, jsonItems, returnAllProperties, tagsOf, text } from '../../helpers/utils.js';
 
 const displayOptions = { show: { resource: ['library'], operation: ['search'] } };
@@ -51,6 +52,7 @@ const filterProperties: INodeProperties[] = [
       },
     ],
   },
+  ...spendProperties('the query'),
 ];
 
 export const description: INodeProperties[] = [
@@ -70,16 +72,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
   } else {
     limit = this.getNodeParameter('limit', itemIndex, 50) as number;
   }
-  const result = await client.searchLibrary({
-    query,
-    ...compact({ category: text(filters.category, 'Category'), tags: tagsOf(filters.tags) }),
-    ...(limit !== undefined ? { limit } : {}),
-  });
-  const hits = returnAll || limit === undefined ? result.results : result.results.slice(0, limit);
+  const input = { query, ...compact({ category: text(filters.category, 'Category'), tags: tagsOf(filters.tags) }), ...(limit !== undefined ? { limit } : {}) };
   const options = this.getNodeParameter('options', itemIndex, {}) as { snippetFormat?: SnippetFormat };
   const format = options.snippetFormat ?? 'plain';
-  return jsonItems(
-    hits.map((hit, index) => ({ ...asData(hit), ...asData(formatSnippets(hit.snippets, format)), rank: index + 1, query })),
-    itemIndex,
-  );
+  // Each hit of the one query carries the query's tokensSpent.
+  return await spendOnce.call(this, itemIndex, client, 'searchLibrary', 'Search Library', input, async () => {
+    const result = await client.searchLibrary(input);
+    const hits = returnAll || limit === undefined ? result.results : result.results.slice(0, limit);
+    return jsonItems(
+      hits.map((hit, index) => ({ ...asData(hit), ...asData(formatSnippets(hit.snippets, format)), rank: index + 1, query })),
+      itemIndex,
+    );
+  });
 }

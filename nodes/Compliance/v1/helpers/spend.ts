@@ -1,0 +1,108 @@
+/**
+ * The money rule for the node's single charged calls (Framework → Suggest, Document → Generate and
+ * Map, Library → Ingest, Refresh and Search), as review/'s planSpend decides it for every surface:
+ * priced from GET /billing and the operation table (free), capped by Max Tokens, reserved before the
+ * call, or a dry run. One cap per node execution: all items of one execute() draw on one SpendLedger,
+ * so the items beyond the cap are refused, not charged.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { ComplianceClient } from '../../../../api/client.js';
+import { operations, type OperationId } from '../../../../api/operations.js';
+import { validateInput } from '../../../../api/validation.js';
+import { budgetRefusal, planSpend, SpendLedger } from '../../../../review/budget.js';
+import { jsonItems } from './utils.js';
+
+/** Max Tokens and Dry Run for one charged call per item; `call` names it (e.g. 'the generation'). */
+export function spendProperties(call: string): INodeProperties[] {
+  return [
+    {
+      displayName: 'Max Tokens',
+      name: 'maxTokens',
+      type: 'number',
+      typeOptions: { minValue: 0 },
+      default: 0,
+      description: 'The most this node execution may spend, over all its items, at live prices: an item whose call would pass it is refused before anything is sent. 0: no cap (the balance still applies).',
+    },
+    {
+      displayName: 'Dry Run',
+      name: 'dryRun',
+      type: 'boolean',
+      default: false,
+      description: `Whether to only price ${call} (status skipped, with its planned tokens), sending nothing`,
+    },
+  ];
+}
+
+/** One ledger per execute() call: the context n8n gives one execution is the key. */
+const ledgers = new WeakMap<object, Promise<SpendLedger>>();
+
+function ledgerOf(context: IExecuteFunctions, client: ComplianceClient, label: string): Promise<SpendLedger> {
+  let ledger = ledgers.get(context);
+  if (!ledger) {
+    const cap = context.getNodeParameter('maxTokens', 0, 0) as number;
+    if (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 0) {
+      throw new NodeOperationError(context.getNode(), `Max Tokens in ${label} must be a whole number of tokens, 0 or more (got ${String(cap)})`, {
+        description: 'Set it to the most this node execution may spend, or 0 for no cap.',
+      });
+    }
+    const signal = context.getExecutionCancelSignal?.();
+    ledger = client.ping(undefined, signal ? { signal } : {}).then(({ mode }) => new SpendLedger({ mode, ...(cap > 0 ? { maxTokens: cap } : {}) }));
+    ledgers.set(context, ledger);
+  }
+  return ledger;
+}
+
+/**
+ * Runs one item's charged call under the money rule, once `input` is valid (a bad field is named
+ * before anything is priced or sent). Refused (over Max Tokens or the balance): a
+ * NodeOperationError naming the cap and what it allows, or with Continue On Fail an item of status
+ * refused; Dry Run: an item of status skipped. Otherwise `call`'s items, each with tokensSpent.
+ */
+export async function spendOnce(
+  this: IExecuteFunctions,
+  itemIndex: number,
+  client: ComplianceClient,
+  operationId: OperationId,
+  label: string,
+  input: object,
+  call: () => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+  validateInput(operationId, operations[operationId].input, input);
+  const ledger = await ledgerOf(this, client, label);
+  const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
+  const signal = this.getExecutionCancelSignal?.();
+  const spend = await planSpend(client, [{ operationId, count: 1 }], { ledger, dryRun, ...(signal ? { signal } : {}) });
+  const { budget } = spend;
+  if (spend.status !== 'go') {
+    const refused = spend.status === 'refused';
+    if (refused && !this.continueOnFail()) {
+      const refusal = budgetRefusal(budget, 'Max Tokens');
+      throw new NodeOperationError(this.getNode(), `${label} ${refusal.message}`, { itemIndex, ...(refusal.hint ? { description: refusal.hint } : {}) });
+    }
+    const outcome: IDataObject = {
+      status: refused ? 'refused' : 'skipped',
+      dryRun,
+      plan: budget.plan,
+      plannedTokens: budget.plannedTokens,
+      tokensSpent: 0,
+      maxTokens: budget.maxTokens ?? null,
+      capRemainingTokens: budget.capRemainingTokens ?? null,
+      mode: budget.mode,
+      reasons: refused ? [budgetRefusal(budget, 'Max Tokens').message] : [],
+    };
+    return jsonItems(outcome, itemIndex);
+  }
+  // The reservation settles either way: kept against the cap when the call may have been charged, else freed.
+  const items = await call().then(
+    (done) => {
+      spend.reservation?.commit();
+      return done;
+    },
+    (error: unknown) => {
+      spend.reservation?.settleAfter(error);
+      return Promise.reject(error as Error);
+    },
+  );
+  return items.map((item) => ({ ...item, json: { ...item.json, tokensSpent: budget.chargedTokens } }));
+}
