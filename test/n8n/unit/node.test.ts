@@ -24,6 +24,8 @@ const SYNC_KEY = 'csk_sandbox_unit_sync_key_000001';
 const LIVE_KEY = 'csk_live_unit_node_formats_00001';
 /** A live key for the money rule of Map Policy Set: its balance shows what was spent. */
 const CAP_KEY = 'csk_live_unit_node_map_cap_00001';
+/** A live key for the money rule of the single charged operations: its balance shows what was spent. */
+const SPEND_KEY = 'csk_live_unit_node_spend_000001';
 const LONG_TEXT =
   'Access to production systems follows least privilege. Access is reviewed every quarter by the system owner, ' +
   'privileged accounts need multi-factor authentication, and leavers lose access within one working day. ';
@@ -42,7 +44,7 @@ afterAll(async () => {
   await slowSandbox?.close();
 });
 
-async function run(parameters: IDataObject, options: { items?: INodeExecutionData[]; continueOnFail?: boolean; credentials?: FakeCredentials } = {}) {
+async function run(parameters: IDataObject | IDataObject[], options: { items?: INodeExecutionData[]; continueOnFail?: boolean; credentials?: FakeCredentials } = {}) {
   const { context, requests } = fakeExecute({ credentials: options.credentials ?? credentials, parameters, ...options });
   const [output] = await router.call(context);
   return { output: output!, requests, sent: withoutPricing(requests), json: output![0]?.json as IDataObject };
@@ -248,6 +250,77 @@ describe('library', () => {
     const deleted = await run({ resource: 'library', operation: 'delete', documentId });
     expect(deleted.requests[0]!.method).toBe('DELETE');
     expect(deleted.json).toMatchObject({ id: documentId, deleted: true });
+  });
+});
+
+describe("the charged operations under review/'s money rule (Max Tokens, Dry Run, tokensSpent)", () => {
+  // Its own sandbox, unthrottled: these runs make more requests a minute than a live key may.
+  let spendBox: RunningSandbox;
+  beforeAll(async () => {
+    spendBox = await startSandbox({ port: 0, jobSeconds: 0, rateLimitPerMinute: 100_000, keys: [`${SPEND_KEY}:live:10000000`] });
+  });
+  afterAll(async () => {
+    await spendBox?.close();
+  });
+  const live = () => ({ apiKey: SPEND_KEY, baseUrl: spendBox.origin, authHeader: 'bearer' as const });
+  const balance = async () => (await new ComplianceClient({ apiKey: SPEND_KEY, baseUrl: spendBox.baseUrl }).getBilling()).balanceTokens;
+  const posts = (requests: RecordedRequest[]) => requests.filter((request) => request.method !== 'GET');
+  let serial = 0;
+  // The sandbox's live prices (GET /billing for the listed ones, the operation table for Ingest).
+  const cases: Array<[string, number, () => IDataObject]> = [
+    ['Suggest Framework', 20_000, () => ({ resource: 'framework', operation: 'suggest', query: 'health data privacy' })],
+    ['Generate Document', 150_000, () => ({ resource: 'document', operation: 'generate', framework: 'gdpr', documentType: 'data_protection_policy' })],
+    // A new text each time: the library would refuse a replay of the same document.
+    ['Ingest Library Document', 400_000, () => ({ resource: 'library', operation: 'ingest', title: 'Spend', content: `${LONG_TEXT} Copy ${(serial += 1)}.`, additionalFields: {} })],
+  ];
+
+  it.each(cases)('%s under its cap: tokensSpent is what the balance dropped by', async (_label, price, parameters) => {
+    const before = await balance();
+    const ran = await run({ ...parameters(), maxTokens: price }, { credentials: live() });
+    expect(ran.output.length).toBeGreaterThan(0);
+    for (const item of ran.output) expect(item.json.tokensSpent).toBe(price);
+    expect(before - (await balance())).toBe(price);
+  });
+
+  it.each(cases)('%s with Max Tokens below its price is refused, naming the cap; nothing sent, nothing charged', async (label, price, parameters) => {
+    const before = await balance();
+    const { context, requests } = fakeExecute({ credentials: live(), parameters: { ...parameters(), maxTokens: price - 1 } });
+    const refusal = router.call(context);
+    await expect(refusal).rejects.toThrow(`${label} refused before spending anything: 1 × `);
+    await expect(refusal).rejects.toThrow(`costs ${price.toLocaleString('en-US')} tokens, but the cap of ${(price - 1).toLocaleString('en-US')} tokens allows`);
+    await expect(refusal).rejects.toMatchObject({ description: `Set Max Tokens to ${price.toLocaleString('en-US')} or more, or plan fewer calls; a dry run shows the plan.` });
+    expect(posts(requests)).toEqual([]);
+    const rendered = await run({ ...parameters(), maxTokens: price - 1 }, { credentials: live(), continueOnFail: true });
+    expect(rendered.json).toMatchObject({ status: 'refused', tokensSpent: 0, plannedTokens: price, maxTokens: price - 1, mode: 'live' });
+    expect(posts(rendered.requests)).toEqual([]);
+    expect(await balance()).toBe(before);
+  });
+
+  it.each(cases)('%s as a dry run is priced only (status skipped): nothing sent, nothing charged', async (_label, price, parameters) => {
+    const before = await balance();
+    const dry = await run({ ...parameters(), dryRun: true }, { credentials: live() });
+    expect(dry.output).toHaveLength(1);
+    expect(dry.json).toMatchObject({ status: 'skipped', dryRun: true, tokensSpent: 0, plannedTokens: price, maxTokens: null, mode: 'live' });
+    expect(posts(dry.requests)).toEqual([]);
+    expect(await balance()).toBe(before);
+  });
+
+  it.each(cases)('%s: two items under a cap that fits one: the first is charged, the second refused', async (_label, price, parameters) => {
+    const before = await balance();
+    const items = [{ json: {} }, { json: {} }];
+    const ran = await run([parameters(), parameters()].map((each) => ({ ...each, maxTokens: price + price / 2 })) as unknown as IDataObject, { credentials: live(), items, continueOnFail: true });
+    const first = ran.output.filter((item) => JSON.stringify(item.pairedItem) === '{"item":0}');
+    const second = ran.output.filter((item) => JSON.stringify(item.pairedItem) === '{"item":1}');
+    expect(first.every((item) => item.json.tokensSpent === price)).toBe(true);
+    expect(second.map((item) => item.json)).toEqual([expect.objectContaining({ status: 'refused', tokensSpent: 0, plannedTokens: price, capRemainingTokens: price / 2 })]);
+    expect(posts(ran.requests)).toHaveLength(1);
+    expect(before - (await balance())).toBe(price);
+  });
+
+  it('Max Tokens that is not a whole number of tokens is refused before any request, naming the field', async () => {
+    const { context, requests } = fakeExecute({ credentials: live(), parameters: { ...cases[0]![2](), maxTokens: -5 } });
+    await expect(router.call(context)).rejects.toThrow(/^Max Tokens in Suggest Framework must be a whole number of tokens, 0 or more \(got -5\)/);
+    expect(requests).toEqual([]);
   });
 });
 
