@@ -317,6 +317,17 @@ describe("the charged operations under review/'s money rule (Max Tokens, Dry Run
     expect(before - (await balance())).toBe(price);
   });
 
+  it.each(cases)('%s: two items under a cap that fits one, without Continue On Fail: refused whole before anything is sent', async (label, price, parameters) => {
+    const before = await balance();
+    const { context, requests } = fakeExecute({ credentials: live(), parameters: [parameters(), parameters()].map((each) => ({ ...each, maxTokens: price + price / 2 })), items: [{ json: {} }, { json: {} }] });
+    const refusal = router.call(context);
+    await expect(refusal).rejects.toThrow(`${label} refused before spending anything: 2 × `);
+    await expect(refusal).rejects.toThrow(`costs ${(2 * price).toLocaleString('en-US')} tokens, but the cap of ${(price + price / 2).toLocaleString('en-US')} tokens allows ${(price + price / 2).toLocaleString('en-US')} tokens more: enough for 1 of the 2 calls`);
+    await expect(refusal).rejects.toMatchObject({ description: `Set Max Tokens to ${(2 * price).toLocaleString('en-US')} or more, or plan fewer calls; a dry run shows the plan.` });
+    expect(posts(requests)).toEqual([]);
+    expect(await balance()).toBe(before);
+  });
+
   it('Max Tokens that is not a whole number of tokens is refused before any request, naming the field', async () => {
     const { context, requests } = fakeExecute({ credentials: live(), parameters: { ...cases[0]![2](), maxTokens: -5 } });
     await expect(router.call(context)).rejects.toThrow(/^Max Tokens in Suggest Framework must be a whole number of tokens, 0 or more \(got -5\)/);

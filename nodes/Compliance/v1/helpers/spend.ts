@@ -3,14 +3,15 @@
  * Map, Library → Ingest, Refresh and Search), as review/'s planSpend decides it for every surface:
  * priced from GET /billing and the operation table (free), capped by Max Tokens, reserved before the
  * call, or a dry run. One cap per node execution: all items of one execute() draw on one SpendLedger,
- * so the items beyond the cap are refused, not charged.
+ * so the items beyond the cap are refused, not charged (without Continue On Fail, all of them are
+ * refused before the first is sent).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../api/client.js';
 import { operations, type OperationId } from '../../../../api/operations.js';
 import { validateInput } from '../../../../api/validation.js';
-import { budgetRefusal, planSpend, SpendLedger } from '../../../../review/budget.js';
+import { budgetRefusal, planSpend, SpendLedger, type BudgetCheck } from '../../../../review/budget.js';
 import { jsonItems } from './utils.js';
 
 /** Max Tokens and Dry Run for one charged call per item; `call` names it (e.g. 'the generation'). */
@@ -37,7 +38,18 @@ export function spendProperties(call: string): INodeProperties[] {
 /** One ledger per execute() call: the context n8n gives one execution is the key. */
 const ledgers = new WeakMap<object, Promise<SpendLedger>>();
 
-function ledgerOf(context: IExecuteFunctions, client: ComplianceClient, label: string): Promise<SpendLedger> {
+/** The refusal of a plan as the node's error: the label, what the cap allows and how high to set it. */
+function refusalError(context: IExecuteFunctions, label: string, budget: BudgetCheck, itemIndex?: number): NodeOperationError {
+  const refusal = budgetRefusal(budget, 'Max Tokens');
+  return new NodeOperationError(context.getNode(), `${label} ${refusal.message}`, { ...(itemIndex !== undefined ? { itemIndex } : {}), ...(refusal.hint ? { description: refusal.hint } : {}) });
+}
+
+/**
+ * This execution's ledger, made at its first item. Without Continue On Fail an item refused halfway
+ * would fail the node after the earlier items were charged and lose their output, so the items'
+ * calls together are checked first, and refused whole before anything is sent.
+ */
+function ledgerOf(context: IExecuteFunctions, client: ComplianceClient, operationId: OperationId, label: string): Promise<SpendLedger> {
   let ledger = ledgers.get(context);
   if (!ledger) {
     const cap = context.getNodeParameter('maxTokens', 0, 0) as number;
@@ -47,7 +59,16 @@ function ledgerOf(context: IExecuteFunctions, client: ComplianceClient, label: s
       });
     }
     const signal = context.getExecutionCancelSignal?.();
-    ledger = client.ping(undefined, signal ? { signal } : {}).then(({ mode }) => new SpendLedger({ mode, ...(cap > 0 ? { maxTokens: cap } : {}) }));
+    const calls = context.getInputData().filter((_, index) => !(context.getNodeParameter('dryRun', index, false) as boolean)).length;
+    ledger = (async () => {
+      const { mode } = await client.ping(undefined, signal ? { signal } : {});
+      const made = new SpendLedger({ mode, ...(cap > 0 ? { maxTokens: cap } : {}) });
+      if (calls > 1 && !context.continueOnFail()) {
+        const whole = await planSpend(client, [{ operationId, count: calls }], { ledger: made, dryRun: true, ...(signal ? { signal } : {}) });
+        if (!whole.budget.allowed) throw refusalError(context, label, whole.budget);
+      }
+      return made;
+    })();
     ledgers.set(context, ledger);
   }
   return ledger;
@@ -69,17 +90,14 @@ export async function spendOnce(
   call: () => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
   validateInput(operationId, operations[operationId].input, input);
-  const ledger = await ledgerOf(this, client, label);
+  const ledger = await ledgerOf(this, client, operationId, label);
   const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
   const signal = this.getExecutionCancelSignal?.();
   const spend = await planSpend(client, [{ operationId, count: 1 }], { ledger, dryRun, ...(signal ? { signal } : {}) });
   const { budget } = spend;
   if (spend.status !== 'go') {
     const refused = spend.status === 'refused';
-    if (refused && !this.continueOnFail()) {
-      const refusal = budgetRefusal(budget, 'Max Tokens');
-      throw new NodeOperationError(this.getNode(), `${label} ${refusal.message}`, { itemIndex, ...(refusal.hint ? { description: refusal.hint } : {}) });
-    }
+    if (refused && !this.continueOnFail()) throw refusalError(this, label, budget, itemIndex);
     const outcome: IDataObject = {
       status: refused ? 'refused' : 'skipped',
       dryRun,
