@@ -256,8 +256,13 @@ describe('library', () => {
 describe("the charged operations under review/'s money rule (Max Tokens, Dry Run, tokensSpent)", () => {
   // Its own sandbox, unthrottled: these runs make more requests a minute than a live key may.
   let spendBox: RunningSandbox;
+  let stored = '';
   beforeAll(async () => {
     spendBox = await startSandbox({ port: 0, jobSeconds: 0, rateLimitPerMinute: 100_000, keys: [`${SPEND_KEY}:live:10000000`] });
+    // A library document for Search to find and Refresh to replace.
+    const client = new ComplianceClient({ apiKey: SPEND_KEY, baseUrl: spendBox.baseUrl });
+    const accepted = await client.ingestLibraryDocument({ title: 'Stored', content: LONG_TEXT });
+    stored = String((await client.waitForJob(accepted.jobId, { timeoutMs: 10_000 })).documentId ?? accepted.documentId);
   });
   afterAll(async () => {
     await spendBox?.close();
@@ -272,6 +277,9 @@ describe("the charged operations under review/'s money rule (Max Tokens, Dry Run
     ['Generate Document', 150_000, () => ({ resource: 'document', operation: 'generate', framework: 'gdpr', documentType: 'data_protection_policy' })],
     // A new text each time: the library would refuse a replay of the same document.
     ['Ingest Library Document', 400_000, () => ({ resource: 'library', operation: 'ingest', title: 'Spend', content: `${LONG_TEXT} Copy ${(serial += 1)}.`, additionalFields: {} })],
+    ['Map Document', 250_000, () => ({ resource: 'document', operation: 'map', framework: 'iso-27001', inputDataType: 'text', content: LONG_TEXT, options: {} })],
+    ['Refresh Library Document', 400_000, () => ({ resource: 'library', operation: 'refresh', documentId: stored, content: `${LONG_TEXT} Version ${(serial += 1)}.` })],
+    ['Search Library', 5_000, () => ({ resource: 'library', operation: 'search', query: 'least privilege', returnAll: false, limit: 5, filters: {} })],
   ];
 
   it.each(cases)('%s under its cap: tokensSpent is what the balance dropped by', async (_label, price, parameters) => {
