@@ -25,6 +25,7 @@ const LIVE_KEY = 'csk_live_unit_node_formats_00001';
 /** A live key for the money rule of Map Policy Set: its balance shows what was spent. */
 const CAP_KEY = 'csk_live_unit_node_map_cap_00001';
 /** A live key for the money rule of the single charged operations: its balance shows what was spent. */
+const POOR_KEY = 'csk_live_unit_node_poor_0000001';
 const SPEND_KEY = 'csk_live_unit_node_spend_000001';
 const LONG_TEXT =
   'Access to production systems follows least privilege. Access is reviewed every quarter by the system owner, ' +
@@ -258,7 +259,7 @@ describe("the charged operations under review/'s money rule (Max Tokens, Dry Run
   let spendBox: RunningSandbox;
   let stored = '';
   beforeAll(async () => {
-    spendBox = await startSandbox({ port: 0, jobSeconds: 0, rateLimitPerMinute: 100_000, keys: [`${SPEND_KEY}:live:10000000`] });
+    spendBox = await startSandbox({ port: 0, jobSeconds: 0, rateLimitPerMinute: 100_000, keys: [`${SPEND_KEY}:live:10000000`, `${POOR_KEY}:live:1000`] });
     // A library document for Search to find and Refresh to replace.
     const client = new ComplianceClient({ apiKey: SPEND_KEY, baseUrl: spendBox.baseUrl });
     const accepted = await client.ingestLibraryDocument({ title: 'Stored', content: LONG_TEXT });
@@ -299,9 +300,16 @@ describe("the charged operations under review/'s money rule (Max Tokens, Dry Run
     await expect(refusal).rejects.toMatchObject({ description: `Set Max Tokens to ${price.toLocaleString('en-US')} or more, or plan fewer calls; a dry run shows the plan.` });
     expect(posts(requests)).toEqual([]);
     const rendered = await run({ ...parameters(), maxTokens: price - 1 }, { credentials: live(), continueOnFail: true });
-    expect(rendered.json).toMatchObject({ status: 'refused', tokensSpent: 0, plannedTokens: price, maxTokens: price - 1, mode: 'live' });
+    expect(rendered.json).toMatchObject({ status: 'refused', tokensSpent: 0, plannedTokens: price, maxTokens: price - 1, mode: 'live', code: 'budget_exceeded' });
     expect(posts(rendered.requests)).toEqual([]);
     expect(await balance()).toBe(before);
+  });
+
+  it('an item refused for the balance (Continue On Fail) carries the code the service would answer, insufficient_balance, so a workflow routes both alike', async () => {
+    const poor = { apiKey: POOR_KEY, baseUrl: spendBox.origin, authHeader: 'bearer' as const };
+    const rendered = await run({ resource: 'document', operation: 'generate', framework: 'gdpr', documentType: 'data_protection_policy' }, { credentials: poor, continueOnFail: true });
+    expect(rendered.json).toMatchObject({ status: 'refused', tokensSpent: 0, plannedTokens: 150_000, code: 'insufficient_balance', error: expect.stringMatching(/^refused before spending anything: .*balance/) });
+    expect(posts(rendered.requests)).toEqual([]);
   });
 
   it.each(cases)('%s as a dry run is priced only (status skipped): nothing sent, nothing charged', async (_label, price, parameters) => {

@@ -98,6 +98,7 @@ export async function spendOnce(
   if (spend.status !== 'go') {
     const refused = spend.status === 'refused';
     if (refused && !this.continueOnFail()) throw refusalError(this, label, budget, itemIndex);
+    const refusal = refused ? budgetRefusal(budget, 'Max Tokens') : undefined;
     const outcome: IDataObject = {
       status: refused ? 'refused' : 'skipped',
       dryRun,
@@ -107,7 +108,10 @@ export async function spendOnce(
       maxTokens: budget.maxTokens ?? null,
       capRemainingTokens: budget.capRemainingTokens ?? null,
       mode: budget.mode,
-      reasons: refused ? [budgetRefusal(budget, 'Max Tokens').message] : [],
+      reasons: refusal ? [refusal.message] : [],
+      // Continue On Fail items carry an error as the service's would, so a workflow routes a refusal
+      // for the balance as it routes the service's own 402 (insufficient_balance).
+      ...(refusal ? { error: refusal.message, code: budget.shortfall === undefined ? refusal.code : 'insufficient_balance', hint: refusal.hint ?? null } : {}),
     };
     return jsonItems(outcome, itemIndex);
   }
