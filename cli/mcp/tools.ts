@@ -99,15 +99,10 @@ const GROUP_OF_RESOURCE: Record<Resource, ToolGroup> = {
  */
 async function spend<T>(context: McpContext, what: string, ids: readonly OperationId[], work: () => Promise<T>): Promise<T> {
   const reservation = await context.budget.reserve(what, ids);
-  try {
+  return reservation.around(async () => {
     await context.confirm(what, reservation.tokens);
-    const result = await work();
-    reservation.commit();
-    return result;
-  } catch (error) {
-    reservation.settleAfter(error);
-    throw error;
-  }
+    return work();
+  });
 }
 
 // The envelope every tool answers in (structuredContent), and its schema (outputSchema).

@@ -38,8 +38,19 @@ export function spendProperties(call: string): INodeProperties[] {
 /** One ledger per execute() call: the context n8n gives one execution is the key. */
 const ledgers = new WeakMap<object, Promise<SpendLedger>>();
 
+/** Max Tokens of the node (0: no cap), refused unless a whole number of tokens; `hint` says what to set. */
+export function readMaxTokens(context: IExecuteFunctions, label: string, hint: string): number {
+  const cap = context.getNodeParameter('maxTokens', 0, 0) as number;
+  if (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 0) {
+    throw new NodeOperationError(context.getNode(), `Max Tokens in ${label} must be a whole number of tokens, 0 or more (got ${String(cap)})`, {
+      description: hint,
+    });
+  }
+  return cap;
+}
+
 /** The refusal of a plan as the node's error: the label, what the cap allows and how high to set it. */
-function refusalError(context: IExecuteFunctions, label: string, budget: BudgetCheck, itemIndex?: number): NodeOperationError {
+export function refusalError(context: IExecuteFunctions, label: string, budget: BudgetCheck, itemIndex?: number): NodeOperationError {
   const refusal = budgetRefusal(budget, 'Max Tokens');
   return new NodeOperationError(context.getNode(), `${label} ${refusal.message}`, { ...(itemIndex !== undefined ? { itemIndex } : {}), ...(refusal.hint ? { description: refusal.hint } : {}) });
 }
@@ -52,12 +63,7 @@ function refusalError(context: IExecuteFunctions, label: string, budget: BudgetC
 function ledgerOf(context: IExecuteFunctions, client: ComplianceClient, operationId: OperationId, label: string): Promise<SpendLedger> {
   let ledger = ledgers.get(context);
   if (!ledger) {
-    const cap = context.getNodeParameter('maxTokens', 0, 0) as number;
-    if (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 0) {
-      throw new NodeOperationError(context.getNode(), `Max Tokens in ${label} must be a whole number of tokens, 0 or more (got ${String(cap)})`, {
-        description: 'Set it to the most this node execution may spend, or 0 for no cap.',
-      });
-    }
+    const cap = readMaxTokens(context, label, 'Set it to the most this node execution may spend, or 0 for no cap.');
     const signal = context.getExecutionCancelSignal?.();
     const calls = context.getInputData().filter((_, index) => !(context.getNodeParameter('dryRun', index, false) as boolean)).length;
     ledger = (async () => {
@@ -116,15 +122,6 @@ export async function spendOnce(
     return jsonItems(outcome, itemIndex);
   }
   // The reservation settles either way: kept against the cap when the call may have been charged, else freed.
-  const items = await call().then(
-    (done) => {
-      spend.reservation?.commit();
-      return done;
-    },
-    (error: unknown) => {
-      spend.reservation?.settleAfter(error);
-      return Promise.reject(error as Error);
-    },
-  );
+  const items = await (spend.reservation ? spend.reservation.around(call) : call());
   return items.map((item) => ({ ...item, json: { ...item.json, tokensSpent: budget.chargedTokens } }));
 }

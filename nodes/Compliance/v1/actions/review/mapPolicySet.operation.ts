@@ -10,7 +10,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
-import { budgetRefusal, planSpend } from '../../../../../review/budget.js';
+import { planSpend } from '../../../../../review/budget.js';
 import type { Waiver } from '../../../../../review/config.js';
 import { traceReports } from '../../../../../review/evidenceTrace.js';
 import { evaluateGate, type GateResult } from '../../../../../review/gate.js';
@@ -19,6 +19,7 @@ import { buildReportFiles, parseReportFormats } from '../../../../../review/publ
 import { buildReviewReport } from '../../../../../review/reportDocument.js';
 import { decideVerdict, type Verdict } from '../../../../../review/verdict.js';
 import { frameworkLocator, locatorValue } from '../../helpers/locators.js';
+import { readMaxTokens, refusalError } from '../../helpers/spend.js';
 import { asData, jsonList } from '../../helpers/utils.js';
 import { documentInputProperties, documentsOf } from './documentInput.js';
 
@@ -175,10 +176,7 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
   const mode = this.getNodeParameter('mappingMode', 0, 'combined') as 'combined' | 'per-document';
   const threshold = this.getNodeParameter('threshold', 0, 80) as number;
   const waivers = waiversOf(this, framework);
-  const cap = this.getNodeParameter('maxTokens', 0, 0) as number;
-  if (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 0) {
-    throw new NodeOperationError(this.getNode(), `Max Tokens in Map Policy Set must be a whole number of tokens, 0 or more (got ${String(cap)})`, { description: 'Set it to the most the mapping may cost, or 0 for no cap.' });
-  }
+  const cap = readMaxTokens(this, 'Map Policy Set', 'Set it to the most the mapping may cost, or 0 for no cap.');
   const dryRun = this.getNodeParameter('dryRun', 0, false) as boolean;
   const splitGaps = this.getNodeParameter('splitGaps', 0, false) as boolean;
   // Read before anything is spent: a bad format fails the node with nothing charged.
@@ -192,23 +190,12 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
   const money = { mode: spend.mode, budget: spend.budget, frameworkErrors: [] };
   if (spend.status !== 'go') {
     const verdict = decideVerdict({ ...money, status: spend.status, frameworks: [], tokensSpent: 0 });
-    if (verdict.status === 'refused' && !this.continueOnFail()) {
-      const refusal = budgetRefusal(spend.budget, 'Max Tokens');
-      throw new NodeOperationError(this.getNode(), `Map Policy Set ${refusal.message}`, { ...(refusal.hint ? { description: refusal.hint } : {}) });
-    }
+    if (verdict.status === 'refused' && !this.continueOnFail()) throw refusalError(this, 'Map Policy Set', spend.budget);
     return [{ json: { ...verdictItem(verdict, undefined, dryRun), gaps: [], controls: [] }, pairedItem: paired }];
   }
   // The reservation settles either way: kept when the mapping may have been charged, else freed.
-  const run = await runMapping(client, { framework, files, mode, ...(signal ? { signal } : {}) }).then(
-    (mapped) => {
-      spend.reservation?.commit();
-      return mapped;
-    },
-    (error: unknown) => {
-      spend.reservation?.settleAfter(error);
-      return Promise.reject(error as Error);
-    },
-  );
+  const mapping = () => runMapping(client, { framework, files, mode, ...(signal ? { signal } : {}) });
+  const run = await (spend.reservation ? spend.reservation.around(mapping) : mapping());
   const gate = evaluateGate(traceReports(run.reports, files), { framework, threshold, waivers, today: new Date().toISOString().slice(0, 10), failOn: 'coverage' });
   const verdict = decideVerdict({ ...money, status: 'completed', frameworks: [gate], tokensSpent: spend.budget.chargedTokens });
   const json = verdictItem(verdict, gate, dryRun);
