@@ -52,7 +52,7 @@ export interface ComplianceClientOptions {
   random?: () => number;
   /** Per-attempt timeout; default 30 s. */
   timeoutMs?: number;
-  /** Retries after the first attempt; default 3. */
+  /** Retries after failed attempts, 429s not counted (they are waited out); 0 turns retrying off; default 3. */
   maxRetries?: number;
   /** No retry starts after this long since the first attempt; default 120 s. */
   maxElapsedMs?: number;

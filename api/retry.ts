@@ -11,7 +11,8 @@
  *   after an attempt that may have been admitted resolves to the document that attempt created.
  *
  * Delays: the service's `Retry-After` (or a delay in its hint) when given, else exponential
- * backoff with full jitter; bounded by `maxRetries` and an overall deadline `maxElapsedMs`.
+ * backoff with full jitter; bounded by `maxRetries` (429s excepted: they admitted nothing) and an
+ * overall deadline `maxElapsedMs`.
  */
 import { sleepUnlessAborted } from './abort.js';
 import { ComplianceApiError, ComplianceError } from './errors.js';
@@ -20,7 +21,7 @@ import { settle } from './settle.js';
 import { TransportError, type Clock, type Sleep } from './transport.js';
 
 export interface RetrySettings {
-  /** Retries after the first attempt. */
+  /** Retries after failed attempts; a 429 (nothing admitted, waited out) does not count. 0: no retry at all. */
   maxRetries: number;
   /** No retry is started when its delay would end later than this after the first attempt began. */
   maxElapsedMs: number;
@@ -29,6 +30,9 @@ export interface RetrySettings {
   /** Backoff ceiling of any retry. */
   maxDelayMs: number;
 }
+
+/** A 429 asking for no delay (or none given) still waits this long, so a broken limiter cannot spin the loop. */
+const MIN_RATE_LIMIT_WAIT_MS = 1_000;
 
 export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
   maxRetries: 3,
@@ -122,6 +126,8 @@ export async function withRetries<T>(context: RetryContext<T>, attempt: (attempt
   const { settings, operationId } = context;
   const startedAt = context.now();
   let mayHaveBeenAdmitted = false;
+  /** Failed attempts other than 429s: what maxRetries counts. */
+  let failures = 0;
   for (let attemptNumber = 1; ; attemptNumber++) {
     const outcome = await settle(() => attempt(attemptNumber));
     if (outcome.ok) return outcome.value;
@@ -137,9 +143,15 @@ export async function withRetries<T>(context: RetryContext<T>, attempt: (attempt
     const failure = classifyFailure(error);
     const verdict = retryVerdict(context.retryClass, failure);
     if (verdict === 'ambiguous') throw outcomeUnknownError(operationId, error as ComplianceApiError);
-    if (verdict === 'give_up' || attemptNumber > settings.maxRetries) throw error;
+    // A 429 admitted nothing and says when to come back, so waiting it out costs no retry: only
+    // the deadline bounds it (a key shared by many CI runs can stay busy for several windows).
+    const rateLimited = failure === 'rate_limited';
+    if (!rateLimited) failures++;
+    // maxRetries 0 turns retrying off altogether, 429s included.
+    if (verdict === 'give_up' || failures > settings.maxRetries || settings.maxRetries === 0) throw error;
     if (failure === 'server_error' || failure === 'maybe_sent') mayHaveBeenAdmitted = true;
-    const delay = retryDelayMs(error, attemptNumber, settings, context.random);
+    const asked = retryDelayMs(error, failures || 1, settings, context.random);
+    const delay = rateLimited ? Math.max(asked, MIN_RATE_LIMIT_WAIT_MS) : asked;
     if (context.now() - startedAt + delay > settings.maxElapsedMs) throw error;
     await sleepUnlessAborted(context.sleep, delay, context.signal, operationId);
   }

@@ -28,8 +28,12 @@ function sizeOf(data: UploadFile['data']): number {
   return data instanceof Uint8Array || data instanceof ArrayBuffer ? data.byteLength : data.size;
 }
 
-/** Refuses a file the service would refuse: wrong kind (`unsupported_file_type`) or over 10 MB (`upload_too_large`). */
-function checkUpload(file: UploadFile, operationId = 'mapDocument'): UploadKind {
+/**
+ * Refuses a file the service would refuse: wrong kind (`unsupported_file_type`) or over 10 MB
+ * (`upload_too_large`). Part of validateInput, so a surface pricing a call first refuses the file
+ * before anything is sent.
+ */
+export function checkUpload(file: UploadFile, operationId = 'mapDocument'): UploadKind {
   const kind = uploadKindFor(file.filename);
   if (!kind) {
     const extension = extensionOf(file.filename);

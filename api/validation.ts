@@ -5,6 +5,8 @@
 import type { z } from 'zod/v4';
 import { ComplianceValidationError } from './errors.js';
 import { CADENCES, FORMATS, LIMITS, PACK_CODES } from './schemas/common.js';
+import type { UploadFile } from './schemas/requests.js';
+import { checkUpload } from './upload.js';
 
 const HINTS: Record<string, string> = {
   missing_query: 'Describe what you need in plain language, for example "health data privacy in the US".',
@@ -93,7 +95,11 @@ export function validateInput<S extends z.ZodType>(operationId: string, schema: 
     });
   }
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
+  if (result.success) {
+    const file = (result.data as { file?: UploadFile } | undefined)?.file;
+    if (file !== undefined) checkUpload(file, operationId);
+    return result.data;
+  }
   const issue = result.error.issues[0]!;
   const field = issue.path.map(String).join('.');
   const code = codeFor(operationId, field, issue);

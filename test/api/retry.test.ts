@@ -94,6 +94,34 @@ describe('safe operations', () => {
     expect(time.sleeps).toEqual([2_000, 7_000, 12_000]);
   });
 
+  it('wait out 429s past maxRetries (nothing was admitted); only the deadline bounds them', async () => {
+    service = new MockService()
+      .reply(429, RATE_LIMITED, { 'retry-after': '50' })
+      .reply(429, RATE_LIMITED, { 'retry-after': '55' })
+      .reply(500, SERVER_ERROR)
+      .reply(429, RATE_LIMITED, { 'retry-after': '0' })
+      .reply(200, { mode: 'live' });
+    const time = new FakeTime();
+    expect((await makeClient(service, time, { maxRetries: 1, maxElapsedMs: 600_000 }).getUsage()).mode).toBe('live');
+    // Two 429s and a third asking for no delay (held to 1 s) cost no retry; the 500 used the one allowed.
+    expect(time.sleeps).toEqual([50_000, 55_000, 250, 1_000]);
+    expect(service.received).toHaveLength(5);
+  });
+
+  it('maxRetries 0 turns retrying off, 429s included', async () => {
+    service = new MockService().reply(429, RATE_LIMITED, { 'retry-after': '5' });
+    const time = new FakeTime();
+    expect(await rejection(makeClient(service, time, { maxRetries: 0 }).getUsage())).toMatchObject({ status: 429 });
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('a second failure other than a 429 still ends at maxRetries', async () => {
+    service = new MockService().reply(500, SERVER_ERROR).reply(429, RATE_LIMITED, { 'retry-after': '5' }).reply(503, SERVER_ERROR);
+    const error = await rejection(makeClient(service, new FakeTime(), { maxRetries: 1 }).getUsage());
+    expect(error).toMatchObject({ status: 503 });
+    expect(service.received).toHaveLength(3);
+  });
+
   it('stop at the overall deadline rather than sleeping past it', async () => {
     service = new MockService().reply(429, RATE_LIMITED, { 'retry-after': '30' });
     const time = new FakeTime();

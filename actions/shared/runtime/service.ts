@@ -28,6 +28,13 @@ export function missingApiKeyError(): InputError {
   );
 }
 
+/**
+ * How long a call may keep waiting out 429s and retries. A CI job has no one waiting at a prompt,
+ * and many repositories may share one key, so a run queues for the key's windows (10 minutes)
+ * rather than fail as an interactive CLI does after 2.
+ */
+const ACTION_RETRY_DEADLINE_MS = 600_000;
+
 /** A client for this action; a malformed key or base URL fails here, before any request. */
 export function createClient(apiKey: string, actionName: string): ComplianceClient {
   const baseUrl = textInput(BASE_URL_INPUT) ?? process.env.COMPLIANCE_BASE_URL?.trim();
@@ -36,7 +43,7 @@ export function createClient(apiKey: string, actionName: string): ComplianceClie
   }
   try {
     // The inputs stand in for the environment: the same rule as the CLI's (api/node/env.ts).
-    return envClient({ COMPLIANCE_API_KEY: apiKey, COMPLIANCE_BASE_URL: baseUrl }, { userAgent: `compliance-github-action/${actionName}`, transport: sharedNodeTransport() });
+    return envClient({ COMPLIANCE_API_KEY: apiKey, COMPLIANCE_BASE_URL: baseUrl }, { userAgent: `compliance-github-action/${actionName}`, transport: sharedNodeTransport(), maxElapsedMs: ACTION_RETRY_DEADLINE_MS });
   } catch (error) {
     if (error instanceof ComplianceValidationError && error.field === 'COMPLIANCE_BASE_URL') {
       // Said of the input the user set, in the client's own words.
