@@ -22,6 +22,7 @@ import { buildOpenApi } from './openapi.js';
 import { headersOf } from './rateLimiter.js';
 import { errorBody, internalError, sendBytes, sendError, sendJson } from './respond.js';
 import { compileRequestValidators } from './requestValidation.js';
+import { normalizeInput } from './normalizeInput.js';
 import { matchRoute } from './routes.js';
 import { buildServiceCard } from './serviceCard.js';
 import type { Services } from './services.js';
@@ -92,14 +93,8 @@ export function createSandboxServer(services: Services): Server {
       const raw = (await readInput(req, operation, pathParams, url.searchParams, account.keyHash)) as Record<string, unknown>;
       const multipart = String(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
       validateRequest(operation.id, method === 'GET' || method === 'DELETE' ? 'params' : multipart ? 'multipart' : 'json', raw);
-      // The document accepted it; the table's schema only normalises (trims, tag lists, aliases). A
-      // refusal here means the document and the schema disagree: a sandbox bug, answered 500 and logged.
-      const parsed = operation.input.safeParse(raw);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new Error(`request schema disagreement: the OpenAPI document accepted ${operation.id} input that its zod schema refuses at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-      }
-      const input: unknown = parsed.data;
+      // The document accepted it: the table's schema only gives it its shape (trims, tag lists, aliases).
+      const input = normalizeInput(operation.input, raw);
       // Other requests may have written the account while the body arrived.
       currentAccount();
       if (services.billing.isReadOnly(account) && method !== 'GET' && !OPEN_WHEN_READ_ONLY.has(operation.id)) {

@@ -12,6 +12,7 @@ import { searchLibraryInput } from '../../api/schemas/requests.js';
 import { validateInput } from '../../api/validation.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { HttpError } from '../../sandbox/server/httpError.js';
+import { normalizeInput } from '../../sandbox/server/normalizeInput.js';
 import { compileRequestValidators, type RequestValidator } from '../../sandbox/server/requestValidation.js';
 import { client, sandbox } from './helpers.js';
 
@@ -34,12 +35,17 @@ const EXAMPLES: Record<OperationId, { valid: Input[]; invalid: Input[] }> = {
   getAutoTopUp: EMPTY,
   getCalendar: EMPTY,
   suggestFrameworks: {
-    valid: [{ query: 'health data privacy in the US' }, { jurisdiction: 'US' }, { domain: 'privacy', regulator: 'HHS' }, { query: 'x', unlisted: 'ignored' }],
+    valid: [{ query: 'health data privacy in the US' }, { jurisdiction: 'US' }, { domain: 'privacy', regulator: 'HHS' }, { query: 'x', unlisted: 'ignored' }, { query: '  padded  ', jurisdiction: ' US\t' }],
     invalid: [{}, { query: 42 }, { query: '' }, { query: '   ' }, { domain: '' }, { query: '  ', jurisdiction: 'US' }, { query: ['a'] }],
   },
   getFramework: { valid: [{ slug: 'nist-csf-2' }, { slug: 'ISO_27001.v2' }], invalid: [{ slug: '-bad' }, { slug: 'a b' }, {}, { slug: 'gdpr', extra: 'x' }] },
   generateDocument: {
-    valid: [{ framework: 'gdpr' }, { standard: 'gdpr', documentType: 'policy' }, { name: 'ISO 27001', organisation: { name: 'Acme' }, humanize: true, context: '' }],
+    valid: [
+      { framework: 'gdpr' },
+      { standard: 'gdpr', documentType: 'policy' },
+      { name: 'ISO 27001', organisation: { name: 'Acme' }, humanize: true, context: '' },
+      { standard: ' gdpr ', type: ' policy', organisation: { name: ' Acme ', country: 'DE ' }, context: '  kept as written  ' },
+    ],
     invalid: [
       { type: 'policy' },
       { framework: '  ' },
@@ -71,6 +77,8 @@ const EXAMPLES: Record<OperationId, { valid: Input[]; invalid: Input[] }> = {
       { title: 'T', content: TEXT },
       { title: 'T', content: TEXT, tags: ['a', 'b'], category: 'policy', filename: 'docs/a.md' },
       { title: 'T', content: TEXT, tags: 'a, b' },
+      { title: '  Padded title ', content: TEXT, tags: ' a ,, b ,', category: ' policy ' },
+      { title: 'T', content: TEXT, tags: [' a', 'b '] },
       { title: 'x'.repeat(500), content: 'y'.repeat(300_000) },
       // Characters are code points: 200 emoji are 200 (400 UTF-16 code units), and 300,000 fit.
       { title: 'T', content: '🔒'.repeat(200) },
@@ -232,6 +240,18 @@ describe('client and sandbox request validation agree', () => {
       for (const input of EXAMPLES[id].invalid) expect(clientVerdict(id, operations[id].input, input), `${id} ${show(input)}`).not.toBe('accepted');
     }
     expect(disagreements(validate)).toEqual([]);
+  });
+
+  it('the sandbox shapes what its validation accepted exactly as the table\'s schema would parse it', () => {
+    for (const id of operationIds) {
+      for (const input of EXAMPLES[id].valid) {
+        expect(normalizeInput(operations[id].input, input), `${id} ${show(input)}`).toStrictEqual(operations[id].input.parse(input));
+      }
+    }
+    // Spot checks that the walk does reshape: trims, tag lists, aliases folded, unnamed keys dropped.
+    expect(normalizeInput(operations.ingestLibraryDocument.input, { title: '  Padded title ', content: TEXT, tags: ' a ,, b ,' })).toStrictEqual({ title: 'Padded title', content: TEXT, tags: ['a', 'b'] });
+    expect(normalizeInput(operations.generateDocument.input, { standard: ' gdpr ', documentType: 'policy' })).toStrictEqual({ framework: 'gdpr', type: 'policy' });
+    expect(normalizeInput(operations.suggestFrameworks.input, { query: 'x', unlisted: 'ignored' })).toStrictEqual({ query: 'x' });
   });
 
   it('catches a client schema that drifts from the document (a limit of 0 allowed by the client only)', () => {
