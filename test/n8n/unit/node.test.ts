@@ -654,6 +654,8 @@ describe('Review → Map Policy Set', () => {
       expect(requests.filter((request) => request.method !== 'GET')).toEqual([]);
       const rendered = await run(parameters({ maxTokens: 100_000 }), { credentials: live(), continueOnFail: true });
       expect(rendered.json).toMatchObject({ status: 'refused', passed: false, tokensSpent: 0, plannedTokens: 250_000, maxTokens: 100_000, gaps: [] });
+      // As the other charged operations' refused items: the error, its code and the fix.
+      expect(rendered.json).toMatchObject({ code: 'budget_exceeded', error: expect.stringMatching(/^refused before spending anything/), hint: expect.stringMatching(/Set Max Tokens to 250,000 or more/) });
       expect((rendered.json.reasons as string[])[0]).toMatch(/^refused before spending anything: .*cap of 100,000 tokens/);
       expect(await balance()).toBe(before);
     });

@@ -56,6 +56,15 @@ export function refusalError(context: IExecuteFunctions, label: string, budget: 
 }
 
 /**
+ * The error fields of a refused Continue On Fail item, as the service's answer would carry them, so
+ * a workflow routes a refusal for the balance as it routes the service's own 402 (insufficient_balance).
+ */
+export function refusalFields(budget: BudgetCheck): IDataObject {
+  const refusal = budgetRefusal(budget, 'Max Tokens');
+  return { error: refusal.message, code: budget.shortfall === undefined ? refusal.code : 'insufficient_balance', hint: refusal.hint ?? null };
+}
+
+/**
  * This execution's ledger, made at its first item. Without Continue On Fail an item refused halfway
  * would fail the node after the earlier items were charged and lose their output, so the items'
  * calls together are checked first, and refused whole before anything is sent.
@@ -115,9 +124,7 @@ export async function spendOnce(
       capRemainingTokens: budget.capRemainingTokens ?? null,
       mode: budget.mode,
       reasons: refusal ? [refusal.message] : [],
-      // Continue On Fail items carry an error as the service's would, so a workflow routes a refusal
-      // for the balance as it routes the service's own 402 (insufficient_balance).
-      ...(refusal ? { error: refusal.message, code: budget.shortfall === undefined ? refusal.code : 'insufficient_balance', hint: refusal.hint ?? null } : {}),
+      ...(refused ? refusalFields(budget) : {}),
     };
     return jsonItems(outcome, itemIndex);
   }

@@ -19,7 +19,7 @@ import { buildReportFiles, parseReportFormats } from '../../../../../review/publ
 import { buildReviewReport } from '../../../../../review/reportDocument.js';
 import { decideVerdict, type Verdict } from '../../../../../review/verdict.js';
 import { frameworkLocator, locatorValue } from '../../helpers/locators.js';
-import { readMaxTokens, refusalError } from '../../helpers/spend.js';
+import { readMaxTokens, refusalError, refusalFields } from '../../helpers/spend.js';
 import { asData, jsonList } from '../../helpers/utils.js';
 import { documentInputProperties, documentsOf } from './documentInput.js';
 
@@ -191,7 +191,8 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
   if (spend.status !== 'go') {
     const verdict = decideVerdict({ ...money, status: spend.status, frameworks: [], tokensSpent: 0 });
     if (verdict.status === 'refused' && !this.continueOnFail()) throw refusalError(this, 'Map Policy Set', spend.budget);
-    return [{ json: { ...verdictItem(verdict, undefined, dryRun), gaps: [], controls: [] }, pairedItem: paired }];
+    const refusal = verdict.status === 'refused' ? refusalFields(spend.budget) : {};
+    return [{ json: { ...verdictItem(verdict, undefined, dryRun), gaps: [], controls: [], ...refusal }, pairedItem: paired }];
   }
   // The reservation settles either way: kept when the mapping may have been charged, else freed.
   const mapping = () => runMapping(client, { framework, files, mode, ...(signal ? { signal } : {}) });
