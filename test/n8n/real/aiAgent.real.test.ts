@@ -269,7 +269,7 @@ describe.skipIf(skip)('the scripted-model AI agent template in a real n8n (tools
       expect(untouchedRequests).toHaveLength(3);
       const seen = proxy.seen.slice(proxyBefore);
       const search = seen.indexOf('POST /api/public/v1/library/search');
-      expect(search, seen.join('\n')).toBeGreaterThanOrEqual(0);
+      expect(seen, seen.join('\n')).toContain('POST /api/public/v1/library/search');
       expect(JSON.parse(proxy.bodies[proxyBefore + search]!)).toMatchObject({ query: SEARCH_WORDS });
       // The read asks for the text: Include Content is on by default for a tool.
       expect(seen.some((line) => line.startsWith(`GET /api/public/v1/library/documents/${documentId}`) && line.includes('include=content')), seen.join('\n')).toBe(true);
