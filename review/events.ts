@@ -51,6 +51,30 @@ export function gitHubEvent(eventName: string | undefined, pullRequest?: number)
   }
 }
 
+/**
+ * The event of a GitLab CI pipeline from CI_PIPELINE_SOURCE (and CI_MERGE_REQUEST_IID): a merge
+ * request pipeline carries unmerged text as a GitHub pull request does, and is held to the same rules.
+ */
+export function gitLabEvent(pipelineSource: string | undefined, mergeRequest?: number): ReviewEvent {
+  switch (pipelineSource?.trim()) {
+    case 'merge_request_event':
+    case 'external_pull_request_event':
+      return { kind: 'pull_request', pullRequest: mergeRequest };
+    case 'push':
+      return { kind: 'push' };
+    case 'schedule':
+      return { kind: 'schedule' };
+    case 'web':
+    case 'api':
+    case 'trigger':
+    case 'pipeline':
+    case 'chat':
+      return { kind: 'manual' };
+    default:
+      return { kind: 'other' };
+  }
+}
+
 export function eventPolicy(event: ReviewEvent): EventPolicy {
   const unmerged = UNMERGED.has(event.kind);
   const what = event.kind === 'merge_group' ? 'a merge-queue run' : 'a pull request';

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { parseConfig } from '../../review/config.js';
 import { readRepoBytes, writeRepoFile } from '../../review/node/files.js';
 import { readReportFile } from '../../review/node/report.js';
-import { eventPolicy, gitHubEvent, isForkPullRequestPayload, notEvaluatedReason, type PullRequestHeads, type ReviewEvent } from '../../review/events.js';
+import { eventPolicy, gitHubEvent, gitLabEvent, isForkPullRequestPayload, notEvaluatedReason, type PullRequestHeads, type ReviewEvent } from '../../review/events.js';
 import { ReviewError } from '../../review/errors.js';
 import { gateConfiguration, type GateConfiguration, type GateRequest } from '../../review/gateConfig.js';
 import { DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type ConfigFile } from '../../review/pullRequest.js';
@@ -185,8 +185,12 @@ async function readBaseConfig(path: string): Promise<ConfigFile> {
   return { config: parseConfig(text, path), text };
 }
 
-/** The CI event the command runs in (GitHub Actions' GITHUB_EVENT_NAME); `other` at a terminal. */
+/** The CI event the command runs in (GitHub Actions' GITHUB_EVENT_NAME, GitLab CI's CI_PIPELINE_SOURCE); `other` at a terminal. */
 export function ciEvent(): ReviewEvent {
+  if (process.env.GITLAB_CI === 'true') {
+    const mergeRequest = Number(process.env.CI_MERGE_REQUEST_IID);
+    return gitLabEvent(process.env.CI_PIPELINE_SOURCE, Number.isSafeInteger(mergeRequest) && mergeRequest > 0 ? mergeRequest : undefined);
+  }
   if (process.env.GITHUB_ACTIONS !== 'true') return gitHubEvent(undefined);
   const event = gitHubEvent(process.env.GITHUB_EVENT_NAME);
   if (event.kind !== 'pull_request') return event;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertMayWriteLibrary, commentTarget, eventPolicy, gitHubEvent, isForkPullRequestPayload, notEvaluatedReason, ReviewError } from '../../review/index.js';
+import { assertMayWriteLibrary, commentTarget, eventPolicy, gitHubEvent, gitLabEvent, isForkPullRequestPayload, notEvaluatedReason, ReviewError } from '../../review/index.js';
 
 describe('eventPolicy: what an event may change', () => {
   it('a pull request (fork or not) and a merge-queue run write neither the library nor issues and are judged by the base gate', () => {
@@ -17,6 +17,12 @@ describe('eventPolicy: what an event may change', () => {
       expect(policy, String(name)).toMatchObject({ mayWriteLibrary: true, mayWriteIssues: true, gateFromBaseBranch: false, withheld: undefined });
       expect(() => assertMayWriteLibrary(policy, 'sync', '')).not.toThrow();
     }
+  });
+
+  it("GitLab CI: a merge request pipeline is a pull request (its IID kept); pushes, schedules and manual runs are as on GitHub", () => {
+    expect(gitLabEvent('merge_request_event', 12)).toEqual({ kind: 'pull_request', pullRequest: 12 });
+    expect(eventPolicy(gitLabEvent('merge_request_event', 12))).toMatchObject({ mayWriteLibrary: false, mayWriteIssues: false, gateFromBaseBranch: true });
+    expect(['push', 'schedule', 'web', 'api', 'trigger', undefined, 'parent_pipeline'].map((source) => gitLabEvent(source).kind)).toEqual(['push', 'schedule', 'manual', 'manual', 'manual', 'other', 'other']);
   });
 
   it('the refusal names the step, the reason and the fix', () => {

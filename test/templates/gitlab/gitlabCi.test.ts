@@ -89,6 +89,7 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
   let root: string;
   let bin: string;
   let commit: string;
+  let origin: string;
   let pipeline = 100;
 
   beforeAll(async () => {
@@ -100,6 +101,10 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
     execFileSync('git', ['add', '-A'], { cwd: root });
     execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.test', 'commit', '-q', '-m', 'policies'], { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: root } });
     commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    // The project's GitLab remote: the merge request job fetches its target branch's compliance.yml from it.
+    origin = mkdtempSync(join(tmpdir(), 'gitlab-origin-'));
+    execFileSync('git', ['clone', '-q', '--bare', root, origin]);
+    execFileSync('git', ['remote', 'add', 'origin', origin], { cwd: root });
     // `npm install --global compliance-engine-cli@1`, simulated: npm puts `compliance` on PATH (here the built CLI).
     bin = mkdtempSync(join(tmpdir(), 'gitlab-bin-'));
     writeFileSync(join(bin, 'npm'), `#!/bin/sh\n[ "$1 $2" = "install --global" ] || { echo "npm $*: not simulated" >&2; exit 1; }\nprintf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "${process.execPath}" "${CLI}" > "${bin}/compliance"\nchmod +x "${bin}/compliance"\n`);
@@ -110,7 +115,23 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
     await box?.close();
     await gitlab?.close();
     if (root) removeRepo(root);
+    if (origin) removeRepo(origin);
   });
+
+  /** Commits compliance.yml with `threshold` to the target branch (main) of the remote, not to the checkout. */
+  function setTargetThreshold(threshold: number): void {
+    const clone = mkdtempSync(join(tmpdir(), 'gitlab-target-'));
+    try {
+      execFileSync('git', ['clone', '-q', origin, clone]);
+      const config = join(clone, 'compliance.yml');
+      writeFileSync(config, readFileSync(config, 'utf8').replace(/threshold: \d+/, `threshold: ${threshold}`));
+      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.test', ...args], { cwd: clone, env: { PATH: process.env.PATH ?? '', HOME: clone } });
+      git('commit', '-q', '-am', `threshold ${threshold}`);
+      git('push', '-q', 'origin', 'HEAD:main');
+    } finally {
+      removeRepo(clone);
+    }
+  }
 
   async function runPipeline(source: 'merge_request_event' | 'schedule', extra: Record<string, string> = {}) {
     const file = parse(readFileSync(TEMPLATE, 'utf8')) as { variables: Record<string, string> };
@@ -129,7 +150,7 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
       CI_COMMIT_SHA: commit,
       COMPLIANCE_API_KEY: LIVE_KEY,
       COMPLIANCE_BASE_URL: box.baseUrl,
-      ...(source === 'merge_request_event' ? { CI_MERGE_REQUEST_IID: '3' } : {}),
+      ...(source === 'merge_request_event' ? { CI_MERGE_REQUEST_IID: '3', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main' } : {}),
       ...file.variables,
       ...extra,
     };
@@ -178,18 +199,34 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
     expect(run!.output).not.toContain(NOTE_TOKEN);
   });
 
-  it('on a merge request under a threshold it fails the job, and still keeps the report and posts the note', async () => {
-    const config = join(root, 'compliance.yml');
-    const text = readFileSync(config, 'utf8');
-    writeFileSync(config, text.replace('threshold: 10', 'threshold: 99'));
+  it("on a merge request under the target branch's threshold it fails the job, and still keeps the report and posts the note", async () => {
+    setTargetThreshold(99);
     try {
       gitlab.notes = [];
       const [run] = await runPipeline('merge_request_event', { COMPLIANCE_NOTE_TOKEN: NOTE_TOKEN });
       expect(run!.code, run!.output).toBe(1);
       expect(gitlab.notes).toHaveLength(1);
       expect(gitlab.notes[0]!.body).toContain('❌ failed');
+      expect(gitlab.notes[0]!.body).toMatch(/threshold 99/);
+    } finally {
+      setTargetThreshold(10);
+    }
+  });
+
+  it("a merge request that lowers the threshold in its own compliance.yml is still judged by the target branch's, and the log says what it would change", async () => {
+    setTargetThreshold(99);
+    const config = join(root, 'compliance.yml');
+    const text = readFileSync(config, 'utf8');
+    writeFileSync(config, text.replace('threshold: 10', 'threshold: 1'));
+    try {
+      const [run] = await runPipeline('merge_request_event');
+      expect(run!.code, run!.output).toBe(1);
+      expect(run!.output).toMatch(/this pull request changes the gate \(applies once merged\): .*hipaa-security.*99.*1/);
+      const report = JSON.parse(readFileSync(join(root, 'compliance-report/report.json'), 'utf8'));
+      expect(report.frameworks[0].threshold).toBe(99);
     } finally {
       writeFileSync(config, text);
+      setTargetThreshold(10);
     }
   });
 
