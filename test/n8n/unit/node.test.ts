@@ -545,7 +545,10 @@ describe('Review → Sync Documents', () => {
       parameters: set.map((document) => ({ resource: 'review', operation: 'syncDocuments', documentSet: 'acme/policies', inputDataType: 'text', dryRun: false, options: { maxTokens: 400_000 }, ...document })),
       items: set.map((document) => ({ json: document })),
     });
-    await expect(router.call(context)).rejects.toThrow(/Sync Documents refused before spending anything/);
+    const refusal = router.call(context);
+    await expect(refusal).rejects.toThrow(/Sync Documents refused before spending anything/);
+    // The plan, then the fix in the words every charged operation uses.
+    await expect(refusal).rejects.toMatchObject({ description: expect.stringMatching(/^The plan costs 800,000 tokens at live prices \(2 new, 0 changed\)\. Set Max Tokens to 800,000 or more/) });
     expect(requests.filter((request) => request.method !== 'GET')).toEqual([]);
 
     const first = await sync(set);

@@ -49,10 +49,14 @@ export function readMaxTokens(context: IExecuteFunctions, label: string, hint: s
   return cap;
 }
 
-/** The refusal of a plan as the node's error: the label, what the cap allows and how high to set it. */
-export function refusalError(context: IExecuteFunctions, label: string, budget: BudgetCheck, itemIndex?: number): NodeOperationError {
+/**
+ * The refusal of a plan as the node's error: the label, what the cap allows and how high to set it;
+ * `plan` (a sentence on what the plan holds) goes before that fix.
+ */
+export function refusalError(context: IExecuteFunctions, label: string, budget: BudgetCheck, options: { itemIndex?: number; plan?: string } = {}): NodeOperationError {
   const refusal = budgetRefusal(budget, 'Max Tokens');
-  return new NodeOperationError(context.getNode(), `${label} ${refusal.message}`, { ...(itemIndex !== undefined ? { itemIndex } : {}), ...(refusal.hint ? { description: refusal.hint } : {}) });
+  const description = [options.plan, refusal.hint].filter(Boolean).join(' ');
+  return new NodeOperationError(context.getNode(), `${label} ${refusal.message}`, { ...(options.itemIndex !== undefined ? { itemIndex: options.itemIndex } : {}), ...(description ? { description } : {}) });
 }
 
 /**
@@ -112,7 +116,7 @@ export async function spendOnce(
   const { budget } = spend;
   if (spend.status !== 'go') {
     const refused = spend.status === 'refused';
-    if (refused && !this.continueOnFail()) throw refusalError(this, label, budget, itemIndex);
+    if (refused && !this.continueOnFail()) throw refusalError(this, label, budget, { itemIndex });
     const refusal = refused ? budgetRefusal(budget, 'Max Tokens') : undefined;
     const outcome: IDataObject = {
       status: refused ? 'refused' : 'skipped',

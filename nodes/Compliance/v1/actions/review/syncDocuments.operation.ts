@@ -12,6 +12,7 @@ import { planSpend } from '../../../../../review/budget.js';
 import { listAllLibraryDocuments, resolveSyncPlan } from '../../../../../review/library.js';
 import { runSync } from '../../../../../review/syncRun.js';
 import { syncCalls } from '../../../../../review/syncPlan.js';
+import { refusalError } from '../../helpers/spend.js';
 import { tagsOf, text } from '../../helpers/utils.js';
 import { documentInputProperties, documentsOf } from './documentInput.js';
 
@@ -98,9 +99,7 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
   const maxTokens = options.maxTokens ? options.maxTokens : undefined;
   const { budget } = await planSpend(client, syncCalls(plan), { mode, billing, ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun });
   if (!budget.allowed) {
-    throw new NodeOperationError(this.getNode(), `Sync Documents refused before spending anything: ${budget.reasons.join('; ')}`, {
-      description: `The plan costs ${plan.totalTokens.toLocaleString('en-US')} tokens at live prices (${plan.counts.new} new, ${plan.counts.changed} changed). ${budget.neededCapTokens !== undefined ? `Set Max Tokens to ${budget.neededCapTokens.toLocaleString('en-US')} or more, top up` : 'Top up'} the balance, or sync fewer documents.`,
-    });
+    throw refusalError(this, 'Sync Documents', budget, { plan: `The plan costs ${plan.totalTokens.toLocaleString('en-US')} tokens at live prices (${plan.counts.new} new, ${plan.counts.changed} changed).` });
   }
   const run = await runSync(client, plan, { mode, dryRun, ...(this.getExecutionCancelSignal?.() ? { signal: this.getExecutionCancelSignal()! } : {}) });
   const planned = new Map(plan.items.map((item) => [item.path || item.kind, item.tokens]));
