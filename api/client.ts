@@ -13,6 +13,7 @@ import type {
   MappingReportModel,
   OperationOutput,
   RateLimitState,
+  RetryNotice,
   WaitOptions,
 } from './clientTypes.js';
 import { OperationMethodsBase } from './generated/clientMethods.js';
@@ -56,6 +57,8 @@ export interface ComplianceClientOptions {
   maxRetries?: number;
   /** No retry starts after this long since the first attempt; default 120 s. */
   maxElapsedMs?: number;
+  /** Told before each retry's wait (a 429 waited out, a 5xx backed off), so a surface can say why it pauses. */
+  onRetry?: (notice: RetryNotice) => void;
   /** Sent as User-Agent; each surface names itself (the CLI, each action, the n8n node). */
   userAgent?: string;
   /** Rate-limit pacing from X-RateLimit-* headers; `false` turns it off. */
@@ -112,6 +115,7 @@ export class ComplianceClient extends OperationMethodsBase implements Compliance
   readonly #retry: RetrySettings;
   readonly #userAgent: string;
   readonly #pacer: RateLimitPacer | undefined;
+  readonly #onRetry: ((notice: RetryNotice) => void) | undefined;
 
   constructor(options: ComplianceClientOptions) {
     super();
@@ -155,6 +159,10 @@ export class ComplianceClient extends OperationMethodsBase implements Compliance
     };
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
     this.#pacer = options.pacing === false ? undefined : new RateLimitPacer(options.pacing);
+    if (options.onRetry !== undefined && typeof options.onRetry !== 'function') {
+      throw invalidOption('onRetry', 'onRetry must be a function', 'Pass (notice) => { … } or leave it out.');
+    }
+    this.#onRetry = options.onRetry;
   }
 
   /** The normalised base URL, ending in /api/public/v1. */
@@ -190,6 +198,7 @@ export class ComplianceClient extends OperationMethodsBase implements Compliance
         now: this.#now,
         random: this.#random,
         signal: options.signal,
+        onRetry: this.#onRetry,
         resolveReplayDuplicate:
           operation.retry === 'replayable' ? (duplicate) => this.#resolveReplayDuplicate(operationId, duplicate, options) : undefined,
       },

@@ -47,6 +47,19 @@ export interface WaitOptions {
   estimatedSeconds?: number;
 }
 
+/** A retry about to wait: given to the client's `onRetry` before the wait, so a caller can say why it pauses. */
+export interface RetryNotice {
+  operationId: string;
+  /** The attempt that failed, counted from 1. */
+  attempt: number;
+  /** How long the client waits before the next attempt. */
+  delayMs: number;
+  /** The HTTP status of the failed attempt; undefined when no answer came (network, timeout). */
+  status: number | undefined;
+  /** The service's error code (`rate_limited`, `internal_error`, …) or the transport's (`timeout`, …). */
+  code: string;
+}
+
 export interface RateLimitState {
   limit: number | undefined;
   remaining: number | undefined;

@@ -16,6 +16,7 @@
  */
 import { sleepUnlessAborted } from './abort.js';
 import { ComplianceApiError, ComplianceError } from './errors.js';
+import type { RetryNotice } from './clientTypes.js';
 import { isOperationId, operations, type OperationSpec, type RetryClass } from './operations.js';
 import { settle } from './settle.js';
 import { TransportError, type Clock, type Sleep } from './transport.js';
@@ -89,6 +90,14 @@ function retryDelayMs(error: unknown, retry: number, settings: RetrySettings, ra
   return asked !== undefined ? asked : backoffDelayMs(retry, settings, random);
 }
 
+/** A retry notice in words, for a log line: what failed and how long the wait is. */
+export function retryNoticeText(notice: RetryNotice): string {
+  // The code comes from the service's answer: only a plain identifier is repeated.
+  const code = /^[a-z][a-z0-9_]{0,63}$/i.test(notice.code) ? notice.code : 'error';
+  const what = notice.status === 429 ? `the key is busy (HTTP 429 ${code})` : notice.status !== undefined ? `HTTP ${notice.status} ${code}` : code;
+  return `${notice.operationId}: ${what}; trying again in ${Math.max(1, Math.round(notice.delayMs / 1000))} s`;
+}
+
 /** The error for a charged operation whose fate is unknown: it was not re-sent. */
 function outcomeUnknownError(operationId: string, error: ComplianceApiError): ComplianceApiError {
   const what = error.status !== undefined ? `HTTP ${error.status} ${error.code}` : error.code;
@@ -114,6 +123,8 @@ interface RetryContext<T> {
   now: Clock;
   random: () => number;
   signal?: AbortSignal;
+  /** Told before each wait for a retry. */
+  onRetry?: ((notice: RetryNotice) => void) | undefined;
   /**
    * `replayable` only: resolves a `duplicate_document` answer to a replay into the result the
    * earlier (ambiguous) attempt produced.
@@ -153,6 +164,13 @@ export async function withRetries<T>(context: RetryContext<T>, attempt: (attempt
     const asked = retryDelayMs(error, failures || 1, settings, context.random);
     const delay = rateLimited ? Math.max(asked, MIN_RATE_LIMIT_WAIT_MS) : asked;
     if (context.now() - startedAt + delay > settings.maxElapsedMs) throw error;
+    context.onRetry?.({
+      operationId,
+      attempt: attemptNumber,
+      delayMs: delay,
+      status: error instanceof ComplianceApiError ? error.status : undefined,
+      code: error instanceof ComplianceError ? error.code : 'unknown',
+    });
     await sleepUnlessAborted(context.sleep, delay, context.signal, operationId);
   }
 }

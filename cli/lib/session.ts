@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
+import { retryNoticeText } from '../../api/retry.js';
 import type { KeyMode } from '../../api/schemas/common.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { booleanFlag, stringFlag, type Parsed } from './args.js';
@@ -23,6 +24,8 @@ export interface Session {
 }
 
 const USER_AGENT = 'compliance-cli';
+/** Retry waits from this long are said on stderr. */
+const RETRY_NOTICE_MS = 2_000;
 
 /**
  * Where the embedded sandbox keeps its state: COMPLIANCE_DATA_DIR, else the platform's per-user data
@@ -87,7 +90,15 @@ export async function openSession(parsed: Parsed, out: Output, env: Record<strin
       : kept?.created ? `its state is kept between commands in ${dataDir}; --ephemeral keeps nothing, COMPLIANCE_DATA_DIR moves it` : 'state kept between commands';
     out.notice(`No COMPLIANCE_API_KEY or COMPLIANCE_BASE_URL: using an embedded sandbox (sandbox key, nothing is charged; ${state}).`);
   } else {
-    client = clientFromEnv(env, { userAgent: USER_AGENT, ...(flagKey ? { apiKey: flagKey } : {}), ...(flagUrl ? { baseUrl: flagUrl } : {}) });
+    client = clientFromEnv(env, {
+      userAgent: USER_AGENT,
+      ...(flagKey ? { apiKey: flagKey } : {}),
+      ...(flagUrl ? { baseUrl: flagUrl } : {}),
+      // A pause of seconds is said on stderr; a quick backoff is not worth a line.
+      onRetry: (notice) => {
+        if (notice.delayMs >= RETRY_NOTICE_MS) out.notice(retryNoticeText(notice));
+      },
+    });
   }
   let mode: Promise<KeyMode> | undefined;
   return {

@@ -3,7 +3,8 @@ import { errors as undiciErrors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ComplianceApiError } from '../../api/errors.js';
 import { operations } from '../../api/operations.js';
-import { backoffDelayMs, DEFAULT_RETRY_SETTINGS, retryVerdict, type FailureKind } from '../../api/retry.js';
+import type { RetryNotice } from '../../api/clientTypes.js';
+import { backoffDelayMs, DEFAULT_RETRY_SETTINGS, retryNoticeText, retryVerdict, type FailureKind } from '../../api/retry.js';
 import { FakeTime, JOB_ACCEPTED, JOB_ID, LIBRARY_TEXT, MockService, makeClient, systemError } from './helpers.js';
 
 let service: MockService | undefined;
@@ -106,6 +107,22 @@ describe('safe operations', () => {
     // Two 429s and a third asking for no delay (held to 1 s) cost no retry; the 500 used the one allowed.
     expect(time.sleeps).toEqual([50_000, 55_000, 250, 1_000]);
     expect(service.received).toHaveLength(5);
+  });
+
+  it('tells onRetry before each wait, and the notice reads as a log line', async () => {
+    service = new MockService().reply(429, RATE_LIMITED, { 'retry-after': '58' }).reply(503, SERVER_ERROR).reply(200, { mode: 'live' });
+    const notices: RetryNotice[] = [];
+    await makeClient(service, new FakeTime(), { onRetry: (notice) => notices.push(notice) }).getUsage();
+    expect(notices).toEqual([
+      { operationId: 'getUsage', attempt: 1, delayMs: 58_000, status: 429, code: 'rate_limited' },
+      { operationId: 'getUsage', attempt: 2, delayMs: 250, status: 503, code: 'internal_error' },
+    ]);
+    expect(notices.map(retryNoticeText)).toEqual([
+      'getUsage: the key is busy (HTTP 429 rate_limited); trying again in 58 s',
+      'getUsage: HTTP 503 internal_error; trying again in 1 s',
+    ]);
+    // A code that is not a plain identifier (the service's text) is not repeated.
+    expect(retryNoticeText({ operationId: 'ping', attempt: 1, delayMs: 1_500, status: undefined, code: '::error::x' })).toBe('ping: error; trying again in 2 s');
   });
 
   it('maxRetries 0 turns retrying off, 429s included', async () => {

@@ -6,8 +6,10 @@
 import * as core from '@actions/core';
 import type { ComplianceClient } from '../../../api/client.js';
 import { envClient } from '../../../api/node/env.js';
+import { retryNoticeText } from '../../../api/retry.js';
 import { ComplianceValidationError } from '../../../api/errors.js';
 import { InputError, textInput } from './inputs.js';
+import { log } from './log.js';
 import { sharedNodeTransport } from '../../../api/node/transport.js';
 
 const API_KEY_INPUT = 'api-key';
@@ -43,7 +45,13 @@ export function createClient(apiKey: string, actionName: string): ComplianceClie
   }
   try {
     // The inputs stand in for the environment: the same rule as the CLI's (api/node/env.ts).
-    return envClient({ COMPLIANCE_API_KEY: apiKey, COMPLIANCE_BASE_URL: baseUrl }, { userAgent: `compliance-github-action/${actionName}`, transport: sharedNodeTransport(), maxElapsedMs: ACTION_RETRY_DEADLINE_MS });
+    return envClient({ COMPLIANCE_API_KEY: apiKey, COMPLIANCE_BASE_URL: baseUrl }, {
+      userAgent: `compliance-github-action/${actionName}`,
+      transport: sharedNodeTransport(),
+      maxElapsedMs: ACTION_RETRY_DEADLINE_MS,
+      // A wait of a minute for a shared key's window is said in the log, not left as silence.
+      onRetry: (notice) => log.info(retryNoticeText(notice)),
+    });
   } catch (error) {
     if (error instanceof ComplianceValidationError && error.field === 'COMPLIANCE_BASE_URL') {
       // Said of the input the user set, in the client's own words.
