@@ -94,7 +94,7 @@ function retryDelayMs(error: unknown, retry: number, settings: RetrySettings, ra
 export function retryNoticeText(notice: RetryNotice): string {
   // The code comes from the service's answer: only a plain identifier is repeated.
   const code = /^[a-z][a-z0-9_]{0,63}$/i.test(notice.code) ? notice.code : 'error';
-  const what = notice.status === 429 ? `the key is busy (HTTP 429 ${code})` : notice.status !== undefined ? `HTTP ${notice.status} ${code}` : code;
+  const what = notice.status !== undefined ? `HTTP ${notice.status} ${code}` : code;
   return `${notice.operationId}: ${what}; trying again in ${Math.max(1, Math.round(notice.delayMs / 1000))} s`;
 }
 

@@ -118,7 +118,7 @@ describe('safe operations', () => {
       { operationId: 'getUsage', attempt: 2, delayMs: 250, status: 503, code: 'internal_error' },
     ]);
     expect(notices.map(retryNoticeText)).toEqual([
-      'getUsage: the key is busy (HTTP 429 rate_limited); trying again in 58 s',
+      'getUsage: HTTP 429 rate_limited; trying again in 58 s',
       'getUsage: HTTP 503 internal_error; trying again in 1 s',
     ]);
     // A code that is not a plain identifier (the service's text) is not repeated.
