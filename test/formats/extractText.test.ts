@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { zipSync, strToU8 } from 'fflate';
-import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { detectUploadKind, extractText, renderDocx, renderPdf, UploadRejection } from '../../sandbox/formats/index.js';
+import { newWorkbook } from './exceljs.js';
 import { BODY_SENTENCE, samplePolicy, WATERMARK } from './sampleModels.js';
 
 async function rejection(upload: Parameters<typeof extractText>[0]): Promise<UploadRejection> {
@@ -15,7 +15,7 @@ async function rejection(upload: Parameters<typeof extractText>[0]): Promise<Upl
 }
 
 async function workbook(): Promise<Uint8Array> {
-  const book = new ExcelJS.Workbook();
+  const book = newWorkbook();
   const controls = book.addWorksheet('Controls');
   controls.addRow(['Control', 'Evidence', 'Reviewed', 'Score']);
   controls.addRow(['PR.AA-01', 'Access is reviewed quarterly by system owners.', new Date(Date.UTC(2025, 2, 1)), 0.75]);

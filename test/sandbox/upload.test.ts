@@ -5,11 +5,11 @@
  * envelope, a kind the service does not read is a clear 400, and the client refuses both before
  * sending anything.
  */
-import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ComplianceClient, ComplianceValidationError, type MappingReportModel } from '../../api/node/index.js';
 import type { DocumentModel } from '../../sandbox/documentModel.js';
+import { newWorkbook } from '../formats/exceljs.js';
 import { renderDocx, renderPdf } from '../../sandbox/formats/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { loadPolicies, loadUnrelated } from '../fixtures/policies/corpus.js';
@@ -48,7 +48,7 @@ function model(title: string, sections: Section[]): DocumentModel {
 }
 
 async function xlsx(sections: Section[]): Promise<Uint8Array> {
-  const book = new ExcelJS.Workbook();
+  const book = newWorkbook();
   const sheet = book.addWorksheet('Policy statements');
   sheet.addRow(['Section', 'Statement']);
   for (const section of sections) for (const paragraph of section.paragraphs) sheet.addRow([section.heading, paragraph]);
