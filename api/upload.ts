@@ -33,9 +33,8 @@ function sizeOf(data: UploadFile['data']): number {
  * (`upload_too_large`). Part of validateInput, so a surface pricing a call first refuses the file
  * before anything is sent.
  */
-export function checkUpload(file: UploadFile, operationId = 'mapDocument'): UploadKind {
-  const kind = uploadKindFor(file.filename);
-  if (!kind) {
+export function checkUpload(file: UploadFile, operationId: string): void {
+  if (!uploadKindFor(file.filename)) {
     const extension = extensionOf(file.filename);
     const resave = LEGACY_OFFICE[extension];
     throw new ComplianceValidationError({
@@ -58,7 +57,6 @@ export function checkUpload(file: UploadFile, operationId = 'mapDocument'): Uplo
       hint: 'Split the document, remove embedded images, or send its text as content.',
     });
   }
-  return kind;
 }
 
 async function bytesOf(data: UploadFile['data']): Promise<Uint8Array> {
@@ -94,7 +92,8 @@ export async function buildMultipart(
   file: UploadFile,
   random: () => number,
 ): Promise<MultipartBody> {
-  const kind = checkUpload(file);
+  // The file passed checkUpload in validateInput, so its kind is one the service accepts.
+  const kind = uploadKindFor(file.filename)!;
   const data = await bytesOf(file.data);
   const encoder = new TextEncoder();
   const filename = file.filename.split(/[\\/]/).pop() ?? file.filename;
