@@ -29,50 +29,48 @@ export interface EventPolicy {
 
 const UNMERGED = new Set<EventKind>(['pull_request', 'merge_group']);
 
+/** GitHub Actions' GITHUB_EVENT_NAME values, by the kind of run they start. */
+const GITHUB_EVENTS = new Map<string, EventKind>([
+  ['pull_request', 'pull_request'],
+  ['pull_request_target', 'pull_request'],
+  ['pull_request_review', 'pull_request'],
+  ['pull_request_review_comment', 'pull_request'],
+  ['merge_group', 'merge_group'],
+  ['push', 'push'],
+  ['schedule', 'schedule'],
+  ['workflow_dispatch', 'manual'],
+  ['repository_dispatch', 'manual'],
+]);
+
+/** GitLab CI's CI_PIPELINE_SOURCE values: a merge request pipeline carries unmerged text as a pull request does. */
+const GITLAB_PIPELINE_SOURCES = new Map<string, EventKind>([
+  ['merge_request_event', 'pull_request'],
+  ['external_pull_request_event', 'pull_request'],
+  ['push', 'push'],
+  ['schedule', 'schedule'],
+  ['web', 'manual'],
+  ['api', 'manual'],
+  ['trigger', 'manual'],
+  ['pipeline', 'manual'],
+  ['chat', 'manual'],
+]);
+
+function eventOf(kinds: ReadonlyMap<string, EventKind>, name: string | undefined, pullRequest: number | undefined): ReviewEvent {
+  const kind = kinds.get(name?.trim() ?? '') ?? 'other';
+  return kind === 'pull_request' ? { kind, pullRequest } : { kind };
+}
+
 /** The event of a GitHub Actions run from GITHUB_EVENT_NAME (and the payload's pull request number). */
 export function gitHubEvent(eventName: string | undefined, pullRequest?: number): ReviewEvent {
-  switch (eventName?.trim()) {
-    case 'pull_request':
-    case 'pull_request_target':
-    case 'pull_request_review':
-    case 'pull_request_review_comment':
-      return { kind: 'pull_request', pullRequest };
-    case 'merge_group':
-      return { kind: 'merge_group' };
-    case 'push':
-      return { kind: 'push' };
-    case 'schedule':
-      return { kind: 'schedule' };
-    case 'workflow_dispatch':
-    case 'repository_dispatch':
-      return { kind: 'manual' };
-    default:
-      return { kind: 'other' };
-  }
+  return eventOf(GITHUB_EVENTS, eventName, pullRequest);
 }
 
 /**
- * The event of a GitLab CI pipeline from CI_PIPELINE_SOURCE (and CI_MERGE_REQUEST_IID): a merge
- * request pipeline carries unmerged text as a GitHub pull request does, and is held to the same rules.
+ * The event of a GitLab CI pipeline from CI_PIPELINE_SOURCE (and CI_MERGE_REQUEST_IID): held to the
+ * same rules as the GitHub event of its kind.
  */
 export function gitLabEvent(pipelineSource: string | undefined, mergeRequest?: number): ReviewEvent {
-  switch (pipelineSource?.trim()) {
-    case 'merge_request_event':
-    case 'external_pull_request_event':
-      return { kind: 'pull_request', pullRequest: mergeRequest };
-    case 'push':
-      return { kind: 'push' };
-    case 'schedule':
-      return { kind: 'schedule' };
-    case 'web':
-    case 'api':
-    case 'trigger':
-    case 'pipeline':
-    case 'chat':
-      return { kind: 'manual' };
-    default:
-      return { kind: 'other' };
-  }
+  return eventOf(GITLAB_PIPELINE_SOURCES, pipelineSource, mergeRequest);
 }
 
 export function eventPolicy(event: ReviewEvent): EventPolicy {
