@@ -117,7 +117,7 @@ export async function spendOnce(
   if (spend.status !== 'go') {
     const refused = spend.status === 'refused';
     if (refused && !this.continueOnFail()) throw refusalError(this, label, budget, { itemIndex });
-    const refusal = refused ? budgetRefusal(budget, 'Max Tokens') : undefined;
+    const refusal = refused ? refusalFields(budget) : undefined;
     const outcome: IDataObject = {
       status: refused ? 'refused' : 'skipped',
       dryRun,
@@ -127,8 +127,8 @@ export async function spendOnce(
       maxTokens: budget.maxTokens ?? null,
       capRemainingTokens: budget.capRemainingTokens ?? null,
       mode: budget.mode,
-      reasons: refusal ? [refusal.message] : [],
-      ...(refused ? refusalFields(budget) : {}),
+      reasons: refusal ? [refusal.error] : [],
+      ...refusal,
     };
     return jsonItems(outcome, itemIndex);
   }
