@@ -21,10 +21,22 @@ const SUMMARY_MAX_CHARS = 320;
 const builtinCategories = compileVocabulary(BUILTIN_CATEGORIES);
 const topicTags = compileVocabulary(TOPIC_TAGS);
 
+/**
+ * The key's documents a new one is compared with. Their profiles' terms are numbered (0 to
+ * termNumbers.size - 1) so the classifier adds them up in arrays: it runs on every ingest against up
+ * to 150 neighbours, and string-keyed maps made it the largest cost of a library's ingest.
+ */
+export interface Neighbourhood {
+  termNumbers: ReadonlyMap<string, number>;
+  neighbours: readonly ClassifiedNeighbour[];
+}
+
 /** A ready document of the same key, as the classifier sees it. */
 export interface ClassifiedNeighbour {
   category: string;
-  profile: TermProfile;
+  /** Its profile's term numbers, and their weights divided by the profile's length (a unit vector). */
+  terms: Int32Array;
+  weights: Float64Array;
 }
 
 interface CategoryDecision {
@@ -45,14 +57,14 @@ interface ClassifyInput {
   givenCategory: string | null;
   givenTags: readonly string[];
   /** The key's other ready documents with a category. */
-  neighbours: readonly ClassifiedNeighbour[];
+  neighbourhood: Neighbourhood;
 }
 
 export function classifyDocument(input: ClassifyInput): DocumentClassification {
   const analysis = analyseContent(`${input.title}\n${input.content}`);
   const decision = input.givenCategory
     ? { category: input.givenCategory, method: 'given' as const, confidence: 1 }
-    : chooseCategory(analysis, input.neighbours);
+    : chooseCategory(analysis, input.neighbourhood);
   return {
     ...decision,
     tags: deriveTags(analysis, input.givenTags),
@@ -67,36 +79,35 @@ export function classifyDocument(input: ClassifyInput): DocumentClassification {
  * category whose vocabulary the document uses most densely (in the caller's spelling when the caller
  * has it); else the fallback.
  */
-function chooseCategory(analysis: ContentAnalysis, neighbours: readonly ClassifiedNeighbour[]): CategoryDecision {
-  // Maps, not object dictionaries: a library's centroids hold thousands of distinct terms.
-  const documentFrequency = new Map<string, number>();
-  for (const n of neighbours) for (const term in n.profile) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-  const idfOf = new Map<string, number>();
-  const unseenIdf = Math.log(1 + (neighbours.length + 1));
-  for (const [term, df] of documentFrequency) idfOf.set(term, Math.log(1 + (neighbours.length + 1) / (df + 1)));
-  const idf = (term: string): number => idfOf.get(term) ?? unseenIdf;
-
-  const centroids = new Map<string, Map<string, number>>();
+function chooseCategory(analysis: ContentAnalysis, { termNumbers, neighbours }: Neighbourhood): CategoryDecision {
+  const size = termNumbers.size;
+  const documentFrequency = new Float64Array(size);
+  const centroids = new Map<string, Float64Array>();
   for (const n of neighbours) {
     let centroid = centroids.get(n.category);
-    if (!centroid) centroids.set(n.category, (centroid = new Map()));
-    let sumSquares = 0;
-    for (const term in n.profile) sumSquares += (n.profile[term] as number) ** 2;
-    const norm = Math.sqrt(sumSquares) || 1;
-    for (const term in n.profile) centroid.set(term, (centroid.get(term) ?? 0) + (n.profile[term] as number) / norm);
+    if (!centroid) centroids.set(n.category, (centroid = new Float64Array(size)));
+    n.terms.forEach((term, i) => {
+      documentFrequency[term]! += 1;
+      centroid[term]! += n.weights[i]!;
+    });
   }
+  const unseenIdf = Math.log(1 + (neighbours.length + 1));
+  const idf = documentFrequency.map((df) => (df ? Math.log(1 + (neighbours.length + 1) / (df + 1)) : unseenIdf));
+  const documentTerms = Object.entries(analysis.profile).map(([term, weight]) => {
+    const number = termNumbers.get(term);
+    return { number, weight, idfSquared: (number === undefined ? unseenIdf : idf[number]!) ** 2 };
+  });
   let documentNorm = 0;
-  for (const term in analysis.profile) documentNorm += ((analysis.profile[term] as number) * idf(term)) ** 2;
+  for (const { weight, idfSquared } of documentTerms) documentNorm += weight ** 2 * idfSquared;
   let best: CategoryDecision | undefined;
   for (const [category, centroid] of [...centroids.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     // Cosine similarity of the document and the centroid, both weighted by idf.
     let dot = 0;
-    for (const term in analysis.profile) {
-      const other = centroid.get(term);
-      if (other !== undefined) dot += (analysis.profile[term] as number) * other * idf(term) ** 2;
-    }
+    for (const { number, weight, idfSquared } of documentTerms) if (number !== undefined) dot += weight * centroid[number]! * idfSquared;
     let centroidNorm = 0;
-    for (const [term, weight] of centroid) centroidNorm += (weight * idf(term)) ** 2;
+    centroid.forEach((weight, term) => {
+      if (weight) centroidNorm += (weight * idf[term]!) ** 2;
+    });
     const similarity = documentNorm && centroidNorm ? dot / Math.sqrt(documentNorm * centroidNorm) : 0;
     if (!best || similarity > best.confidence) best = { category, method: 'existing', confidence: similarity };
   }

@@ -108,7 +108,7 @@ export class Library {
       content,
       givenCategory: row.given_category,
       givenTags: JSON.parse(row.given_tags) as string[],
-      neighbours: this.neighbours.of(keyId, documentId),
+      neighbourhood: this.neighbours.of(keyId, documentId),
     });
     const sandbox = options.mode === 'sandbox';
     const classification: Classification = {
