@@ -11,8 +11,10 @@ type EventKind = 'push' | 'pull_request' | 'merge_group' | 'schedule' | 'manual'
 
 export interface ReviewEvent {
   kind: EventKind;
-  /** The pull request the run belongs to (pull_request events). */
+  /** The pull request the run belongs to (pull_request events); on GitLab its merge request's IID. */
   pullRequest?: number | undefined;
+  /** What the forge calls a change under review, for every sentence the run says: GitLab's merge requests. */
+  changeRequest?: 'merge request' | undefined;
 }
 
 export interface EventPolicy {
@@ -25,6 +27,8 @@ export interface EventPolicy {
   gateFromBaseBranch: boolean;
   /** Why writes are withheld, for notices and refusals; undefined when nothing is. */
   withheld: string | undefined;
+  /** "pull request", or "merge request" on GitLab: the word the run's sentences use. */
+  changeRequest: string;
 }
 
 const UNMERGED = new Set<EventKind>(['pull_request', 'merge_group']);
@@ -70,27 +74,29 @@ export function gitHubEvent(eventName: string | undefined, pullRequest?: number)
  * same rules as the GitHub event of its kind.
  */
 export function gitLabEvent(pipelineSource: string | undefined, mergeRequest?: number): ReviewEvent {
-  return eventOf(GITLAB_PIPELINE_SOURCES, pipelineSource, mergeRequest);
+  return { ...eventOf(GITLAB_PIPELINE_SOURCES, pipelineSource, mergeRequest), changeRequest: 'merge request' };
 }
 
 export function eventPolicy(event: ReviewEvent): EventPolicy {
   const unmerged = UNMERGED.has(event.kind);
-  const what = event.kind === 'merge_group' ? 'a merge-queue run' : 'a pull request';
+  const changeRequest = event.changeRequest ?? 'pull request';
+  const what = event.kind === 'merge_group' ? 'a merge-queue run' : `a ${changeRequest}`;
   return {
     event,
     mayWriteLibrary: !unmerged,
     mayWriteIssues: !unmerged,
     gateFromBaseBranch: unmerged,
     withheld: unmerged
-      ? `${what} carries unmerged text: the library and the gap issues mirror the default branch, so it writes neither (its only write is its own pull request's comment)`
+      ? `${what} carries unmerged text: the library and the gap issues mirror the default branch, so it writes neither (its only write is its own ${changeRequest}'s comment)`
       : undefined,
+    changeRequest,
   };
 }
 
 /** Throws when the event forbids a library write: `what` names the step, `hint` what to run instead. */
 export function assertMayWriteLibrary(policy: EventPolicy, what: string, hint: string): void {
   if (policy.mayWriteLibrary) return;
-  throw new ReviewError('event_forbids_write', `${what} writes the library, which mirrors the default branch: ${policy.withheld} (two open pull requests would otherwise overwrite each other's versions)`, hint);
+  throw new ReviewError('event_forbids_write', `${what} writes the library, which mirrors the default branch: ${policy.withheld} (two open ${policy.changeRequest}s would otherwise overwrite each other's versions)`, hint);
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Config, FrameworkConfig, MappingMode, Waiver } from './config.js';
 import { ReviewError } from './errors.js';
 import type { EventPolicy } from './events.js';
 import type { FailOn } from './gate.js';
+import { tableCell } from './neutralise.js';
 
 /** What the caller asks on top of compliance.yml (CLI flags, action inputs). */
 export interface GateRequest {
@@ -104,6 +105,7 @@ function judgedFrameworks(
   source: 'base' | 'head',
   request: GateRequest,
   labels: Required<NonNullable<GateRequest['labels']>>,
+  changeRequest: string,
   ignored: string[],
 ): FrameworkConfig[] {
   const { threshold, mode } = request;
@@ -111,7 +113,7 @@ function judgedFrameworks(
     const withMode = mode ? { ...entry, mode } : entry;
     if (threshold === undefined) return withMode;
     if (source === 'head' || threshold >= entry.threshold) return { ...withMode, threshold };
-    ignored.push(`${labels.threshold} ${threshold}% not applied to ${entry.framework}: the default branch's compliance.yml sets ${entry.threshold}%, and on a pull request an input can only raise it`);
+    ignored.push(`${labels.threshold} ${threshold}% not applied to ${entry.framework}: the default branch's compliance.yml sets ${entry.threshold}%, and on a ${changeRequest} an input can only raise it`);
     return withMode;
   };
   const named = request.framework?.trim();
@@ -127,7 +129,7 @@ function judgedFrameworks(
   }
   if (source === 'head') return listed.map(requested);
   if (configured.length > listed.length) {
-    ignored.push(`${labels.framework} ${named} does not narrow the gate: a pull request is judged by every framework of the default branch's compliance.yml`);
+    ignored.push(`${labels.framework} ${named} does not narrow the gate: a ${changeRequest} is judged by every framework of the default branch's compliance.yml`);
   }
   return configured.map((entry) => (listed.includes(entry) ? requested(entry) : mode ? { ...entry, mode } : entry));
 }
@@ -151,12 +153,12 @@ export function gateConfiguration(policy: EventPolicy, head: Config, base: Confi
     ignored.push(`${labels.failOn} ${request.failOn} not applied: ${why} sets failOn: ${configured}, and a flag or input can only make the gate stricter`);
   }
 
-  const frameworks = judgedFrameworks(judge.frameworks, source, request, labels, ignored);
+  const frameworks = judgedFrameworks(judge.frameworks, source, request, labels, policy.changeRequest, ignored);
 
   let waivers = judge.waivers;
   const extra = request.waivers ?? [];
   if (extra.length > 0 && source === 'base') {
-    ignored.push(`${labels.waivers} not applied (${extra.map(describeWaiver).join('; ')}): a pull request is judged by the waivers of the default branch's compliance.yml`);
+    ignored.push(`${labels.waivers} not applied (${extra.map(describeWaiver).join('; ')}): a ${policy.changeRequest} is judged by the waivers of the default branch's compliance.yml`);
   } else if (extra.length > 0) waivers = mergeWaivers(judge.waivers, extra);
 
   return {
@@ -166,4 +168,20 @@ export function gateConfiguration(policy: EventPolicy, head: Config, base: Confi
     changes: source === 'base' ? gateChanges(base as Config, head) : [],
     ignored,
   };
+}
+
+/**
+ * The lines every surface shows on the gate a change request is judged by (the pull request's
+ * comment and job summary, report.md, a merge request's note): what its compliance.yml changes, and
+ * which inputs were not applied. `changeRequest` is the forge's word (EventPolicy.changeRequest).
+ */
+export function gateNotes(gate: GateConfiguration, changeRequest: string): string[] {
+  const lines: string[] = [];
+  if (gate.changes.length > 0) {
+    lines.push(`**This ${changeRequest} changes the gate in compliance.yml.** It is judged by the default branch's gate; the changes apply once merged: ${gate.changes.map(tableCell).join('; ')}.`);
+  }
+  if (gate.ignored.length > 0) {
+    lines.push(`**Inputs that would loosen the gate were not applied** (the ${changeRequest}'s CI configuration is its own text too): ${gate.ignored.map(tableCell).join('; ')}.`);
+  }
+  return lines;
 }

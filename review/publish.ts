@@ -69,6 +69,8 @@ export interface PublishContext {
   configPath?: string;
   configText?: string;
   lostEvidence?: SarifOptions['lostEvidence'];
+  /** The gate's notes (gateNotes): report.md shows them, so a merge request's note carries them too. */
+  gateNotes?: readonly string[];
 }
 
 interface ReportFile {
@@ -82,7 +84,7 @@ interface ReportFile {
 /** The rendered formats' files, in the order asked (free, no I/O). */
 export function renderReportFiles(report: ReviewReport, formats: readonly ReportFormat[], context: PublishContext = {}): ReportFile[] {
   const render: Record<RenderedFormat, () => string> = {
-    md: () => renderReportMarkdown(report, { detail: 'full' }),
+    md: () => renderReportMarkdown(report, { detail: 'full', ...(context.gateNotes ? { gateNotes: context.gateNotes } : {}) }),
     json: () => `${JSON.stringify(report, null, 2)}\n`,
     html: () => renderReportHtml(report, { ...(context.history ? { history: context.history } : {}) }),
     sarif: () =>

@@ -13,6 +13,8 @@ interface MarkdownOptions {
   maxGaps?: number;
   /** The report's repository and commit: quotes link to their lines there. */
   links?: Pick<ReviewReport, 'repository' | 'commit' | 'serverUrl' | 'forge'>;
+  /** Lines on the gate the run was judged by (gateNotes), shown under the title. */
+  gateNotes?: readonly string[];
 }
 
 const pct = (value: number) => `${Math.round(value * 10) / 10}%`;
@@ -99,6 +101,7 @@ function renderFrameworkMarkdown(result: GateResult, options: MarkdownOptions = 
 
 export function renderReportMarkdown(report: ReviewReport, options: MarkdownOptions = {}): string {
   const lines = [`# Compliance review: ${verdict(report.passed)}`, ''];
+  for (const note of options.gateNotes ?? []) lines.push(`> ${note}`, '');
   lines.push('| Framework | Coverage | With waivers | Threshold | Gaps | New gaps | Result |', '|---|---|---|---|---|---|---|');
   for (const result of report.frameworks) {
     const newGaps = result.gaps.some((gap) => gap.isNew !== undefined) ? String(result.newGaps.length) : '—';

@@ -19,6 +19,7 @@ import {
   compareEvidence,
   DEFAULT_MAPPING_STORE,
   formatTokens,
+  gateNotes,
   lostControls,
   MAPPING_MODES,
   changedPathsCheck,
@@ -39,7 +40,6 @@ import {
   annotateGaps,
   annotateLostEvidence,
   failOnInput,
-  gateNotes,
   historyInput,
   MAX_ANNOTATIONS,
   parseWaiversInput,
@@ -106,7 +106,7 @@ function mergePriceLine(price: MergePrice | undefined): string {
 /** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
 function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gate: GateConfiguration; baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
   const lines: string[] = [verdictLine(context.verdict)];
-  lines.push(...gateNotes(context.gate));
+  lines.push(...gateNotes(context.gate, 'pull request'));
   if (context.baselineMissing) lines.push(`No report of the default branch yet (${tableCell(context.baselineMissing)}): no comparison this time. The default branch's next run saves one.`);
   if (context.baseline && result.status === 'completed') {
     const introduced = result.frameworks.flatMap((framework) => framework.newGaps.map((gap) => `${gap.controlId}`));
@@ -236,6 +236,7 @@ export const mapAction: ActionDefinition = {
       configText: repo.text,
       ...(history ? { history } : {}),
       ...(evidence ? { lostEvidence: evidence.lost } : {}),
+      gateNotes: gateNotes(gateConfig, 'pull request'),
     });
     const relativeJson = written.json.startsWith(repo.root) ? written.json.slice(repo.root.length + 1) : written.json;
     const costs = renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent });

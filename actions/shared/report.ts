@@ -26,7 +26,6 @@ import {
   type Config,
   type CostEstimate,
   type FailOn,
-  type GateConfiguration,
   type GateGap,
   type GateResult,
   type HistoryPoint,
@@ -111,18 +110,6 @@ async function readBaseConfigFile(root: string): Promise<BaseConfig> {
   }
   const text = decodeUtf8(bytes, path);
   return { path, text, config: parseConfig(text, path) };
-}
-
-/** The comment and summary lines on the gate a pull request is judged by: what its compliance.yml changes, what inputs were not applied. */
-export function gateNotes(gate: GateConfiguration): string[] {
-  const lines: string[] = [];
-  if (gate.changes.length > 0) {
-    lines.push(`**This pull request changes the gate in compliance.yml.** It is judged by the default branch's gate; the changes apply once merged: ${gate.changes.map(tableCell).join('; ')}.`);
-  }
-  if (gate.ignored.length > 0) {
-    lines.push(`**Inputs that would loosen the gate were not applied** (on a pull request the workflow file is its own text too): ${gate.ignored.map(tableCell).join('; ')}.`);
-  }
-  return lines;
 }
 
 /** The `fail-on` input, undefined when not given: it may only make compliance.yml's failOn stricter (gateConfiguration). */

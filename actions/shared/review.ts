@@ -13,6 +13,7 @@ import {
   chargedTokens,
   formatTokens,
   gateConfiguration,
+  gateNotes,
   generationCalls,
   planSpend,
   priceOf,
@@ -37,7 +38,6 @@ import { reportDirectory } from './map.js';
 import {
   annotateExpiredWaivers,
   annotateGaps,
-  gateNotes,
   readBaseConfig,
   readGateInputs,
   renderCosts,
@@ -168,12 +168,13 @@ export const reviewAction: ActionDefinition = {
       configPath: repo.path,
       configText: repo.text,
       ...(history ? { history } : {}),
+      gateNotes: gateNotes(gateConfig, policy.changeRequest),
     });
     const parts = [
       `# Compliance review of ${tableCell(repository)}`,
       '',
       renderStatus(result, verdict, failOnRefusal),
-      gateNotes(gateConfig).map((line) => `> ${line}\n`).join('\n'),
+      gateNotes(gateConfig, policy.changeRequest).map((line) => `> ${line}\n`).join('\n'),
       result.sync?.run ? renderSyncMarkdown(result.sync.run) : '',
     ];
     const tail = [

@@ -80,6 +80,6 @@ export function renderReview(out: Output, result: import('../../review/review.js
   if (result.status === 'unchanged') {
     sections.push(`${out.style('Unchanged:', 'green', 'bold')} no document in scope nor compliance.yml differs from the default branch, so nothing was mapped; its report stands. ${spentLine(result.mode, result.tokensSpent)}`);
   }
-  if (result.reused.length > 0) sections.push(`Mapping of ${result.reused.join(', ')} reused from an earlier run of this pull request (same framework and documents): 0 tokens.`);
+  if (result.reused.length > 0) sections.push(`Mapping of ${result.reused.join(', ')} reused from this change's earlier run (same framework and documents): 0 tokens.`);
   return sections.join('\n\n');
 }

@@ -12,7 +12,7 @@ import { readRepoBytes, writeRepoFile } from '../../review/node/files.js';
 import { readReportFile } from '../../review/node/report.js';
 import { eventPolicy, gitHubEvent, gitLabEvent, isForkPullRequestPayload, notEvaluatedReason, type PullRequestHeads, type ReviewEvent } from '../../review/events.js';
 import { ReviewError } from '../../review/errors.js';
-import { gateConfiguration, type GateConfiguration, type GateRequest } from '../../review/gateConfig.js';
+import { gateConfiguration, gateNotes, type GateConfiguration, type GateRequest } from '../../review/gateConfig.js';
 import { DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type ConfigFile } from '../../review/pullRequest.js';
 import { gitHead, readHistory } from '../../review/node/publish.js';
 import { DEFAULT_REPORT_FORMATS, type ReportFormat } from '../../review/publish.js';
@@ -67,6 +67,8 @@ interface ReviewRun {
   formats: readonly ReportFormat[];
   /** The --baseline report, when it is one: an `unchanged` map check carries its figures. */
   baselineReport: ReviewReport | undefined;
+  /** What the gate the run was judged by says (gateNotes), for report.md. */
+  gateNotes: string[];
 }
 
 interface ReviewRunOptions {
@@ -95,8 +97,8 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const base = policy.gateFromBaseBranch && baseConfigPath ? await readBaseConfig(baseConfigPath) : undefined;
   const request: GateRequest = { failOn: requestedFailOn, ...options.gate, labels: { failOn: '--fail-on', framework: '--framework', threshold: '--threshold', waivers: '--waivers' } };
   const warnGate = (gate: GateConfiguration) => {
-    if (policy.gateFromBaseBranch && gate.source === 'head') out.warn(`judged by this checkout's own compliance.yml: give --base-config with the default branch's copy, so a pull request cannot set its own gate`);
-    for (const line of [...gate.changes.map((change) => `this pull request changes the gate (applies once merged): ${change}`), ...gate.ignored]) out.warn(line);
+    if (policy.gateFromBaseBranch && gate.source === 'head') out.warn(`judged by this checkout's own compliance.yml: give --base-config with the default branch's copy, so a ${policy.changeRequest} cannot set its own gate`);
+    for (const line of [...gate.changes.map((change) => `this ${policy.changeRequest} changes the gate (applies once merged): ${change}`), ...gate.ignored]) out.warn(line);
   };
   // map's check decides its gate itself (runMapCheck); the other commands run the loop with it.
   const gate = options.gate ? undefined : gateConfiguration(policy, options.config, base?.config, request);
@@ -137,6 +139,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
     };
     let ran: ReviewResult;
     let judged = config;
+    let notes = gate ? gateNotes(gate, policy.changeRequest) : [];
     if (gate) {
       ran = await runReview(session.client, {
         ...common,
@@ -164,12 +167,13 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
       ran = check.result;
       judged = check.gate.config;
+      notes = gateNotes(check.gate, policy.changeRequest);
     }
     // A dry run reports a plan the balance or --max-tokens would refuse (exit 0, per-file plan and
     // shortfall): it is a question answered, not a refusal of something asked for.
     const result: ReviewResult = common.dryRun && ran.status === 'refused' ? { ...ran, status: 'dry-run' } : ran;
     mappedFrameworks.set(result, judged.frameworks.map((framework) => framework.framework));
-    return { result, session, files: documents, repo, history, formats, baselineReport: baseline?.report };
+    return { result, session, files: documents, repo, history, formats, baselineReport: baseline?.report, gateNotes: notes };
   } catch (error) {
     out.done();
     await session.close();
@@ -288,7 +292,7 @@ export function reviewJson(result: ReviewResult, exitCode: ExitCode, reportFiles
 export async function maybeWriteReports(parsed: Parsed, out: Output, run: ReviewRun): Promise<string[]> {
   const dir = stringFlag(parsed.values, 'report-dir');
   if (!dir || run.result.status !== 'completed') return [];
-  return writeReports(out, run.session, run.repo, run.result.report, dir, run.formats, run.history ? { history: run.history } : {});
+  return writeReports(out, run.session, run.repo, run.result.report, dir, run.formats, { ...(run.history ? { history: run.history } : {}), gateNotes: run.gateNotes });
 }
 
 /** The refusal or dry-run lines shared by review, sync and map. */

@@ -20,8 +20,13 @@ describe('eventPolicy: what an event may change', () => {
   });
 
   it("GitLab CI: a merge request pipeline is a pull request (its IID kept); pushes, schedules and manual runs are as on GitHub", () => {
-    expect(gitLabEvent('merge_request_event', 12)).toEqual({ kind: 'pull_request', pullRequest: 12 });
-    expect(eventPolicy(gitLabEvent('merge_request_event', 12))).toMatchObject({ mayWriteLibrary: false, mayWriteIssues: false, gateFromBaseBranch: true });
+    expect(gitLabEvent('merge_request_event', 12)).toEqual({ kind: 'pull_request', pullRequest: 12, changeRequest: 'merge request' });
+    const policy = eventPolicy(gitLabEvent('merge_request_event', 12));
+    expect(policy).toMatchObject({ mayWriteLibrary: false, mayWriteIssues: false, gateFromBaseBranch: true, changeRequest: 'merge request' });
+    // Every sentence says the forge's word: GitLab has merge requests.
+    expect(policy.withheld).toMatch(/^a merge request carries unmerged text: .*its own merge request's comment\)$/);
+    expect(() => assertMayWriteLibrary(policy, 'sync', '')).toThrow(/two open merge requests would otherwise/);
+    expect(eventPolicy(gitHubEvent('pull_request', 12)).changeRequest).toBe('pull request');
     expect(['push', 'schedule', 'web', 'api', 'trigger', undefined, 'parent_pipeline'].map((source) => gitLabEvent(source).kind)).toEqual(['push', 'schedule', 'manual', 'manual', 'manual', 'other', 'other']);
   });
 

@@ -219,9 +219,14 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
     const text = readFileSync(config, 'utf8');
     writeFileSync(config, text.replace('threshold: 10', 'threshold: 1'));
     try {
-      const [run] = await runPipeline('merge_request_event');
+      gitlab.notes = [];
+      const [run] = await runPipeline('merge_request_event', { COMPLIANCE_NOTE_TOKEN: NOTE_TOKEN });
       expect(run!.code, run!.output).toBe(1);
-      expect(run!.output).toMatch(/this pull request changes the gate \(applies once merged\): .*hipaa-security.*99.*1/);
+      expect(run!.output).toMatch(/this merge request changes the gate \(applies once merged\): .*hipaa-security.*99.*1/);
+      expect(run!.output).not.toMatch(/pull request/);
+      // The note the reviewers read says it too, not only the job log.
+      expect(gitlab.notes).toHaveLength(1);
+      expect(gitlab.notes[0]!.body).toMatch(/^> \*\*This merge request changes the gate in compliance\.yml\.\*\* It is judged by the default branch's gate; the changes apply once merged: .*hipaa-security.*99.*1/m);
       const report = JSON.parse(readFileSync(join(root, 'compliance-report/report.json'), 'utf8'));
       expect(report.frameworks[0].threshold).toBe(99);
     } finally {
