@@ -122,6 +122,14 @@ describe('retrieval baselines from the catalogue', () => {
     expect(predicted.length).toBe(3);
     expect(baselines.predict(name, 'Sourdough rises overnight in a warm kitchen.')).toEqual([]);
   });
+
+  it('the TF-IDF ranking behind the label-count ceiling is TF-IDF top 3 continued, and ranks only similar controls', () => {
+    const ranking = baselines.tfIdfRanking(text);
+    expect(ranking.slice(0, 3)).toEqual(baselines.predict('TF-IDF top 3', text));
+    expect(ranking.length).toBeGreaterThan(3);
+    expect(ranking.length).toBeLessThan(soc2.length);
+    expect(baselines.tfIdfRanking('Sourdough rises overnight in a warm kitchen.')).toEqual([]);
+  });
 });
 
 const available = existsSync(join(jupiterOneDir(), 'package.json'));
