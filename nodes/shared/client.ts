@@ -12,6 +12,8 @@ import type {
 import { sleep } from 'n8n-workflow';
 import { ComplianceClient } from '../../api/client.js';
 import { ComplianceValidationError } from '../../api/errors.js';
+import type { RetryNotice } from '../../api/clientTypes.js';
+import { retryNoticeText } from '../../api/retry.js';
 import {
   TransportError,
   type Sleep,
@@ -115,9 +117,19 @@ function checkApiKey(apiKey: unknown): void {
   });
 }
 
+/**
+ * Each wait before a retry as a hint in the node's output pane (a run that paused a minute for the
+ * service's rate limit says why); only an execution has hints, so pickers and the trigger stay quiet.
+ */
+function retryHints(context: ComplianceContext): ((notice: RetryNotice) => void) | undefined {
+  if (!('addExecutionHints' in context) || typeof context.addExecutionHints !== 'function') return undefined;
+  return (notice) => context.addExecutionHints({ message: `Waited for the service: ${retryNoticeText(notice)}`, type: 'info', location: 'outputPane' });
+}
+
 export async function createClient(context: ComplianceContext, settings: ClientSettings = {}): Promise<ComplianceClient> {
   const credentials = await context.getCredentials(CREDENTIAL_TYPE);
   checkApiKey(credentials.apiKey);
+  const onRetry = retryHints(context);
   return new ComplianceClient({
     baseUrl: String(credentials.baseUrl ?? ''),
     transport: n8nTransport(context),
@@ -125,5 +137,6 @@ export async function createClient(context: ComplianceContext, settings: ClientS
     now: () => Date.now(),
     userAgent: USER_AGENT,
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+    ...(onRetry ? { onRetry } : {}),
   });
 }

@@ -3,7 +3,7 @@
  * mapping. Its `httpRequestWithAuthentication` is real: it applies the credential's header the
  * way the ComplianceApi credential declares and sends the request to a running sandbox.
  */
-import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPollFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 export interface FakeCredentials {
   apiKey: string;
@@ -31,11 +31,11 @@ function lookup(parameters: IDataObject, name: string): unknown {
   return name.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as IDataObject)[key] : undefined), parameters);
 }
 
-export function fakeHelpers(credentials: FakeCredentials, requests: RecordedRequest[]) {
+export function fakeHelpers(credentials: FakeCredentials, requests: RecordedRequest[], extraHeaders: (index: number) => Record<string, string> = () => ({})) {
   return {
     async httpRequestWithAuthentication(this: unknown, credentialType: string, options: IDataObject) {
       if (credentialType !== 'complianceApi') throw new Error(`unexpected credential type ${credentialType}`);
-      const headers = { ...(options.headers as Record<string, string>) };
+      const headers = { ...(options.headers as Record<string, string>), ...extraHeaders(requests.length) };
       // What the credential's generic `authenticate` adds.
       if (credentials.authHeader === 'xApiKey') headers['X-API-Key'] = credentials.apiKey;
       else headers.Authorization = `Bearer ${credentials.apiKey}`;
@@ -72,15 +72,18 @@ export interface FakeExecuteOptions {
   parameters: IDataObject | IDataObject[];
   items?: INodeExecutionData[];
   continueOnFail?: boolean;
+  /** Headers added to the request of that index (0: the first), e.g. the sandbox's X-Sandbox-Fault. */
+  requestHeaders?: (index: number) => Record<string, string>;
 }
 
-export function fakeExecute(options: FakeExecuteOptions): { context: IExecuteFunctions; requests: RecordedRequest[] } {
+export function fakeExecute(options: FakeExecuteOptions): { context: IExecuteFunctions; requests: RecordedRequest[]; hints: NodeExecutionHint[] } {
   const requests: RecordedRequest[] = [];
+  const hints: NodeExecutionHint[] = [];
   const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
   const parametersFor = (index: number): IDataObject =>
     Array.isArray(options.parameters) ? (options.parameters[index] ?? options.parameters[0]!) : options.parameters;
   const helpers = {
-    ...fakeHelpers(options.credentials, requests),
+    ...fakeHelpers(options.credentials, requests, options.requestHeaders),
     assertBinaryData(itemIndex: number, property: string): IBinaryData {
       const binary = items[itemIndex]?.binary?.[property];
       if (!binary) throw new Error(`No binary data property "${property}" on item ${itemIndex}`);
@@ -104,9 +107,10 @@ export function fakeExecute(options: FakeExecuteOptions): { context: IExecuteFun
     getCredentials: async () => ({ ...options.credentials }),
     continueOnFail: () => options.continueOnFail ?? false,
     getExecutionCancelSignal: () => undefined,
+    addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
     helpers,
   };
-  return { context: context as unknown as IExecuteFunctions, requests };
+  return { context: context as unknown as IExecuteFunctions, requests, hints };
 }
 
 export function fakePoll(options: { credentials: FakeCredentials; parameters: IDataObject; mode?: 'manual' | 'trigger'; staticData?: IDataObject }) {

@@ -33,16 +33,20 @@ const LONG_TEXT =
 
 let sandbox: RunningSandbox;
 let slowSandbox: RunningSandbox;
+/** Started with fault injection: a request's X-Sandbox-Fault header makes it fail. */
+let faultySandbox: RunningSandbox;
 let credentials: FakeCredentials;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY, PICKER_KEY, SYNC_KEY, `${LIVE_KEY}:live:10000000`, `${CAP_KEY}:live:10000000`] });
   slowSandbox = await startSandbox({ port: 0, jobSeconds: 30, keys: [SLOW_KEY] });
+  faultySandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [KEY], faults: true });
   credentials = { apiKey: KEY, baseUrl: sandbox.origin, authHeader: 'bearer' };
 });
 afterAll(async () => {
   await sandbox?.close();
   await slowSandbox?.close();
+  await faultySandbox?.close();
 });
 
 async function run(parameters: IDataObject | IDataObject[], options: { items?: INodeExecutionData[]; continueOnFail?: boolean; credentials?: FakeCredentials } = {}) {
@@ -441,6 +445,23 @@ describe('errors', () => {
     const [output] = await router.call(routed as typeof context);
     expect(output![0]!.error).toBeInstanceOf(NodeApiError);
     expect(output![0]!.json).toMatchObject({ code: 'framework_not_found', status: 404 });
+  });
+
+  it("a wait before a retry is shown as a hint in the output pane, in the service's words; a run without one shows none", async () => {
+    const { context, requests, hints } = fakeExecute({
+      credentials: { ...credentials, baseUrl: faultySandbox.origin },
+      parameters: { resource: 'account', operation: 'ping' },
+      // The service's first answer: 503 with Retry-After 1 (the sandbox's injected fault).
+      requestHeaders: (index): Record<string, string> => (index === 0 ? { 'X-Sandbox-Fault': '503' } : {}),
+    });
+    const [output] = await router.call(context);
+    expect(output![0]!.json).toMatchObject({ mode: 'sandbox' });
+    expect(requests).toHaveLength(2);
+    expect(hints).toEqual([{ message: 'Waited for the service: ping: HTTP 503 service_unavailable; trying again in 1 s', type: 'info', location: 'outputPane' }]);
+
+    const quiet = fakeExecute({ credentials: { ...credentials, baseUrl: faultySandbox.origin }, parameters: { resource: 'account', operation: 'ping' } });
+    await router.call(quiet.context);
+    expect(quiet.hints).toEqual([]);
   });
 
   it('an invalid base URL is refused before any request', async () => {
