@@ -26,7 +26,6 @@ import {
   runMapCheck,
   tableCell,
   type EvidenceChanges,
-  type GateConfiguration,
   type MappingMode,
   type MergePrice,
   type ReviewResult,
@@ -104,9 +103,9 @@ function mergePriceLine(price: MergePrice | undefined): string {
 }
 
 /** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
-function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gate: GateConfiguration; baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
+function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gateLines: readonly string[]; baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
   const lines: string[] = [verdictLine(context.verdict)];
-  lines.push(...gateNotes(context.gate, 'pull request'));
+  lines.push(...context.gateLines);
   if (context.baselineMissing) lines.push(`No report of the default branch yet (${tableCell(context.baselineMissing)}): no comparison this time. The default branch's next run saves one.`);
   if (context.baseline && result.status === 'completed') {
     const introduced = result.frameworks.flatMap((framework) => framework.newGaps.map((gap) => `${gap.controlId}`));
@@ -201,6 +200,7 @@ export const mapAction: ActionDefinition = {
     const { result, verdict, gate: gateConfig } = check;
     if (unmerged && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
     for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
+    const gateLines = gateNotes(gateConfig, policy.changeRequest);
     if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
     if (result.status === 'dry-run') {
       // Priced only: no report, no comment, no gate; what a real run would map and spend.
@@ -216,7 +216,7 @@ export const mapAction: ActionDefinition = {
     const shown = verdict.figures.source === 'baseline' && gate.baseline?.report ? gate.baseline.report : result.report;
     // What this pull request does to the default branch's evidence (its report carries the traced quotes).
     const evidence = unmerged && result.status === 'completed' && gate.baseline?.report ? compareEvidence(gate.baseline.report, result.report, files) : undefined;
-    const notes = unmerged ? pullRequestNotes(result, { verdict, gate: gateConfig, baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent, evidence }) : '';
+    const notes = unmerged ? pullRequestNotes(result, { verdict, gateLines, baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent, evidence }) : '';
     const notesSection = notes ? `## This pull request\n\n${notes}\n` : '';
 
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.
@@ -236,7 +236,7 @@ export const mapAction: ActionDefinition = {
       configText: repo.text,
       ...(history ? { history } : {}),
       ...(evidence ? { lostEvidence: evidence.lost } : {}),
-      gateNotes: gateNotes(gateConfig, 'pull request'),
+      gateNotes: gateLines,
     });
     const relativeJson = written.json.startsWith(repo.root) ? written.json.slice(repo.root.length + 1) : written.json;
     const costs = renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent });

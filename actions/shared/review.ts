@@ -102,6 +102,7 @@ export const reviewAction: ActionDefinition = {
     const gateConfig = gateConfiguration(policy, repo.config, base?.config, { failOn: gate.failOn, waivers: gate.waivers });
     if (policy.gateFromBaseBranch && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
     for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
+    const gateLines = gateNotes(gateConfig, policy.changeRequest);
     const { config } = gateConfig;
     const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'review');
@@ -168,13 +169,13 @@ export const reviewAction: ActionDefinition = {
       configPath: repo.path,
       configText: repo.text,
       ...(history ? { history } : {}),
-      gateNotes: gateNotes(gateConfig, policy.changeRequest),
+      gateNotes: gateLines,
     });
     const parts = [
       `# Compliance review of ${tableCell(repository)}`,
       '',
       renderStatus(result, verdict, failOnRefusal),
-      gateNotes(gateConfig, policy.changeRequest).map((line) => `> ${line}\n`).join('\n'),
+      gateLines.map((line) => `> ${line}\n`).join('\n'),
       result.sync?.run ? renderSyncMarkdown(result.sync.run) : '',
     ];
     const tail = [

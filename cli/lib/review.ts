@@ -138,8 +138,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       onProgress: (event: { message: string }) => out.progress(event.message),
     };
     let ran: ReviewResult;
-    let judged = config;
-    let notes = gate ? gateNotes(gate, policy.changeRequest) : [];
+    let judged: GateConfiguration;
     if (gate) {
       ran = await runReview(session.client, {
         ...common,
@@ -151,6 +150,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
         ...(baseline ? { baseline: baseline.gapKeys } : {}),
       });
       out.done();
+      judged = gate;
     } else {
       const check = await runMapCheck(session.client, {
         policy,
@@ -166,14 +166,13 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       warnGate(check.gate);
       if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
       ran = check.result;
-      judged = check.gate.config;
-      notes = gateNotes(check.gate, policy.changeRequest);
+      judged = check.gate;
     }
     // A dry run reports a plan the balance or --max-tokens would refuse (exit 0, per-file plan and
     // shortfall): it is a question answered, not a refusal of something asked for.
     const result: ReviewResult = common.dryRun && ran.status === 'refused' ? { ...ran, status: 'dry-run' } : ran;
-    mappedFrameworks.set(result, judged.frameworks.map((framework) => framework.framework));
-    return { result, session, files: documents, repo, history, formats, baselineReport: baseline?.report, gateNotes: notes };
+    mappedFrameworks.set(result, judged.config.frameworks.map((framework) => framework.framework));
+    return { result, session, files: documents, repo, history, formats, baselineReport: baseline?.report, gateNotes: gateNotes(judged, policy.changeRequest) };
   } catch (error) {
     out.done();
     await session.close();
