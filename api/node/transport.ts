@@ -89,14 +89,34 @@ function send(request: TransportRequest, agents: { http: http.Agent; https: http
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
 /**
+ * Header names lower-cased and repeated names joined with ", ", as `new Headers()` would give. Octokit
+ * passes a plain object, which is read directly: the first `Headers` of a process loads Node's fetch
+ * implementation (undici), about 50 ms of an action's start before its first GitHub request.
+ */
+function headerRecord(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
+  const pairs: Iterable<readonly [string, string]> =
+    init === undefined ? [] : Array.isArray(init) ? (init as Array<[string, string]>) : isPlainRecord(init) ? Object.entries(init) : new Headers(init);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of pairs) {
+    const key = name.toLowerCase();
+    headers[key] = key in headers ? `${headers[key]}, ${value}` : String(value);
+  }
+  return headers;
+}
+
+function isPlainRecord(value: object): value is Record<string, string> {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
  * A `fetch` over a Transport (Octokit's), so GitHub calls share the agents and the proxy settings.
  * Octokit passes a method, plain-object headers, a string body and a signal, and reads status,
  * headers and the body; redirects are not followed (GitHub's REST API answers directly).
  */
 export function transportFetch(transport: Transport, timeoutMs = 60_000): typeof fetch {
   return async (input, init) => {
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    const headers = headerRecord(init?.headers);
     const response = await transport({
       method: (init?.method ?? 'GET').toUpperCase() as TransportRequest['method'],
       url: String(input),

@@ -5,7 +5,7 @@ import { errors as undiciErrors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
 import { nodeSleep } from '../../api/node/sleep.js';
-import { classifyNodeError, createNodeTransport } from '../../api/node/transport.js';
+import { classifyNodeError, createNodeTransport, transportFetch } from '../../api/node/transport.js';
 import { TransportError } from '../../api/transport.js';
 import { API_KEY, MockService, systemError } from './helpers.js';
 
@@ -87,6 +87,42 @@ describe('proxies (HTTPS_PROXY / HTTP_PROXY / NO_PROXY), through Node\'s own age
     const transport = createNodeTransport({ env: { HTTPS_PROXY: 'http://proxy.internal:3128' }, nodeVersion: '24.4.0' });
     const error = await transport({ method: 'GET', url: 'https://api.example.test/api/public/v1/ping', headers: {}, timeoutMs: 5_000 }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ kind: 'connect', sent: false, message: expect.stringContaining('Node.js 24.4.0 cannot use a proxy here') });
+  });
+});
+
+describe('transportFetch (Octokit\'s fetch over the transport)', () => {
+  it('sends headers as `new Headers()` would name them, in every form fetch takes, and answers a Response', async () => {
+    const seen: Array<Record<string, string | string[] | undefined>> = [];
+    const server = createHttpServer((request, response) => {
+      seen.push(request.headers);
+      if (request.url === '/empty') response.writeHead(204).end();
+      else response.writeHead(201, { 'content-type': 'application/json', 'x-ratelimit-remaining': '4999' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const fetchOver = transportFetch(createNodeTransport({ env: {} }));
+    const forms: Array<ConstructorParameters<typeof Headers>[0]> = [
+      { Accept: 'application/vnd.github+json', accept: 'text/plain', 'X-GitHub-Api-Version': '2022-11-28' },
+      [['Accept', 'application/vnd.github+json'], ['accept', 'text/plain'], ['X-GitHub-Api-Version', '2022-11-28']],
+      new Headers([['Accept', 'application/vnd.github+json'], ['accept', 'text/plain'], ['X-GitHub-Api-Version', '2022-11-28']]),
+    ];
+    try {
+      for (const headers of forms) {
+        const response = await fetchOver(`${url}/issues`, { method: 'post', headers, body: '{"title":"x"}' });
+        expect(response.status).toBe(201);
+        expect(response.headers.get('x-ratelimit-remaining')).toBe('4999');
+        expect(await response.json()).toEqual({ ok: true });
+      }
+      for (const received of seen) {
+        expect(received).toMatchObject({ accept: 'application/vnd.github+json, text/plain', 'x-github-api-version': '2022-11-28', 'content-length': '13' });
+      }
+      const empty = await fetchOver(`${url}/empty`, { headers: { Accept: 'application/json' } });
+      expect(empty.status).toBe(204);
+      expect(await empty.text()).toBe('');
+    } finally {
+      server.close();
+    }
   });
 });
 
