@@ -96,12 +96,13 @@ const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 function headerRecord(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
   const pairs: Iterable<readonly [string, string]> =
     init === undefined ? [] : Array.isArray(init) ? (init as Array<[string, string]>) : isPlainRecord(init) ? Object.entries(init) : new Headers(init);
-  const headers: Record<string, string> = {};
+  const headers = new Map<string, string>();
   for (const [name, value] of pairs) {
     const key = name.toLowerCase();
-    headers[key] = key in headers ? `${headers[key]}, ${value}` : String(value);
+    const earlier = headers.get(key);
+    headers.set(key, earlier === undefined ? String(value) : `${earlier}, ${value}`);
   }
-  return headers;
+  return Object.fromEntries(headers);
 }
 
 function isPlainRecord(value: object): value is Record<string, string> {

@@ -103,9 +103,9 @@ describe('transportFetch (Octokit\'s fetch over the transport)', () => {
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     const fetchOver = transportFetch(createNodeTransport({ env: {} }));
     const forms: Array<ConstructorParameters<typeof Headers>[0]> = [
-      { Accept: 'application/vnd.github+json', accept: 'text/plain', 'X-GitHub-Api-Version': '2022-11-28' },
-      [['Accept', 'application/vnd.github+json'], ['accept', 'text/plain'], ['X-GitHub-Api-Version', '2022-11-28']],
-      new Headers([['Accept', 'application/vnd.github+json'], ['accept', 'text/plain'], ['X-GitHub-Api-Version', '2022-11-28']]),
+      { Accept: 'application/vnd.github+json', accept: 'text/plain', 'X-GitHub-Api-Version': '2022-11-28', Constructor: 'a name Object.prototype has' },
+      [['Accept', 'application/vnd.github+json'], ['accept', 'text/plain'], ['X-GitHub-Api-Version', '2022-11-28'], ['Constructor', 'a name Object.prototype has']],
+      new Headers([['Accept', 'application/vnd.github+json'], ['accept', 'text/plain'], ['X-GitHub-Api-Version', '2022-11-28'], ['Constructor', 'a name Object.prototype has']]),
     ];
     try {
       for (const headers of forms) {
@@ -115,7 +115,7 @@ describe('transportFetch (Octokit\'s fetch over the transport)', () => {
         expect(await response.json()).toEqual({ ok: true });
       }
       for (const received of seen) {
-        expect(received).toMatchObject({ accept: 'application/vnd.github+json, text/plain', 'x-github-api-version': '2022-11-28', 'content-length': '13' });
+        expect(received).toMatchObject({ accept: 'application/vnd.github+json, text/plain', 'x-github-api-version': '2022-11-28', constructor: 'a name Object.prototype has', 'content-length': '13' });
       }
       const empty = await fetchOver(`${url}/empty`, { headers: { Accept: 'application/json' } });
       expect(empty.status).toBe(204);
