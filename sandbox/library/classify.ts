@@ -80,19 +80,26 @@ export function classifyDocument(input: ClassifyInput): DocumentClassification {
  * has it); else the fallback.
  */
 function chooseCategory(analysis: ContentAnalysis, { termNumbers, neighbours }: Neighbourhood): CategoryDecision {
+  // The arrays span every term the cache has numbered (all keys'); the sums visit only the terms this
+  // key's neighbours hold, listed as they are first met, so an ingest costs what its neighbours hold.
   const size = termNumbers.size;
   const documentFrequency = new Float64Array(size);
-  const centroids = new Map<string, Float64Array>();
+  const neighbourTerms: number[] = [];
+  const centroids = new Map<string, { weights: Float64Array; terms: number[] }>();
   for (const n of neighbours) {
     let centroid = centroids.get(n.category);
-    if (!centroid) centroids.set(n.category, (centroid = new Float64Array(size)));
+    if (!centroid) centroids.set(n.category, (centroid = { weights: new Float64Array(size), terms: [] }));
     n.terms.forEach((term, i) => {
+      if (documentFrequency[term] === 0) neighbourTerms.push(term);
       documentFrequency[term]! += 1;
-      centroid[term]! += n.weights[i]!;
+      // Profile weights are positive (analysis.ts), so a zero weight is a term not met yet.
+      if (centroid.weights[term] === 0) centroid.terms.push(term);
+      centroid.weights[term]! += n.weights[i]!;
     });
   }
   const unseenIdf = Math.log(1 + (neighbours.length + 1));
-  const idf = documentFrequency.map((df) => (df ? Math.log(1 + (neighbours.length + 1) / (df + 1)) : unseenIdf));
+  const idf = new Float64Array(size).fill(unseenIdf);
+  for (const term of neighbourTerms) idf[term] = Math.log(1 + (neighbours.length + 1) / (documentFrequency[term]! + 1));
   const documentTerms = Object.entries(analysis.profile).map(([term, weight]) => {
     const number = termNumbers.get(term);
     return { number, weight, idfSquared: (number === undefined ? unseenIdf : idf[number]!) ** 2 };
@@ -103,11 +110,10 @@ function chooseCategory(analysis: ContentAnalysis, { termNumbers, neighbours }: 
   for (const [category, centroid] of [...centroids.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     // Cosine similarity of the document and the centroid, both weighted by idf.
     let dot = 0;
-    for (const { number, weight, idfSquared } of documentTerms) if (number !== undefined) dot += weight * centroid[number]! * idfSquared;
+    for (const { number, weight, idfSquared } of documentTerms) if (number !== undefined) dot += weight * centroid.weights[number]! * idfSquared;
     let centroidNorm = 0;
-    centroid.forEach((weight, term) => {
-      if (weight) centroidNorm += (weight * idf[term]!) ** 2;
-    });
+    // In term order, as a pass over the whole array would add them.
+    for (const term of Int32Array.from(centroid.terms).sort()) centroidNorm += (centroid.weights[term]! * idf[term]!) ** 2;
     const similarity = documentNorm && centroidNorm ? dot / Math.sqrt(documentNorm * centroidNorm) : 0;
     if (!best || similarity > best.confidence) best = { category, method: 'existing', confidence: similarity };
   }
