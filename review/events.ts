@@ -9,11 +9,14 @@ import { ReviewError } from './errors.js';
 /** `other`: no CI event (a terminal, n8n, an MCP client): the user asked for each write directly. */
 type EventKind = 'push' | 'pull_request' | 'merge_group' | 'schedule' | 'manual' | 'other';
 
+/** What a forge calls a change under review: the word every sentence of a run uses. */
+export type ChangeRequestWord = 'pull request' | 'merge request';
+
 export interface ReviewEvent {
   kind: EventKind;
   /** The pull request the run belongs to (pull_request events); on GitLab its merge request's IID. */
   pullRequest?: number | undefined;
-  /** What the forge calls a change under review, for every sentence the run says: GitLab's merge requests. */
+  /** Set where the forge's word is not "pull request" (GitLab's merge requests). */
   changeRequest?: 'merge request' | undefined;
 }
 
@@ -28,7 +31,7 @@ export interface EventPolicy {
   /** Why writes are withheld, for notices and refusals; undefined when nothing is. */
   withheld: string | undefined;
   /** "pull request", or "merge request" on GitLab: the word the run's sentences use. */
-  changeRequest: string;
+  changeRequest: ChangeRequestWord;
 }
 
 const UNMERGED = new Set<EventKind>(['pull_request', 'merge_group']);

@@ -10,7 +10,7 @@
  */
 import type { Config, FrameworkConfig, MappingMode, Waiver } from './config.js';
 import { ReviewError } from './errors.js';
-import type { EventPolicy } from './events.js';
+import type { ChangeRequestWord, EventPolicy } from './events.js';
 import type { FailOn } from './gate.js';
 import { tableCell } from './neutralise.js';
 
@@ -105,7 +105,7 @@ function judgedFrameworks(
   source: 'base' | 'head',
   request: GateRequest,
   labels: Required<NonNullable<GateRequest['labels']>>,
-  changeRequest: string,
+  changeRequest: ChangeRequestWord,
   ignored: string[],
 ): FrameworkConfig[] {
   const { threshold, mode } = request;
@@ -175,7 +175,7 @@ export function gateConfiguration(policy: EventPolicy, head: Config, base: Confi
  * comment and job summary, report.md, a merge request's note): what its compliance.yml changes, and
  * which inputs were not applied. `changeRequest` is the forge's word (EventPolicy.changeRequest).
  */
-export function gateNotes(gate: GateConfiguration, changeRequest: string): string[] {
+export function gateNotes(gate: GateConfiguration, changeRequest: ChangeRequestWord): string[] {
   const lines: string[] = [];
   if (gate.changes.length > 0) {
     lines.push(`**This ${changeRequest} changes the gate in compliance.yml.** It is judged by the default branch's gate; the changes apply once merged: ${gate.changes.map(tableCell).join('; ')}.`);
