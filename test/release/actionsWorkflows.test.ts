@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { REPO_ROOT } from '../actions/harness.js';
 import { actionlint, formatFinding } from '../templates/actionlint.js';
 import { THIRD_PARTY, THIRD_PARTY_DIR } from '../templates/workflowRunner.js';
+import { LOCK_DIRS } from '../../scripts/check-locks.mjs';
 
 const DIR = join(REPO_ROOT, '.github', 'workflows');
 const WORKFLOWS = readdirSync(DIR).filter((file) => /\.ya?ml$/.test(file)).sort();
@@ -72,14 +73,26 @@ describe('.github/workflows', () => {
     });
   });
 
-  it('ci runs the README test command on the Node of .nvmrc after npm ci and the empty-cache lock check', () => {
+  it('ci runs the README test command on the Node of .nvmrc and the npm of devEngines, after npm ci and the offline lock check', () => {
     const steps = parse(readFileSync(join(DIR, 'ci.yml'), 'utf8')).jobs.test.steps as Step[];
-    expect(steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with).toEqual({ 'node-version-file': '.nvmrc' });
+    expect(steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with).toEqual({ 'node-version-file': '.nvmrc', 'package-manager-cache': false });
     expect(readFileSync(join(REPO_ROOT, '.nvmrc'), 'utf8')).toMatch(/^24\.\d+\.\d+\n$/);
     const scripts = steps.map((step) => step.run ?? '').join('\n');
-    expect(scripts).toMatch(/npm ci[^\n]*\nbash scripts\/check-locks.sh/);
+    expect(scripts).toContain(`npm install --global --no-audit --no-fund "npm@$(node -p "require('./package.json').devEngines.packageManager.version")"`);
+    expect(scripts).toMatch(/npm ci[^\n]*\nnode scripts\/check-locks.mjs/);
     expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8')).toContain('npm test ');
     expect(scripts.split('\n')).toContain('npm test');
+  });
+
+  it('every job that sets up Node also installs the pinned npm and restores no cache', () => {
+    for (const file of WORKFLOWS) {
+      for (const [name, job] of Object.entries(parse(readFileSync(join(DIR, file), 'utf8')).jobs as Record<string, { steps: Step[] }>)) {
+        const setup = job.steps.findIndex((step) => step.uses?.startsWith('actions/setup-node@'));
+        if (setup < 0) continue;
+        expect(job.steps[setup]?.with?.['package-manager-cache'], `${file} ${name}`).toBe(false);
+        expect(job.steps[setup + 1]?.run, `${file} ${name}`).toContain('devEngines.packageManager.version');
+      }
+    }
   });
 
   it('check-dist rebuilds the action bundles and fails on any difference', () => {
@@ -97,5 +110,34 @@ describe('.github/workflows', () => {
     expect(publish).toContain('npm publish "$tarball" --provenance --access public');
     expect(publish).toContain('tarballs=(dist/packages/*.tgz)');
     expect(release.jobs.publish.needs).toBe('build');
+  });
+});
+
+describe('.github/dependabot.yml: lock and pin updates arrive as pull requests', () => {
+  const config = parse(readFileSync(join(REPO_ROOT, '.github', 'dependabot.yml'), 'utf8')) as {
+    version: number;
+    updates: { 'package-ecosystem': string; directories: string[]; schedule: { interval: string }; groups: Record<string, { patterns: string[] }> }[];
+  };
+  const ecosystem = (name: string) => config.updates.filter((update) => update['package-ecosystem'] === name);
+
+  it('updates the three npm locks the lock check reads, in one weekly group', () => {
+    expect(config.version).toBe(2);
+    const [npm, ...more] = ecosystem('npm');
+    expect(more).toEqual([]);
+    expect(npm!.directories).toEqual(LOCK_DIRS.map((dir) => (dir === '.' ? '/' : `/${dir}`)));
+    for (const dir of npm!.directories) expect(existsSync(join(REPO_ROOT, dir, 'package-lock.json')), dir).toBe(true);
+    expect(npm!.schedule.interval).toBe('weekly');
+    expect(Object.values(npm!.groups)).toEqual([{ patterns: ['*'] }]);
+  });
+
+  it('updates every pinned action of the workflows and the shipped templates, in one weekly group', () => {
+    const [actions, ...more] = ecosystem('github-actions');
+    expect(more).toEqual([]);
+    // Dependabot reads .github/workflows for "/" and every YAML file of any other directory listed.
+    const pinning = [DIR, join(REPO_ROOT, 'templates', 'github')].filter((dir) => readdirSync(dir).some((file) => /\.ya?ml$/.test(file) && /uses:\s*\S+@[0-9a-f]{40}\b/.test(readFileSync(join(dir, file), 'utf8'))));
+    expect(pinning).toHaveLength(2);
+    expect(actions!.directories).toEqual(['/', '/templates/github']);
+    expect(actions!.schedule.interval).toBe('weekly');
+    expect(Object.values(actions!.groups)).toEqual([{ patterns: ['*'] }]);
   });
 });
