@@ -48,7 +48,7 @@ export const mcpCommand: Command = {
       session ??= await openSession(parsed, out);
       const { client } = session;
       const budget = new SessionBudget(client, await session.mode(), maxTokens);
-      const [{ buildTools, selectTools }, capabilities] = await Promise.all([import('../mcp/tools.js'), client.getCapabilities(), budget.prices()]);
+      const [{ buildTools, selectTools }, capabilities] = await Promise.all([import('../mcp/toolset.js'), client.getCapabilities(), budget.prices()]);
       const lists = { documentTypes: capabilities.documentTypes.map((type) => type.id), verifiedFrameworks: capabilities.verifiedFrameworks.map((framework) => framework.slug) };
       return { client, budget, tools: selectTools(await buildTools(budget, lists), groups ?? defaultToolGroups(budget.mode, maxTokens)) };
     };

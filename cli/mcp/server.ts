@@ -76,6 +76,7 @@ export function createMcpServer(shared: SharedState): Server {
       client: connection.client,
       budget: connection.budget,
       reports: shared.reports,
+      kept: new Map(),
       resolveDirectory: (directory: string) => resolveFrom(shared.cwd, directory),
       async confirm(what: string, price: number) {
         if (price <= shared.confirmAboveTokens || !server.getClientCapabilities()?.elicitation) return;
