@@ -188,14 +188,31 @@ export function operationTool(id: OperationId, options: OperationToolOptions = {
   };
 }
 
+/** A call cancelled (by its client, or the server stopping): what became of it, in the assistant's terms. */
+function cancelled(name: string, signal: AbortSignal, job: JobStatusModel | undefined): { code: string; message: string; hint: string } {
+  const why = signal.reason instanceof Error ? signal.reason.message : 'the client cancelled it';
+  return {
+    code: 'cancelled',
+    message: `${name} was cancelled: ${why}.${job ? ` Its job ${job.jobId} had been accepted by the service, so it is charged and still completes.` : ''}`,
+    hint: job ? `Read its result later with getJob (jobId ${job.jobId}) and, for a mapping, getMappingReport.` : 'Call it again when the server is back, if it is still wanted.',
+  };
+}
+
 export async function callTool(tools: Map<string, ToolDefinition>, name: string, args: Record<string, unknown>, context: McpContext, call: ToolCall = {}): Promise<CallToolResult> {
   const definition = tools.get(name);
   // An unknown tool is a protocol error (the spec's -32602), not a tool result.
   if (!definition) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}: list the tools with tools/list (this server lists the groups its --tools flag selected)`);
+  // The last status of a job the call waits for: a cancelled call says whether the service had accepted it.
+  let job: JobStatusModel | undefined;
+  const onProgress = (status: JobStatusModel) => {
+    job = status;
+    call.onProgress?.(status);
+  };
   try {
-    return await definition.run(args, context, call);
+    return await definition.run(args, context, { ...call, onProgress });
   } catch (error) {
-    const result = errorResult(error, definition.charged.length > 0 ? context.budget.reportLine() : undefined);
+    const reported = call.signal?.aborted ? cancelled(name, call.signal, job) : error;
+    const result = errorResult(reported, definition.charged.length > 0 ? context.budget.reportLine() : undefined);
     return definition.charged.length > 0 ? { ...result, structuredContent: { ...result.structuredContent, spend: context.budget.report() } } : result;
   }
 }
