@@ -39,6 +39,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const mcpCommand: Command = {
+  options: OPTIONS,
   async run(argv, out) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance mcp [options]',
