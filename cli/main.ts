@@ -1,9 +1,10 @@
 /**
- * The `compliance` command: a router from the first argument to a command module (one file per
- * command in cli/commands). Errors become documented exit codes: 0 ok, 1 gate failed,
- * 2 usage or configuration, 3 service/auth/billing.
+ * The `compliance` command: a router from the command's name to a command module (one file per
+ * command in cli/commands). Global options may stand anywhere on the line (`compliance --json ping`);
+ * `compliance help <command>` is `compliance <command> --help`. Errors become documented exit codes:
+ * 0 ok, 1 gate failed, 2 usage or configuration, 3 service/auth/billing.
  */
-import { COMMANDS } from './commands/index.js';
+import { COMMANDS, GROUPS } from './commands/index.js';
 import { EXIT, EXIT_CODES_HELP } from './lib/exitCodes.js';
 import { fitHelp, Output, printText } from './lib/output.js';
 import { didYouMean } from './lib/suggest.js';
@@ -14,47 +15,79 @@ export type { Command } from './lib/command.js';
 declare const __CLI_VERSION__: string | undefined;
 const VERSION = typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : '0.0.0-dev';
 
+/** Options that may come before the command's name and take a value: the value is not the command. */
+const VALUE_OPTIONS = new Set(['--api-key', '--base-url', '--cwd', '-C', '--config']);
+
 function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length), 'help'.length);
+  const groups = Object.entries(GROUPS).flatMap(([group, title]) => [
+    `${title}:`,
+    ...Object.entries(COMMANDS).filter(([, command]) => command.group === group).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    ...(group === 'tools' ? [`  ${'help'.padEnd(width)}  help <command>: a command's options and examples (as <command> --help)`] : []),
+    '',
+  ]);
   return [
-    'Usage: compliance <command> [options]',
+    'Usage: compliance <command> [subcommand] [options]',
     '',
     'Automates the compliance engine API: keep a repo\'s policies in the library, map them against frameworks, gate CI on',
     'coverage, raise gaps as issues, regenerate drifted documents.',
     '',
-    'Commands:',
-    ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    ...groups,
+    'Examples:',
+    '  compliance review --dry-run                      # what a review of this repository would do and cost',
+    '  compliance map policies/access.md --framework soc-2',
+    '  compliance library search "encryption at rest" --limit 5',
     '',
+    'Global options, anywhere on the line: --json (one JSON document on stdout), --no-color, -h/--help, -v/--version.',
     'Connection: COMPLIANCE_API_KEY and COMPLIANCE_BASE_URL (or --api-key/--base-url). With neither set, commands run',
-    'against an embedded sandbox (nothing is charged). Every command takes --json for machine output and --help.',
+    'against an embedded sandbox (nothing is charged).',
     '',
     EXIT_CODES_HELP,
     '',
-    'Run `compliance <command> --help` for the options and examples of a command.',
+    'Run `compliance help <command>` for the options and examples of a command; `compliance completion --help` for Tab completion.',
   ].join('\n');
 }
 
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  const json = rest.includes('--json');
-  const out = new Output({ json, noColor: rest.includes('--no-color') });
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    printText('stdout', `${fitHelp(usage())}\n`);
-    return name === undefined ? EXIT.usage : EXIT.ok;
+/** The command's name, and its arguments with any options given before the name moved after it. */
+function route(argv: readonly string[]): { name: string | undefined; rest: string[] } {
+  const before: string[] = [];
+  let i = 0;
+  for (; i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '-'; i++) {
+    before.push(argv[i]!);
+    if (VALUE_OPTIONS.has(argv[i]!) && i + 1 < argv.length) before.push(argv[++i]!);
   }
-  if (name === '--version' || name === '-v') {
-    printText('stdout', `${VERSION}\n`);
-    return EXIT.ok;
+  return { name: argv[i], rest: [...argv.slice(i + 1), ...before] };
+}
+
+/** The known command `name`, or a usage error naming the closest ones. */
+function unknownCommand(out: Output, json: boolean, name: string): number {
+  // The closest commands, not the whole help: a typo should cost one line to fix.
+  const suggestion = didYouMean(name, [...Object.keys(COMMANDS), 'help'], (command) => `compliance ${command}`);
+  out.error(`unknown command ${JSON.stringify(name)}.${suggestion ? ` ${suggestion}` : ''}`);
+  out.notice('  Run `compliance --help` for the list of commands.');
+  if (json) out.printJson({ error: { code: 'usage', message: `unknown command ${JSON.stringify(name)}`, hint: suggestion || null, details: [], exitCode: EXIT.usage } });
+  return EXIT.usage;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let { name, rest } = route(argv);
+  const json = argv.includes('--json');
+  const out = new Output({ json, noColor: argv.includes('--no-color') });
+  if (name === 'help' && rest[0] !== undefined && !rest[0].startsWith('-')) {
+    // `help <command> [subcommand]`: that command's own help.
+    name = rest[0];
+    rest = ['--help'];
+  }
+  if (name === undefined || name === 'help') {
+    if (rest.includes('--version') || rest.includes('-v')) {
+      printText('stdout', `${VERSION}\n`);
+      return EXIT.ok;
+    }
+    printText('stdout', `${fitHelp(usage())}\n`);
+    return name === undefined && !rest.includes('--help') && !rest.includes('-h') ? EXIT.usage : EXIT.ok;
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!entry) {
-    // The closest commands, not the whole help: a typo should cost one line to fix.
-    const suggestion = didYouMean(name, Object.keys(COMMANDS), (command) => `compliance ${command}`);
-    out.error(`unknown command ${JSON.stringify(name)}.${suggestion ? ` ${suggestion}` : ''}`);
-    out.notice('  Run `compliance --help` for the list of commands.');
-    if (json) out.printJson({ error: { code: 'usage', message: `unknown command ${JSON.stringify(name)}`, hint: suggestion || null, details: [], exitCode: EXIT.usage } });
-    return EXIT.usage;
-  }
+  if (!entry) return unknownCommand(out, json, name);
   try {
     return await (await entry.load()).run(rest, out);
   } catch (error) {

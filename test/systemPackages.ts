@@ -1,7 +1,7 @@
 /**
- * The Debian packages the real-n8n suites need beyond Node (Chromium for the editor suite, PostgreSQL and
- * Redis for queue mode): where they are, and the one place that decides what `npm test` skips without
- * them. The global setup says it once, with the command that installs them; with CI=true nothing is
+ * The Debian packages some suites need beyond Node (Chromium for the real-n8n editor suite, PostgreSQL and
+ * Redis for queue mode, zsh and fish for the shell completion tests): where they are, and the one place
+ * that decides what `npm test` skips without them. The global setup says it once, with the command that installs them; with CI=true nothing is
  * skipped (the suites fail instead: .ci/run installs the packages).
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -25,10 +25,14 @@ export function redisBin(): string | undefined {
   return ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
 }
 
+const onPath = (name: string) => ['/usr/bin', '/bin', '/usr/local/bin'].some((dir) => existsSync(join(dir, name)));
+
 const SUITES = {
   editor: () => (chromiumPath() ? [] : ['chromium']),
   'queue-mode': () => [...(postgresBin() ? [] : ['postgresql']), ...(redisBin() ? [] : ['redis-server'])],
+  'shell-completion': () => ['zsh', 'fish'].filter((shell) => !onPath(shell)),
 } satisfies Record<string, () => string[]>;
+const REAL_N8N: ReadonlySet<RealSuite> = new Set(['editor', 'queue-mode']);
 export type RealSuite = keyof typeof SUITES;
 
 /** The packages a suite lacks on this machine. */
@@ -38,14 +42,14 @@ export function missingFor(suite: RealSuite): string[] {
 
 /** Why the suite is skipped, or '' when it runs (always runs under CI=true: it fails there instead). */
 export function skipReason(suite: RealSuite): string {
-  if (process.env.COMPLIANCE_SKIP_REAL_N8N === '1') return 'COMPLIANCE_SKIP_REAL_N8N=1';
+  if (process.env.COMPLIANCE_SKIP_REAL_N8N === '1' && REAL_N8N.has(suite)) return 'COMPLIANCE_SKIP_REAL_N8N=1';
   const missing = missingFor(suite);
   return missing.length && process.env.CI !== 'true' ? `needs ${missing.join(', ')}` : '';
 }
 
 /** One line naming every suite this run skips for a missing package and the command that installs them, or undefined. */
 export function skipSummary(): string | undefined {
-  if (process.env.CI === 'true' || process.env.COMPLIANCE_SKIP_REAL_N8N === '1') return undefined;
-  const skipped = (Object.keys(SUITES) as RealSuite[]).flatMap((suite) => (missingFor(suite).length ? [`the ${suite} suite (${skipReason(suite)})`] : []));
+  if (process.env.CI === 'true') return undefined;
+  const skipped = (Object.keys(SUITES) as RealSuite[]).flatMap((suite) => (skipReason(suite) && !skipReason(suite).startsWith('COMPLIANCE_SKIP') ? [`the ${suite} suite (${skipReason(suite)})`] : []));
   return skipped.length ? `Skipping ${skipped.join(' and ')}: \`${INSTALL_SYSTEM_PACKAGES}\` installs what they need.` : undefined;
 }

@@ -1,6 +1,6 @@
 /** `compliance auto-topup get|set`: the auto-top-up setting (free). */
 import { PACK_CODES, type PackCode } from '../../api/schemas/common.js';
-import { CONNECTION_OPTIONS, booleanFlag, enumFlag, integerFlag, parseCommand, type OptionSpecs } from '../lib/args.js';
+import { CONNECTION_OPTIONS, booleanFlag, enumFlag, integerFlag, parseCommand, type OptionSpecs, subcommandOf } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
 import { EXIT, UsageError } from '../lib/errors.js';
 import { tokens } from '../lib/format.js';
@@ -15,6 +15,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const autoTopUpCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance auto-topup get | set (--threshold TOKENS --pack PACK | --disable) [options]',
@@ -23,7 +24,7 @@ export const autoTopUpCommand: Command = {
     }, { min: 1, max: 1, names: 'subcommand (get or set)' });
     if (!parsed) return 0;
     const action = parsed.positionals[0];
-    if (action !== 'get' && action !== 'set') throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`, 'Use get or set.');
+    subcommandOf('auto-topup', action);
     let input: { enabled: boolean; thresholdTokens?: number; pack?: PackCode } | undefined;
     if (action === 'set') {
       const threshold = integerFlag(parsed.values, 'threshold', { min: 100_000, example: '500000' });

@@ -9,6 +9,7 @@ import { withSession } from '../lib/session.js';
 const OPTIONS = { ledger: { type: 'string', valueName: 'N', description: 'ledger entries to show (default 10)' }, ...CONNECTION_OPTIONS } as const satisfies OptionSpecs;
 
 export const billingCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance billing [options]',

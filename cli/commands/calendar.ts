@@ -1,6 +1,6 @@
 /** `compliance calendar get|set`: the review reminder cadence (free). */
 import { CADENCES } from '../../api/schemas/common.js';
-import { CONNECTION_OPTIONS, enumFlag, parseCommand, stringFlag, type OptionSpecs } from '../lib/args.js';
+import { CONNECTION_OPTIONS, enumFlag, parseCommand, stringFlag, type OptionSpecs, subcommandOf } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
 import { EXIT, UsageError } from '../lib/errors.js';
 import { fields, type Output } from '../lib/output.js';
@@ -13,6 +13,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const calendarCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance calendar get | set --cadence CADENCE [--first-review-at TIME] [options]',
@@ -21,7 +22,7 @@ export const calendarCommand: Command = {
     }, { min: 1, max: 1, names: 'subcommand (get or set)' });
     if (!parsed) return 0;
     const action = parsed.positionals[0];
-    if (action !== 'get' && action !== 'set') throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`, 'Use get or set.');
+    subcommandOf('calendar', action);
     const cadence = enumFlag(parsed.values, 'cadence', CADENCES);
     const firstReviewAt = stringFlag(parsed.values, 'first-review-at');
     if (action === 'set' && !cadence) throw new UsageError('set needs --cadence', `Use one of: ${CADENCES.join(', ')}.`);

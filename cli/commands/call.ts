@@ -48,6 +48,7 @@ async function readInput(raw: string | undefined): Promise<Record<string, unknow
 }
 
 export const callCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance call <operationId> [--input JSON|@FILE] [--file PATH] [--output PATH] [options]',

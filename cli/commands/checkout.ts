@@ -8,6 +8,7 @@ import type { Output } from '../lib/output.js';
 import { withSession } from '../lib/session.js';
 
 export const checkoutCommand: Command = {
+  options: CONNECTION_OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, CONNECTION_OPTIONS, {
       usage: 'compliance checkout <pack> [options]',

@@ -2,10 +2,10 @@
 import { selectDocumentPaths } from '../../review/documents.js';
 import { frameworkDocuments } from '../../review/documents.js';
 import { listRepoFiles } from '../../review/node/files.js';
-import { CONNECTION_OPTIONS, REPO_OPTIONS, booleanFlag, parseCommand, type OptionSpecs } from '../lib/args.js';
+import { CONNECTION_OPTIONS, REPO_OPTIONS, booleanFlag, parseCommand, type OptionSpecs, subcommandOf } from '../lib/args.js';
 import { assertCapabilities } from '../lib/capabilityCheck.js';
 import type { Command } from '../lib/command.js';
-import { EXIT, UsageError } from '../lib/errors.js';
+import { EXIT } from '../lib/errors.js';
 import { count } from '../lib/format.js';
 import { table, type Output } from '../lib/output.js';
 import { loadRepo } from '../lib/repo.js';
@@ -18,6 +18,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const configCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance config check [options]',
@@ -29,7 +30,7 @@ export const configCommand: Command = {
       examples: ['compliance config check', 'compliance config check -C examples --json', 'compliance config check --offline'],
     }, { min: 1, max: 1, names: 'subcommand (check)' });
     if (!parsed) return 0;
-    if (parsed.positionals[0] !== 'check') throw new UsageError(`unknown subcommand ${JSON.stringify(parsed.positionals[0])}`, 'Usage: compliance config check');
+    subcommandOf('config', parsed.positionals[0]);
     const repo = await loadRepo(parsed);
     const { config } = repo;
     const selected = selectDocumentPaths(config.documents, await listRepoFiles(repo.root));

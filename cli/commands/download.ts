@@ -14,6 +14,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const downloadCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance download <jobId> [--format FORMAT] [--output PATH] [options]',

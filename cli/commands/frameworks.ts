@@ -1,5 +1,5 @@
 /** `compliance frameworks list|get`: verified frameworks and one framework's details (free). */
-import { CONNECTION_OPTIONS, parseCommand } from '../lib/args.js';
+import { CONNECTION_OPTIONS, parseCommand, subcommandOf } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
 import { EXIT, UsageError } from '../lib/errors.js';
 import { resolveFrameworkArgument } from '../lib/frameworkMatch.js';
@@ -7,6 +7,7 @@ import { fields, table, type Output } from '../lib/output.js';
 import { withSession } from '../lib/session.js';
 
 export const frameworksCommand: Command = {
+  options: CONNECTION_OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, CONNECTION_OPTIONS, {
       usage: 'compliance frameworks list | get <slug> [options]',
@@ -23,7 +24,7 @@ export const frameworksCommand: Command = {
         return EXIT.ok;
       });
     }
-    if (action !== 'get') throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`, 'Use list or get <slug>.');
+    subcommandOf('frameworks', action);
     if (!slug) throw new UsageError('get needs a framework slug', 'For example: compliance frameworks get hipaa-security (see compliance frameworks list).');
     return withSession(parsed, out, async ({ client }) => {
       // Resolved against the verified list first: `hipaa` must not silently pick one of two HIPAA frameworks.

@@ -25,6 +25,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const gapsCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance gaps [options]',

@@ -39,6 +39,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const generateCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance generate --framework F [--type T] [--format pdf] [-o FILE] | [--drifted | --only OUTPUTS | --all] [options]',

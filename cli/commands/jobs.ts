@@ -1,6 +1,6 @@
 /** `compliance jobs get|wait <jobId>`: a job's status, or wait for it with a progress display (free). */
 import type { JobStatusModel } from '../../api/clientTypes.js';
-import { CONNECTION_OPTIONS, integerFlag, parseCommand, type OptionSpecs } from '../lib/args.js';
+import { CONNECTION_OPTIONS, integerFlag, parseCommand, type OptionSpecs, subcommandOf } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
 import { EXIT, UsageError } from '../lib/errors.js';
 import { fields, type Output } from '../lib/output.js';
@@ -16,15 +16,17 @@ function describeJob(job: JobStatusModel): string {
 }
 
 export const jobsCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance jobs get|wait <jobId> [options]',
       description: 'get: the job status (GET /jobs/{jobId}). wait: poll until completed (exit 0) or failed (exit 3), with progress.',
       examples: ['compliance jobs get 3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a', 'compliance jobs wait $JOB --timeout 600 && compliance download $JOB --format pdf -o out.pdf'],
-    }, { min: 2, max: 2, names: 'subcommand and job id' });
+    }, { min: 1, max: 2, names: 'subcommand and job id' });
     if (!parsed) return 0;
-    const [action, jobId] = parsed.positionals as [string, string];
-    if (action !== 'get' && action !== 'wait') throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`, 'Use get or wait.');
+    const [action, jobId] = parsed.positionals as [string, string | undefined];
+    subcommandOf('jobs', action);
+    if (jobId === undefined) throw new UsageError(`jobs ${action} needs a job id`, `Usage: compliance jobs ${action} <jobId>`);
     const timeout = integerFlag(parsed.values, 'timeout', { min: 1 });
     return withSession(parsed, out, async ({ client }) => {
       const job = action === 'get'

@@ -1,5 +1,5 @@
 /** `compliance library list|get|delete|search|ingest|refresh`: the private document library. */
-import { CONNECTION_OPTIONS, booleanFlag, integerFlag, listFlag, parseCommand, stringFlag, type OptionSpecs } from '../lib/args.js';
+import { CONNECTION_OPTIONS, booleanFlag, integerFlag, listFlag, parseCommand, stringFlag, type OptionSpecs, subcommandOf } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
 import { EXIT, UsageError } from '../lib/errors.js';
 import { fields, table, type Output } from '../lib/output.js';
@@ -19,6 +19,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const libraryCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance library list | get <id> [--content] | delete <id> | search "<query>" | ingest FILE... | refresh <id> FILE [options]',
@@ -32,6 +33,7 @@ export const libraryCommand: Command = {
     if (!parsed) return 0;
     const v = parsed.values;
     const [action, argument] = parsed.positionals;
+    subcommandOf('library', action);
     const extra = parsed.positionals[action === 'ingest' ? 1000 : action === 'refresh' ? 3 : 2];
     if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, `Usage: compliance library ${action} …`);
     const needArgument = (what: string) => {
@@ -105,7 +107,7 @@ export const libraryCommand: Command = {
         return withSession(parsed, out, (session) => refreshFile(parsed, out, session, id, file));
       }
       default:
-        throw new UsageError(`unknown subcommand ${JSON.stringify(action)}`, 'Use list, get, delete, search, ingest or refresh.');
+        return EXIT.usage; // subcommandOf refused anything else
     }
   },
 };

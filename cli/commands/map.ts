@@ -21,6 +21,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const mapCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance map [FILE...] [options]',

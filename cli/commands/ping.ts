@@ -6,6 +6,7 @@ import { fields, type Output } from '../lib/output.js';
 import { describeKey, withSession } from '../lib/session.js';
 
 export const pingCommand: Command = {
+  options: CONNECTION_OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, CONNECTION_OPTIONS, {
       usage: 'compliance ping [options]',

@@ -19,6 +19,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const reviewCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance review [options]',

@@ -76,6 +76,7 @@ function parseSandboxArgs(argv: string[]) {
 }
 
 export const sandboxCommand: Command = {
+  options: OPTIONS,
   async run(argv) {
     const { values } = parseSandboxArgs(argv);
     if (values.help) {

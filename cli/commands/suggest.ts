@@ -17,6 +17,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const suggestCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance suggest "<query>" [options]',

@@ -16,6 +16,7 @@ const OPTIONS = {
 } as const satisfies OptionSpecs;
 
 export const syncCommand: Command = {
+  options: OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, OPTIONS, {
       usage: 'compliance sync [options]',

@@ -6,6 +6,7 @@ import { table, type Output } from '../lib/output.js';
 import { withSession } from '../lib/session.js';
 
 export const usageCommand: Command = {
+  options: CONNECTION_OPTIONS,
   async run(argv, out: Output) {
     const parsed = parseCommand(argv, CONNECTION_OPTIONS, {
       usage: 'compliance usage [options]',

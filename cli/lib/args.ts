@@ -3,6 +3,7 @@
  * `--help` prints them; a wrong flag is a UsageError naming it and the fix (exit 2).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { COMMANDS } from '../commands/index.js';
 import { UsageError, exitCodesHelp } from './errors.js';
 import { fitHelp, printText } from './output.js';
 import { didYouMean } from './suggest.js';
@@ -10,7 +11,7 @@ import { didYouMean } from './suggest.js';
 type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description: string; valueName?: string };
 export type OptionSpecs = Record<string, OptionSpec>;
 
-/** Flags every command accepts. */
+/** Flags every command accepts, before or after the command's name. */
 const GLOBAL_OPTIONS = {
   json: { type: 'boolean', description: 'print one JSON document on stdout (shapes in the README)' },
   'no-color': { type: 'boolean', description: 'no colours (also: NO_COLOR set, or not a terminal)' },
@@ -112,6 +113,15 @@ export function cleanParseError(message: string, known: readonly string[] = []):
     return `${flag}: its value starts with "-", which reads as another option; write ${flag}=VALUE`;
   }
   return message.split('\n')[0] ?? message;
+}
+
+/** `typed` when it is one of `compliance <command>`'s subcommands (commands/index.ts); else a usage error with the closest. */
+export function subcommandOf(command: string, typed: string | undefined): string {
+  const known = COMMANDS[command]?.subcommands ?? [];
+  if (typed !== undefined && known.includes(typed)) return typed;
+  const suggestion = typed === undefined ? '' : didYouMean(typed, known, (name) => `compliance ${command} ${name}`);
+  const list = `${known.slice(0, -1).join(', ')}${known.length > 1 ? ' or ' : ''}${known.at(-1) ?? ''}`;
+  throw new UsageError(typed === undefined ? `compliance ${command} needs a subcommand: ${list}` : `unknown subcommand ${JSON.stringify(typed)} of compliance ${command}.${suggestion ? ` ${suggestion}` : ''}`, `Use ${list}; compliance help ${command} shows each.`);
 }
 
 export function stringFlag(values: Values, name: string): string | undefined {

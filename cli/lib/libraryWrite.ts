@@ -1,8 +1,12 @@
 /**
  * `compliance library ingest FILE…` and `library refresh <id> FILE`: library writes from files, under
  * the same spend rules as sync (the price of each file shown, --dry-run, --max-tokens, the balance).
- * Every file is read and checked before anything is charged.
+ * Every file is read and checked before anything is charged. Files are named as a shell user names
+ * them and must lie in the repository the command runs in; each document's filename is its path
+ * from the repository root, as sync gives it.
  */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { contentHash } from '../../api/contentHash.js';
 import { assertMayWriteLibrary, eventPolicy } from '../../review/events.js';
 import { readRepoFiles } from '../../review/node/files.js';
@@ -23,8 +27,35 @@ interface Upload {
   raw: string;
 }
 
+/** The repository the current directory lies in: the nearest directory up from it holding .git, else the current directory. */
+function repositoryRoot(cwd: string): string {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return cwd;
+  }
+}
+
+/**
+ * Each path as a shell user means it (absolute, or relative to the current directory, `..` and all),
+ * as a path inside the repository; one outside it is refused, naming the root.
+ */
+function repositoryPaths(paths: readonly string[], cwd: string): { root: string; paths: string[] } {
+  const root = repositoryRoot(cwd);
+  return {
+    root,
+    paths: paths.map((path) => {
+      const inRepo = relative(root, resolve(cwd, path));
+      if (inRepo === '' || inRepo === '..' || inRepo.startsWith(`..${sep}`) || isAbsolute(inRepo)) {
+        throw new UsageError(`${path}: outside the repository (${root}), whose files alone the library takes`, 'Give a file inside the repository (its root is the nearest directory with .git above the current one), or run the command from the repository the file belongs to.');
+      }
+      return inRepo.split(sep).join('/');
+    }),
+  };
+}
+
 /** The files as the library would receive them; every unreadable or out-of-limits file named at once (exit 2). */
-async function readUploads(paths: readonly string[], root = process.cwd()): Promise<Upload[]> {
+async function readUploads(given: readonly string[], cwd = process.cwd()): Promise<Upload[]> {
+  const { root, paths } = repositoryPaths(given, cwd);
   const files = await readRepoFiles(root, paths);
   const uploads = files.map((file) => ({ path: file.path, raw: file.content, ...libraryContent(file.content) }));
   const bad = uploads.filter((upload) => upload.problem);

@@ -8,7 +8,7 @@
  * command when the CLI runs in a workflow. This module is the only one in cli/ that writes to
  * stdout or stderr (ESLint refuses the others).
  */
-import { stripVTControlCharacters, styleText } from 'node:util';
+import { styleText } from 'node:util';
 import { logText } from '../../review/neutralise.js';
 import { redact } from './secrets.js';
 
@@ -156,8 +156,6 @@ export class Output {
   }
 }
 
-const visibleLength = (text: string) => stripVTControlCharacters(text).length;
-
 /** The width tables fit: COLUMNS, else the terminal's, else 100 (a pipe or a log). */
 export function terminalWidth(env: Record<string, string | undefined> = process.env, stdout: { columns?: number } = process.stdout): number {
   const fromEnv = Number.parseInt(env.COLUMNS ?? '', 10);
@@ -165,111 +163,5 @@ export function terminalWidth(env: Record<string, string | undefined> = process.
   return stdout.columns && stdout.columns > 0 ? stdout.columns : 100;
 }
 
-/** Words of `text` in lines of at most `width` visible characters (a longer word is cut). */
-export function wrapText(text: string, width: number): string[] {
-  if (visibleLength(text) <= width) return [text];
-  if (visibleLength(text) !== text.length) return [text]; // styled: shown whole rather than cut inside a colour
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    let rest = word;
-    while (rest.length > width) {
-      if (line) lines.push(line);
-      lines.push(rest.slice(0, width));
-      rest = rest.slice(width);
-      line = '';
-    }
-    if (!line) line = rest;
-    else if (line.length + 1 + rest.length <= width) line += ` ${rest}`;
-    else {
-      lines.push(line);
-      line = rest;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-/**
- * Help text fitted to `width` without breaking a word: prose paragraphs (unindented lines that run
- * on) are re-flowed; a `  term  description` line wraps its description under itself; other
- * indented lines wrap under their indent.
- */
-export function fitHelp(text: string, width: number = terminalWidth()): string {
-  const lines = text.split('\n');
-  const paragraphs: string[] = [];
-  for (const line of lines) {
-    const previous = paragraphs.at(-1);
-    const runsOn = previous !== undefined && previous !== '' && !/^\s/.test(previous) && !previous.endsWith(':') && line !== '' && !/^\s/.test(line) && !/^[A-Z][\w ]*:( |$)/.test(line);
-    if (runsOn) paragraphs[paragraphs.length - 1] = `${previous} ${line}`;
-    else paragraphs.push(line);
-  }
-  return paragraphs.flatMap((line) => {
-    if (visibleLength(line) <= width) return [line];
-    const term = /^(\s+\S(?:.*?\S)?\s{2,})(\S.*)$/.exec(line);
-    const indent = term && term[1]!.length <= width / 2 ? term[1]!.length : (/^\s*/.exec(line)?.[0].length ?? 0) + (term ? 4 : 0);
-    const head = term && term[1]!.length <= width / 2 ? term[1]! : '';
-    const body = head ? term![2]! : line.trim();
-    const first = head ? head : ' '.repeat(/^\s*/.exec(line)?.[0].length ?? 0);
-    const wrapped = wrapText(body, Math.max(20, width - indent));
-    return wrapped.map((part, i) => `${i === 0 ? first : ' '.repeat(indent)}${part}`);
-  }).join('\n');
-}
-
-/**
- * A plain text table sized to `width` (default: the terminal): columns padded to their widest cell,
- * a rule under the header; when too wide, the other columns are cut (…) down to a fair share and the
- * last column, which holds the long text (reasons, notes, titles), wraps instead of being cut. The
- * `whole` columns hold what a user copies (ids, slugs, job ids): never cut; when they leave no room,
- * each row becomes a block of `Header: value` lines.
- */
-export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, options: { width?: number; whole?: readonly number[] } = {}): string {
-  const width = Math.max(40, options.width ?? terminalWidth());
-  const whole = new Set(options.whole ?? []);
-  const body = rows.map((row) => headers.map((_, i) => (row[i] ?? '').replace(/\s+/g, ' ').trim()));
-  const natural = headers.map((header, i) => Math.max(visibleLength(header), ...body.map((row) => visibleLength(row[i] ?? ''))));
-  const last = headers.length - 1;
-  const gaps = 2 * last;
-  const floorOf = (i: number) => (whole.has(i) ? (natural[i] ?? 0) : Math.min(natural[i] ?? 0, Math.max(8, visibleLength(headers[i] ?? ''))));
-  const leadFloor = headers.slice(0, last).reduce((sum, _, i) => sum + floorOf(i), 0);
-  // The wrapping column keeps a fair share where the others can give it (at 80 columns, 32), so its
-  // text is not a word or two a line; else at least 20.
-  const fairLast = Math.min(natural[last] ?? 0, Math.max(20, Math.floor(width * 0.4)));
-  const minLast = leadFloor + gaps + fairLast <= width ? fairLast : Math.min(natural[last] ?? 0, 20);
-  // Too many columns for the width even cut down: one block per row, `Header: value` lines.
-  if (last > 0 && leadFloor + gaps + minLast > width) return records(headers, body, width);
-  const widths = [...natural];
-  // Cut the widest leading column (never a whole one) until the last column has room for its minimum.
-  while (widths.slice(0, last).reduce((a, b) => a + b, 0) + gaps + minLast > width) {
-    const widest = widths.slice(0, last).reduce<number | undefined>((best, w, i) => (!whole.has(i) && w > floorOf(i) && (best === undefined || w > (widths[best] ?? 0)) ? i : best), undefined);
-    if (widest === undefined) break;
-    widths[widest] = (widths[widest] ?? 0) - 1;
-  }
-  widths[last] = Math.max(1, Math.min(natural[last] ?? 0, width - gaps - widths.slice(0, last).reduce((a, b) => a + b, 0)));
-  const fit = (text: string, w: number) => (visibleLength(text) <= w ? text + ' '.repeat(w - visibleLength(text)) : `${stripVTControlCharacters(text).slice(0, w - 1)}…`);
-  const lines = (row: readonly string[]) => {
-    const lead = row.slice(0, last).map((text, i) => fit(text, widths[i] ?? 0));
-    const wrapped = wrapText(row[last] ?? '', widths[last] ?? 1);
-    const pad = lead.map((text) => ' '.repeat(visibleLength(text)));
-    return wrapped.map((text, i) => [...(i === 0 ? lead : pad), text].join('  ').trimEnd()).join('\n');
-  };
-  return [lines(headers), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(lines)].join('\n');
-}
-
-function records(headers: readonly string[], body: ReadonlyArray<readonly string[]>, width: number): string {
-  const keyWidth = Math.max(...headers.slice(1).map((header) => visibleLength(header))) + 2;
-  return body.map((row) => [
-    row[0] ?? '',
-    ...headers.slice(1).flatMap((header, i) => {
-      const value = wrapText(row[i + 1] ?? '', Math.max(10, width - keyWidth - 2));
-      return value.map((text, j) => `  ${(j === 0 ? `${header}:` : '').padEnd(keyWidth)}${text}`.trimEnd());
-    }),
-  ].join('\n')).join('\n\n');
-}
-
-/** `key: value` lines, keys aligned. */
-export function fields(entries: ReadonlyArray<readonly [string, string | number | undefined | null]>): string {
-  const shown = entries.filter(([, value]) => value !== undefined && value !== null && value !== '');
-  const width = Math.max(0, ...shown.map(([key]) => key.length));
-  return shown.map(([key, value]) => `${`${key}:`.padEnd(width + 2)}${String(value)}`).join('\n');
-}
+// The layout of tables and help lives in layout.ts (it writes nothing); what commands import from here.
+export { fields, fitHelp, table, wrapText } from './layout.js';

@@ -8,6 +8,8 @@ export interface McpContext {
   budget: SessionBudget;
   /** Mapping reports this server session produced (report://{jobId}), newest last. */
   reports: Map<string, { title: string }>;
+  /** The last few charged answers of this connection, by tool and arguments: their next parts are read from here, free. */
+  kept: Map<string, unknown>;
   /** Asks the user (elicitation) before a charged call above the threshold; throws when declined. */
   confirm(what: string, tokens: number): Promise<void>;
   resolveDirectory(directory: string): string;

@@ -1,8 +1,8 @@
 /**
- * Keeps a tool result within what an assistant's context can take: at most RESULT_LIMIT_BYTES of
- * JSON by default. The longest lists (and, last, the longest texts) are shortened from the end
- * until it fits, and each cut is reported with how to get the rest (the next page, a resource).
- * Cutting keeps every value of its type, so the result still matches the tool's outputSchema.
+ * The last resort of answer.ts: a result still over RESULT_LIMIT_BYTES once its long part (if it
+ * has one) is paged, such as one item over the limit by itself, has its longest lists (and, last,
+ * its longest texts) shortened from the end until it fits; each cut is reported. Cutting keeps
+ * every value of its type, so the result still matches the tool's outputSchema.
  */
 
 /** 8 KB: what one tool result may put into an assistant's context by default. */

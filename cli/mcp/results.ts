@@ -1,7 +1,51 @@
-/** Tool results: JSON answers as text, and errors as MCP tool errors carrying the service's code, hint and request id (secrets masked). */
+/**
+ * Tool results: JSON answers as text, and errors as MCP tool errors carrying the service's code,
+ * hint and request id (secrets masked), in the assistant's terms: the service words its hints for
+ * HTTP callers (`GET /library`) and the CLI for terminals (`compliance frameworks list`); an
+ * assistant calls tools, so both become the tool (and argument) that does the same.
+ */
 import type { CallToolResult, TextContent } from '@modelcontextprotocol/sdk/types.js';
+import { ComplianceValidationError } from '../../api/errors.js';
+import { operationIds, operations } from '../../api/operations.js';
 import { describeError } from '../lib/errors.js';
 import { redact } from '../lib/secrets.js';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `METHOD /path` of each operation (a concrete id where the path has a parameter) → its tool; the longest paths first. */
+const PATH_TERMS: ReadonlyArray<[RegExp, (match: string, value?: string) => string]> = [
+  [/\bGET \/openapi\.json\b/g, () => 'the resource openapi://compliance-engine'],
+  ...operationIds
+    .filter((id) => id !== 'getOpenApi')
+    .map((id) => operations[id])
+    .sort((a, b) => b.path.length - a.path.length)
+    .map((spec): [RegExp, (match: string, value?: string) => string] => {
+      const param = spec.pathParams[0];
+      const pattern = escapeRegExp(spec.path).replace(/\\\{\w+\\\}/, '(\\{\\w+\\}|[A-Za-z0-9_-]+)');
+      return [
+        new RegExp(`\\b${spec.method} ${pattern}(?![\\w/{])`, 'g'),
+        (_match, value) => (param && value && !value.startsWith('{') ? `${spec.id} (${param} ${value})` : spec.id),
+      ];
+    }),
+];
+
+/** CLI commands a hint may name, as the tool that does the same (or what the user runs themself). */
+const CLI_TERMS: ReadonlyArray<[RegExp, string]> = [
+  [/`?compliance frameworks list`?/g, 'getCapabilities (verifiedFrameworks)'],
+  [/`?compliance frameworks get`?/g, 'getFramework'],
+  [/`?compliance checkout (pack\d+)`?/g, 'createCheckout (pack $1)'],
+  [/`?compliance suggest`?/g, 'suggestFrameworks'],
+  [/`?compliance config check`?/g, 'planReview'],
+  [/run `?compliance init`?/g, 'ask the user to run `compliance init` in that directory'],
+];
+
+/** `text` with REST paths and CLI commands replaced by the tools an assistant calls. */
+export function inToolTerms(text: string): string {
+  let result = text;
+  for (const [pattern, replace] of PATH_TERMS) result = result.replace(pattern, (match, value?: string) => replace(match, value));
+  for (const [pattern, replacement] of CLI_TERMS) result = result.replace(pattern, replacement);
+  return result;
+}
 
 /** Compact JSON: indentation would spend an assistant's context on spaces. */
 export function jsonText(value: unknown): TextContent {
@@ -15,17 +59,27 @@ interface ToolErrorBody {
   requestId: string | null;
 }
 
+/** The hint of an error the CLI would word for a terminal, as an assistant needs it. */
+function toolHint(error: unknown, code: string, hint: string | undefined): string | undefined {
+  // The API module's hint is per code, and `slug` shares invalid_id with library ids.
+  if (error instanceof ComplianceValidationError && (error as { field?: string }).field === 'slug') return 'Use a framework slug such as hipaa-security: getCapabilities lists the verified ones (verifiedFrameworks).';
+  if (code === 'internal_error') return 'A fault in this MCP server, not in your arguments: tell the user, quoting the message.';
+  return hint;
+}
+
 function describeToolError(error: unknown): ToolErrorBody {
+  const clean = (text: string) => redact(inToolTerms(text));
   if (error && typeof error === 'object' && 'code' in error && 'message' in error && !(error instanceof Error)) {
     const plain = error as { code: string; message: string; hint?: string };
-    return { code: plain.code, message: redact(plain.message), hint: plain.hint ? redact(plain.hint) : null, requestId: null };
+    return { code: plain.code, message: clean(plain.message), hint: plain.hint ? clean(plain.hint) : null, requestId: null };
   }
   const described = describeError(error);
   const requestId = (error as { requestId?: unknown } | null)?.requestId;
+  const hint = toolHint(error, described.code, described.hint);
   return {
     code: described.code,
-    message: redact([described.message, ...described.details.filter((line) => !line.startsWith('request id:'))].join('\n')),
-    hint: described.hint ? redact(described.hint) : null,
+    message: clean([described.message, ...described.details.filter((line) => !line.startsWith('request id:'))].join('\n')),
+    hint: hint ? clean(hint) : null,
     requestId: typeof requestId === 'string' ? requestId : null,
   };
 }

@@ -44,6 +44,10 @@ export interface SharedState {
   confirmAboveTokens: number;
   cwd: string;
   reports: Map<string, { title: string }>;
+  /** Aborted when the server is told to stop (SIGTERM, SIGINT): every tool call still running is cancelled. */
+  stopping: AbortSignal;
+  /** Tool calls still running, so a stop can let them answer before the transport closes. */
+  running: Set<Promise<unknown>>;
 }
 
 /** Known before anything is sent, so initialize is answered without waiting for the service. */
@@ -58,7 +62,7 @@ function instructions(shared: Pick<SharedState, 'embedded' | 'baseUrl' | 'maxTok
     'Compliance engine: search the private policy library, map policies against regulatory frameworks, plan and price a review, generate policy documents.',
     connection,
     cap,
-    'Charged tools say their price in their description and report the running spend in their result. Use planReview (free) to price a review before running anything that spends. Results are kept under 8 KB: a shortened one says how to get the rest (a page, detail=full, or a resource to read).',
+    'Charged tools say their price in their description and report the running spend in their result. Use planReview (free) to price a review before running anything that spends. To map or search a library document, give its id (mapDocument documentId): never its text. Answers are kept under 8 KB: a long list or text comes in parts, each answer saying how much remains (page) and giving the call for the next part (next).',
   ].join('\n');
 }
 
@@ -76,6 +80,7 @@ export function createMcpServer(shared: SharedState): Server {
       client: connection.client,
       budget: connection.budget,
       reports: shared.reports,
+      kept: new Map(),
       resolveDirectory: (directory: string) => resolveFrom(shared.cwd, directory),
       async confirm(what: string, price: number) {
         if (price <= shared.confirmAboveTokens || !server.getClientCapabilities()?.elicitation) return;
@@ -100,7 +105,14 @@ export function createMcpServer(shared: SharedState): Server {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++polls, message: `job ${job.status}` } });
     };
     const { tools, context: toolContext, callTool } = await ready();
-    return callTool(tools, request.params.name, request.params.arguments ?? {}, toolContext, { signal: extra.signal, ...(onProgress ? { onProgress } : {}) });
+    // Cancelled by the client (notifications/cancelled) or by the server stopping: the call settles its
+    // spend either way, and on a stop it still answers, saying what was charged.
+    const signal = AbortSignal.any([extra.signal, shared.stopping]);
+    const call = callTool(tools, request.params.name, request.params.arguments ?? {}, toolContext, { signal, ...(onProgress ? { onProgress } : {}) });
+    shared.running.add(call);
+    const done = () => void shared.running.delete(call);
+    call.then(done, done);
+    return call;
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources((await ready()).context) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));

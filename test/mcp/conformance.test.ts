@@ -77,11 +77,11 @@ describe('MCP Inspector CLI against compliance mcp', () => {
   const inspect = (target: string[], ...args: string[]) => run([join(INSPECTOR_DIR, 'cli.js'), '--cli', ...target, ...args], INSPECTOR_DIR);
   const stdio = () => [process.execPath, built.cli, 'mcp'];
 
-  it('tools/list over stdio: the 23 operations but getOpenApi (a resource), and planReview', async () => {
+  it('tools/list over stdio: the 23 operations but getOpenApi (a resource), getMappingReport and planReview', async () => {
     const result = await inspect(stdio(), '--method', 'tools/list');
     expect(result.code).toBe(0);
     const tools = (JSON.parse(result.stdout) as { tools: Array<{ name: string }> }).tools;
-    expect(tools).toHaveLength(operationIds.length - 1 + 1);
+    expect(tools).toHaveLength(operationIds.length - 1 + 2);
     expect(operationIds).toHaveLength(23);
   });
 
@@ -105,7 +105,7 @@ describe('MCP Inspector CLI against compliance mcp', () => {
   it('tools/list and prompts/list over Streamable HTTP', async () => {
     const tools = await inspect([server.url], '--transport', 'http', '--method', 'tools/list');
     expect(tools.code).toBe(0);
-    expect((JSON.parse(tools.stdout) as { tools: unknown[] }).tools).toHaveLength(operationIds.length - 1 + 1);
+    expect((JSON.parse(tools.stdout) as { tools: unknown[] }).tools).toHaveLength(operationIds.length - 1 + 2);
     const prompts = await inspect([server.url], '--transport', 'http', '--method', 'prompts/list');
     expect(prompts.code).toBe(0);
     expect(prompts.stdout).toContain('quarterly_review');

@@ -1,14 +1,17 @@
 /**
- * The MCP HTTP transport's state stays bounded (issue 25): sessions capped (the least recently used
- * idle one goes) and closed when idle, bodies refused over the limit, and the bytes of bodies read
- * at once capped. Real SDK servers over loopback; the clock is moved by hand.
+ * The MCP HTTP transport's state stays bounded (issue 25) and fair (issue 37): sessions capped (one
+ * nobody used goes first, one in use never), per client too, closed when idle, a refusal that says
+ * when to retry, bodies refused over the limit, the bytes of bodies held at once capped, and browser
+ * origins other than loopback pages refused unless allowed. Real SDK servers over loopback; the
+ * clock is moved by hand.
  */
 import { request } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../cli/mcp/http.js';
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'limits-test', version: '1' } } });
+const initializeAs = (name: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version: '1' } } });
+const INITIALIZE = initializeAs('limits-test');
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -25,10 +28,25 @@ async function post(url: string, body: string, sessionId?: string): Promise<{ st
   return { status: answer.status, sessionId: answer.headers.get('mcp-session-id'), text: await answer.text() };
 }
 
-async function initialize(url: string): Promise<string> {
-  const answer = await post(url, INITIALIZE);
+async function initialize(url: string, client = 'limits-test'): Promise<string> {
+  const answer = await post(url, initializeAs(client));
   expect(answer.status).toBe(200);
   return answer.sessionId!;
+}
+
+/** A session its client has used (a request beyond initialize). */
+async function used(url: string, client?: string): Promise<string> {
+  const id = await initialize(url, client);
+  expect((await post(url, PING, id)).status).toBe(200);
+  return id;
+}
+
+/** The session's GET stream of server messages, held open as the SDK's client holds it; abort() ends it. */
+async function holdStream(url: string, sessionId: string): Promise<AbortController> {
+  const stop = new AbortController();
+  const answer = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }, signal: stop.signal });
+  expect(answer.status).toBe(200);
+  return stop;
 }
 
 describe('MCP over HTTP keeps bounded state', () => {
@@ -92,5 +110,69 @@ describe('MCP over HTTP keeps bounded state', () => {
     held.destroy();
     while (running.bodyBytesInFlight() > 0) await new Promise((resolve) => setImmediate(resolve));
     expect((await post(running.url, INITIALIZE)).status).toBe(200);
+  });
+
+  it('never closes a session in use for new ones: a flood of fresh sessions closes its own', async () => {
+    running = await serveHttp(0, newServer, { maxSessions: 3 });
+    const assistant = await used(running.url, 'assistant');
+    for (let i = 0; i < 10; i++) await initialize(running.url, `flood-${i}`);
+    expect(running.sessionCount()).toBe(3);
+    expect((await post(running.url, PING, assistant)).status).toBe(200);
+  });
+
+  it('counts a client holding its stream open as in use however quiet; a quiet one without goes first', async () => {
+    let now = 1_000_000;
+    running = await serveHttp(0, newServer, { maxSessions: 2, activeMs: 60_000, now: () => now });
+    const listening = await used(running.url, 'listening');
+    const stream = await holdStream(running.url, listening);
+    const quiet = await used(running.url, 'quiet');
+    now += 61_000; // both quiet for over a minute; only one is connected
+    await initialize(running.url, 'newcomer');
+    expect((await post(running.url, PING, quiet)).status).toBe(404);
+    expect((await post(running.url, PING, listening)).status).toBe(200);
+    stream.abort();
+  });
+
+  it('answers when every session is in use with 503 and a Retry-After saying when one may free up, then admits', async () => {
+    let now = 1_000_000;
+    running = await serveHttp(0, newServer, { maxSessions: 2, activeMs: 60_000, now: () => now });
+    await used(running.url, 'a');
+    now += 20_000;
+    await used(running.url, 'b');
+    const refused = await fetch(running.url, { method: 'POST', headers: HEADERS, body: initializeAs('c') });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('40');
+    expect(await refused.text()).toContain('all 2 sessions are in use (their clients connected, or active within the last minute): retry in 40 s');
+    now += 40_000;
+    expect((await post(running.url, initializeAs('c'))).status).toBe(200);
+  });
+
+  it('lets no client hold every slot: its next session closes its own oldest, or is refused while all of its own are connected', async () => {
+    running = await serveHttp(0, newServer, { maxSessions: 10, maxSessionsPerClient: 2 });
+    const other = await used(running.url, 'other');
+    const [first, second] = [await used(running.url, 'greedy'), await used(running.url, 'greedy')];
+    await used(running.url, 'greedy');
+    expect((await post(running.url, PING, first)).status).toBe(404);
+    expect((await post(running.url, PING, second)).status).toBe(200);
+    expect((await post(running.url, PING, other)).status).toBe(200);
+    const streams = [await holdStream(running.url, second), await holdStream(running.url, (await used(running.url, 'greedy')))];
+    const refused = await fetch(running.url, { method: 'POST', headers: HEADERS, body: initializeAs('greedy') });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(await refused.text()).toContain('this client holds 2 sessions, each still connected');
+    for (const stream of streams) stream.abort();
+  });
+
+  it('refuses a browser origin other than a loopback page, unless allowed', async () => {
+    running = await serveHttp(0, newServer, { allowedOrigins: ['https://app.example.com'] });
+    const from = async (origin: string) => (await fetch(running!.url, { method: 'POST', headers: { ...HEADERS, origin }, body: INITIALIZE })).status;
+    expect(await from('http://localhost:5173')).toBe(200);
+    expect(await from('http://127.0.0.1:8080')).toBe(200);
+    expect(await from('https://app.example.com')).toBe(200);
+    const evil = await fetch(running.url, { method: 'POST', headers: { ...HEADERS, origin: 'https://evil.example' }, body: INITIALIZE });
+    expect(evil.status).toBe(403);
+    expect(await evil.text()).toContain('origin \\"https://evil.example\\" is not allowed: only loopback pages may call this server, unless it is started with --allow-origin');
+    expect(await from('null')).toBe(403);
+    expect(await from('http://localhost.evil.example')).toBe(403);
   });
 });

@@ -108,9 +108,12 @@ it('the committed transcript (docs/mcp-transcript.md) is what the server answers
   expect((read.contents[0] as { text: string }).text).toBe(POLICY);
   sections.push(`## resources/read \`library://<id>\`\n\n${block('text', (read.contents[0] as { text: string }).text)}`);
 
-  const mapped = await tool('Map pasted policy text and wait for the report (charged)', 'mapDocument', { content: POLICY, framework: 'hipaa-security', title: 'Access control' }, 30);
+  const mapped = await tool('Map a library document by its id and wait for the report (charged; the server reads the text)', 'mapDocument', { documentId, framework: 'hipaa-security' }, 30);
   expect(mapped.isError).toBeFalsy();
-  const generated = await tool('Generate a policy and wait for it (charged)', 'generateDocument', { framework: 'hipaa-security', documentType: 'security_awareness_training_policy', company: 'Northwind Health' }, 20);
+  const jobOfReport = (mapped.structuredContent as { result: { jobId: string } }).result.jobId;
+  const controls = await tool('Each control with its status and evidence, again without mapping (free; a long list comes in parts)', 'getMappingReport', { jobId: jobOfReport, list: 'controls' }, 30);
+  expect((controls.structuredContent as { result: { controls: unknown[] } }).result.controls.length).toBeGreaterThan(10);
+  const generated = await tool('Generate a policy and wait for it (charged)', 'generateDocument', { framework: 'hipaa-security', type: 'security_awareness_training_policy', organisation: { name: 'Northwind Health' } }, 20);
   expect(generated.isError).toBeFalsy();
   const refused = await tool('Over the budget: refused, nothing spent', 'ingestLibraryDocument', { title: 'Second copy', content: POLICY });
   expect(refused.isError).toBe(true);

@@ -164,7 +164,7 @@ describe('installed from the tarball into a project outside the repository', () 
   it('npx -y compliance-engine-cli --help resolves the installed package (offline: nothing fetched)', () => {
     const result = run('npx', ['-y', NAME, '--help'], project, { npm_config_offline: 'true' });
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^Usage: compliance <command> \[options\]/);
+    expect(result.stdout).toMatch(/^Usage: compliance <command> \[subcommand\] \[options\]/);
     expect(result.stdout).toContain('  ping ');
   });
 
@@ -174,8 +174,8 @@ describe('installed from the tarball into a project outside the repository', () 
     await client.connect(transport);
     try {
       expect(client.getInstructions()).toContain('Connected to an embedded sandbox');
-      // The 23 operation ids less getOpenApi (a resource now), plus planReview.
-      expect((await client.listTools()).tools).toHaveLength(23);
+      // The 23 operation ids less getOpenApi (a resource now), plus getMappingReport and planReview.
+      expect((await client.listTools()).tools).toHaveLength(24);
       expect(await client.callTool({ name: 'ping' })).toMatchObject({ structuredContent: { result: { mode: 'sandbox' } } });
     } finally {
       await client.close();

@@ -41,27 +41,39 @@ describe('table', () => {
     expect(Math.max(...text.split('\n').map((line) => line.length))).toBeLessThanOrEqual(60);
   });
 
-  it('never cuts a whole column (ids a user copies), cutting the others instead', () => {
-    const id = 'doc_70eaed12f4b8c9a1d2e3';
-    const rows = [[id, 'Information security policy for the whole organisation', 'policies/information-security.md', 'Policies', '1', 'security, access, encryption, logging']];
-    const text = table(['Id', 'Title', 'File', 'Category', 'Version', 'Tags'], rows, { width: 100, whole: [0] });
-    expect(text.split('\n')[2]!.startsWith(`${id}  `)).toBe(true);
-    expect(text).toContain('…');
-    expect(Math.max(...text.split('\n').map((line) => line.length))).toBeLessThanOrEqual(100);
-    // Without it, the same table cuts the id (what issue 24 saw: doc_70eaed… pasted into library get).
-    expect(table(['Id', 'Title', 'File', 'Category', 'Version', 'Tags'], rows, { width: 100 })).not.toContain(id);
-    // No room for the whole column beside the others at 80: one block per row, the id whole.
-    const narrow = table(['Id', 'Title', 'File', 'Category', 'Version', 'Tags'], rows, { width: 80, whole: [0] });
-    expect(narrow.split('\n')[0]).toBe(id);
-    expect(Math.max(...narrow.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+  it('cuts nothing and breaks no word, at 100 columns (a pipe) as at 80: cells wrap at spaces, ids stay whole', () => {
+    const id = 'doc_3855616d2bf8a131';
+    const rows = [
+      [id, 'Information security policy for the whole organisation', 'policies/information-security.md', 'Policies', '1', 'security, access, encryption, logging, hr'],
+      ['doc_2', 'Vendors', 'policies/vendors.md', 'Policies', '12', 'vendors'],
+    ];
+    const headers = ['Id', 'Title', 'File', 'Category', 'Version', 'Tags'];
+    for (const width of [100, 80]) {
+      const text = table(headers, rows, { width, whole: [0] });
+      expect(Math.max(...text.split('\n').map((line) => line.length)), `at ${width}`).toBeLessThanOrEqual(width);
+      expect(text).not.toContain('…');
+      // Every word of every cell is a whole word of the output: nothing cut, nothing split.
+      const printed = new Set(text.split(/\s+/));
+      for (const word of rows.flat().join(' ').split(' ')) expect(printed.has(word), `${word} at ${width}`).toBe(true);
+    }
+    // At 100 columns a table whose titles and tags wrap; at 80 the path leaves no room: a block per row.
+    expect(table(headers, rows, { width: 100, whole: [0] }).split('\n')[2]!.startsWith(`${id}  Information`)).toBe(true);
+    expect(table(headers, rows, { width: 80, whole: [0] }).split('\n')[0]).toBe(id);
   });
 
-  it('gives the wrapping last column a fair share of 80 columns, so it is not one word a line', () => {
+  it('shows a block per row, ids whole, when even the longest words leave no room', () => {
+    const text = table(['Id', 'File', 'Note'], [['doc_70eaed12f4b8c9a1d2e3', 'policies/a-very-long-path/to/the/information-security-policy.md', 'fine']], { width: 60 });
+    expect(text.split('\n')[0]).toBe('doc_70eaed12f4b8c9a1d2e3');
+    expect(text).toContain('  File: policies/a-very-long-path/to/the/information-security-policy.md');
+  });
+
+  it('keeps the short columns whole and lets the long ones share the rest, so no column is one word a line', () => {
     const text = table(['Control', 'Title', 'Status', 'What is missing'], [['164.308(a)(1)(ii)(D)', 'Information system activity review and audit controls', 'missing, new', long]], { width: 80, whole: [0] });
     const lines = text.split('\n');
     const column = lines[0]!.indexOf('What is missing');
-    expect(80 - column).toBeGreaterThanOrEqual(32);
+    expect(80 - column).toBeGreaterThanOrEqual(20);
     expect(lines[2]!.startsWith('164.308(a)(1)(ii)(D)  ')).toBe(true);
+    expect(lines[2]).toContain('missing, new');
   });
 
   it("fits help text: prose re-flowed, a term's description wrapped under itself, headings kept", () => {
@@ -88,9 +100,27 @@ describe('table', () => {
     ]);
   });
 
-  it('wraps words, cutting only a word longer than the line', () => {
+  it('wraps words, never cutting one: a word longer than the line stands alone', () => {
     expect(wrapText('aaa bbb ccc', 7)).toEqual(['aaa bbb', 'ccc']);
-    expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    expect(wrapText('ab abcdefghij cd', 4)).toEqual(['ab', 'abcdefghij', 'cd']);
+  });
+
+  it('never wraps an example: it continues after a backslash, its comment on lines of its own', () => {
+    const help = [
+      'Examples:',
+      '  compliance review --max-tokens 2000000 --report-dir out --formats md,json,pdf --fail-on new-gaps',
+      '  compliance call suggestFrameworks --input \'{"query":"health data privacy","jurisdiction":"US"}\'',
+      '  compliance map                                   # every framework in compliance.yml, as the gate judges',
+    ].join('\n');
+    expect(fitHelp(help, 70).split('\n')).toEqual([
+      'Examples:',
+      '  compliance review --max-tokens 2000000 --report-dir out \\',
+      '      --formats md,json,pdf --fail-on new-gaps',
+      '  compliance call suggestFrameworks \\',
+      '      --input \'{"query":"health data privacy","jurisdiction":"US"}\'',
+      '  compliance map',
+      '  # every framework in compliance.yml, as the gate judges',
+    ]);
   });
 });
 
