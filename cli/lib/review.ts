@@ -168,9 +168,9 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       ran = check.result;
       judged = check.gate;
     }
-    // A dry run reports a plan the balance or --max-tokens would refuse (exit 0, per-file plan and
-    // shortfall): it is a question answered, not a refusal of something asked for.
-    const result: ReviewResult = common.dryRun && ran.status === 'refused' ? { ...ran, status: 'dry-run' } : ran;
+    // A dry run is never refused (review/ decides): a plan the balance or --max-tokens would refuse is
+    // a dry run whose budget says so (exit 0, per-file plan and shortfall).
+    const result: ReviewResult = ran;
     mappedFrameworks.set(result, judged.config.frameworks.map((framework) => framework.framework));
     return { result, session, files: documents, repo, history, formats, baselineReport: baseline?.report, gateNotes: gateNotes(judged, policy.changeRequest) };
   } catch (error) {
