@@ -93,16 +93,13 @@ const GROUP_OF_RESOURCE: Record<Resource, ToolGroup> = {
 };
 
 /**
- * Reserves the price of `ids` under the session budget (refused, nothing sent, when it does not fit),
- * asks the user above the confirmation threshold, runs `work`, then settles: the price stays spent
- * unless the call failed in a way that cannot have been charged (a refusal, a declined prompt).
+ * One charged call under the session budget (SessionBudget.spend: review/'s charged step): refused,
+ * nothing sent, when it does not fit; the user asked above the confirmation threshold; then settled:
+ * the price stays spent unless the call failed in a way that cannot have been charged (a refusal,
+ * a declined or unreadable confirmation).
  */
-async function spend<T>(context: McpContext, what: string, ids: readonly OperationId[], work: () => Promise<T>): Promise<T> {
-  const reservation = await context.budget.reserve(what, ids);
-  return reservation.around(async () => {
-    await context.confirm(what, reservation.tokens);
-    return work();
-  });
+function spend<T>(context: McpContext, what: string, ids: readonly OperationId[], work: () => Promise<T>): Promise<T> {
+  return context.budget.spend(what, ids, (price) => context.confirm(what, price), work);
 }
 
 // The envelope every tool answers in (structuredContent), and its schema (outputSchema).
@@ -345,7 +342,8 @@ function planReviewTool(): ToolDefinition {
       const config = await readConfigFile(root, configPath);
       const files = await loadDocuments({ root, configPath, config });
       const budget = context.budget.report();
-      const result = await runReview(context.client, { config, files, today: today(), dryRun: true, maxTokens: budget.remainingTokens ?? undefined, signal });
+      // Checked against the session's own cap (what it has spent and holds, and that a live key needs one).
+      const result = await runReview(context.client, { config, files, today: today(), dryRun: true, ledger: context.budget.ledger, signal });
       const plan = {
         status: result.status,
         mode: result.mode,
