@@ -39,8 +39,14 @@ export interface ReviewInput {
   today: string;
   /** ISO timestamp for the report; defaults to the start of `today`. */
   now?: string;
-  /** owner/name; overrides compliance.yml `repository`. */
+  /** owner/name; overrides compliance.yml `repository` (the library tag of the synced documents). */
   repository?: string;
+  /**
+   * The repository the run is in (GITHUB_REPOSITORY, CI_PROJECT_PATH), where `commit` is: the report
+   * and its evidence links point at it. Default `repository` (compliance.yml's name for the set,
+   * which may be another repository's).
+   */
+  runRepository?: string;
   /** The commit the files were read at (git HEAD, GITHUB_SHA): the report's evidence links point at it. */
   commit?: string;
   /** Where the repository is browsed, for evidence links (default https://github.com). */
@@ -264,7 +270,7 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   const finish = (status: ReviewResult['status'], parts: Partial<ReviewResult>): ReviewResult => {
     const frameworks = parts.frameworks ?? [];
     const frameworkErrors = parts.frameworkErrors ?? [];
-    const repository = input.repository ?? config.repository;
+    const repository = input.runRepository ?? input.repository ?? config.repository;
     const report = buildReviewReport(frameworks, {
       generatedAt: input.now ?? `${input.today}T00:00:00Z`,
       ...(repository ? { repository } : {}),
