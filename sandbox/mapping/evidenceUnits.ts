@@ -7,6 +7,7 @@
 import { lineOfOffset, parseBlocks } from '../library/blocks.js';
 import { splitSentences, truncateAtWord, words } from '../library/text.js';
 import { conceptTerms, readTerms } from './concepts.js';
+import { MentionIndex } from './mentions.js';
 import type { EvidenceLocation } from './types.js';
 
 /** Longest quote, in characters. */
@@ -79,8 +80,6 @@ export type MentionKind = 'statement' | 'delegated' | 'negated' | 'out-of-scope'
 /** A piece of the text as written (every sentence, heading and label cell, evidence or not), with where it stands. */
 export interface TextMention {
   text: string;
-  /** Its words (words()), read once for the mapping and for the gaps. */
-  tokens: readonly string[];
   kind: MentionKind;
   location: EvidenceLocation;
   /** Its concept terms, when it is an evidence unit (read for the mapping already). */
@@ -88,9 +87,10 @@ export interface TextMention {
 }
 
 /** The text's evidence units, and every mention of anything in it (what a gap's explanation is checked against). */
-export function readText(text: string): { units: EvidenceUnit[]; mentions: TextMention[] } {
+export function readText(text: string): { units: EvidenceUnit[]; mentions: MentionIndex } {
   const units: EvidenceUnit[] = [];
-  const mentions: TextMention[] = [];
+  const mentions = new MentionIndex();
+  const mention = (entry: TextMention, tokens: readonly string[] = words(entry.text)) => mentions.add(entry, tokens);
   const headingCache = new Map<string, string[]>();
   for (const block of parseBlocks(text)) {
     const at = (offset: number): EvidenceLocation => ({
@@ -99,7 +99,7 @@ export function readText(text: string): { units: EvidenceUnit[]; mentions: TextM
       ...(block.section !== undefined ? { section: block.section } : {}),
     });
     if (block.kind === 'heading') {
-      mentions.push({ text: block.text, tokens: words(block.text), kind: 'heading', location: at(0) });
+      mention({ text: block.text, kind: 'heading', location: at(0) });
       continue;
     }
     const flat = block.text.replace(/\n/g, ' ');
@@ -119,8 +119,7 @@ export function readText(text: string): { units: EvidenceUnit[]; mentions: TextM
       body = statement;
       const labels = cells.filter((cell) => cell !== statement);
       heading = [...heading, ...labels.flatMap((cell) => conceptTerms(cell))];
-      const label = labels.join(' | ');
-      if (labels.length) mentions.push({ text: label, tokens: words(label), kind: 'heading', location: at(0) });
+      if (labels.length) mention({ text: labels.join(' | '), kind: 'heading', location: at(0) });
     }
     // List items and rows are split too: a sheet row holding a whole paragraph is several statements,
     // and scoring them as one would let its sentences add up to controls none of them speaks to.
@@ -129,14 +128,14 @@ export function readText(text: string): { units: EvidenceUnit[]; mentions: TextM
       const tokens = words(sentence.text);
       const skipped: MentionKind | undefined = OUT_OF_SCOPE.test(sentence.text) ? 'out-of-scope' : NEGATED.test(sentence.text) ? 'negated' : SCOPE_STATEMENT.test(sentence.text) ? 'scope' : undefined;
       if (skipped) {
-        mentions.push({ text: sentence.text, tokens, kind: skipped, location });
+        mention({ text: sentence.text, kind: skipped, location }, tokens);
         continue;
       }
       const read = readTerms(sentence.text, tokens);
       const terms = new Set(read.terms);
       if (!terms.size) continue;
       const delegated = DELEGATION.test(sentence.text);
-      mentions.push({ text: sentence.text, tokens, kind: delegated ? 'delegated' : 'statement', location, terms });
+      mention({ text: sentence.text, kind: delegated ? 'delegated' : 'statement', location, terms }, tokens);
       units.push({
         order: units.length,
         text: truncateAtWord(sentence.text, QUOTE_MAX_CHARS),

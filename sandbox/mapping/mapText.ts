@@ -22,7 +22,7 @@
 import { isLiteral } from './concepts.js';
 import { GENERIC_TERMS, weightControls, type WeightedControl } from './controlWeights.js';
 import { readText, type EvidenceUnit } from './evidenceUnits.js';
-import { describeNamed, MentionIndex } from './mentions.js';
+import { describeNamed, type MentionIndex } from './mentions.js';
 import type { ControlResult, ControlStatus, MappingGap, MapTextInput, MappingResult } from './types.js';
 
 /** Score at or above which a control counts as covered. */
@@ -72,12 +72,10 @@ export function mapText(input: MapTextInput): MappingResult {
 
   const controls: ControlResult[] = [];
   const gaps: MappingGap[] = [];
-  // Read once, on the first gap: where the text names each gap's key terms.
-  let named: MentionIndex | undefined;
   weighted.forEach((control, index) => {
     const { result, covered } = assess(control, evidence[index] ?? []);
     controls.push(result);
-    if (result.status !== 'covered') gaps.push(gapOf(control, result, covered, (named ??= new MentionIndex(mentions))));
+    if (result.status !== 'covered') gaps.push(gapOf(control, result, covered, mentions));
   });
 
   const count = (status: ControlStatus): number => controls.filter((c) => c.status === status).length;

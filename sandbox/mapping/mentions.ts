@@ -31,37 +31,41 @@ const PREFIX = 3;
 /** Between two mentions in the joined text: no letter or digit, so no term spans two of them. */
 const BETWEEN = '\u0001';
 
+/** Flags of a position of the joined text. */
+const WORD_START = 1;
+const WORD_END = 2;
+
 /**
- * The text's mentions read once for every gap of a mapping: their words joined without separators
- * into one string (so "log-in" meets "login"), where each word starts and ends, and which mentions
- * name each synonym concept.
+ * The text's mentions, read once for every gap of a mapping: their words joined without separators
+ * into one string (so "log-in" meets "login") with where each word starts and ends, and which
+ * mentions name each synonym concept. readText adds the mentions as it reads the text; the joined
+ * string is made at the first lookup.
  */
 export class MentionIndex {
-  readonly #mentions: readonly TextMention[];
-  #joined = '';
-  /** Offset in #joined where each mention starts. */
+  readonly #mentions: TextMention[] = [];
+  /** Offset in the joined text where each mention starts. */
   readonly #offsets: number[] = [];
-  readonly #starts = new Set<number>();
-  readonly #ends = new Set<number>();
-  #byConcept: Map<string, number[]> | undefined;
+  #parts: string[] = [];
+  #starts: number[] = [];
+  #ends: number[] = [];
+  #length = 0;
+  #joined: { text: string; flags: Uint8Array } | undefined;
+  readonly #byConcept = new Map<string, Set<number>>();
+  readonly #read = new Map<number, ReadonlySet<string>>();
   #byPrefix: Map<string, number[]> | undefined;
 
-  constructor(mentions: readonly TextMention[]) {
-    this.#mentions = mentions;
-    const parts: string[] = [];
-    let length = 0;
-    for (const mention of mentions) {
-      this.#offsets.push(length);
-      for (const token of mention.tokens) {
-        this.#starts.add(length);
-        parts.push(token);
-        length += token.length;
-        this.#ends.add(length);
-      }
-      parts.push(BETWEEN);
-      length += BETWEEN.length;
+  /** A mention and its words (words()), in text order. */
+  add(mention: TextMention, tokens: readonly string[]): void {
+    this.#mentions.push(mention);
+    this.#offsets.push(this.#length);
+    for (const token of tokens) {
+      this.#starts.push(this.#length);
+      this.#parts.push(token);
+      this.#length += token.length;
+      this.#ends.push(this.#length);
     }
-    this.#joined = parts.join('');
+    this.#parts.push(BETWEEN);
+    this.#length += BETWEEN.length;
   }
 
   /** Where the text names `keyword`, preferring the mention closest to evidence (PREFERENCE), then the first. */
@@ -79,23 +83,44 @@ export class MentionIndex {
     return mention ? { keyword, kind: mention.kind, location: mention.location } : undefined;
   }
 
+  /** The joined text and its word flags, made once (the parts it is made of are dropped). */
+  #text(): { text: string; flags: Uint8Array } {
+    if (!this.#joined) {
+      const flags = new Uint8Array(this.#length + 1);
+      for (const at of this.#starts) flags[at]! |= WORD_START;
+      for (const at of this.#ends) flags[at]! |= WORD_END;
+      this.#joined = { text: this.#parts.join(''), flags };
+      this.#parts = [];
+      this.#starts = [];
+      this.#ends = [];
+    }
+    return this.#joined;
+  }
+
   /** Each mention holding the keyword's letters word-aligned (a plural allowed), in text order, until `visit` says done. */
   #wordForWord(keyword: string, visit: (index: number) => boolean): void {
     const sought = words(keyword).join('');
     if (!sought) return;
-    const candidates = sought.length >= PREFIX ? ((this.#byPrefix ??= this.#prefixIndex()).get(sought.slice(0, PREFIX)) ?? []) : this.#starts;
+    const { text, flags } = this.#text();
+    const candidates = sought.length >= PREFIX ? ((this.#byPrefix ??= this.#prefixIndex()).get(sought.slice(0, PREFIX)) ?? []) : this.#wordStarts();
     for (const at of candidates) {
-      if (!this.#joined.startsWith(sought, at)) continue;
+      if (!text.startsWith(sought, at)) continue;
       const end = at + sought.length;
-      if (SUFFIXES.some((suffix) => this.#ends.has(end + suffix.length) && this.#joined.startsWith(suffix, end)) && visit(this.#mentionAt(at))) return;
+      if (SUFFIXES.some((suffix) => (flags[end + suffix.length] ?? 0) & WORD_END && text.startsWith(suffix, end)) && visit(this.#mentionAt(at))) return;
     }
+  }
+
+  *#wordStarts(): Generator<number> {
+    const { flags } = this.#text();
+    for (let at = 0; at < flags.length; at += 1) if (flags[at]! & WORD_START) yield at;
   }
 
   /** Word starts by their first PREFIX letters, in text order. */
   #prefixIndex(): Map<string, number[]> {
+    const { text } = this.#text();
     const index = new Map<string, number[]>();
-    for (const at of this.#starts) {
-      const key = this.#joined.slice(at, at + PREFIX);
+    for (const at of this.#wordStarts()) {
+      const key = text.slice(at, at + PREFIX);
       const list = index.get(key);
       if (list) list.push(at);
       else index.set(key, [at]);
@@ -107,22 +132,29 @@ export class MentionIndex {
   #byConcepts(keyword: string): number[] {
     const ideas = conceptTerms(keyword).filter((term) => !isLiteral(term));
     if (ideas.length === 0 || !ideas.every((term) => term.startsWith('#'))) return [];
-    const byConcept = (this.#byConcept ??= this.#conceptIndex());
-    const [first, ...rest] = ideas.map((term) => byConcept.get(term) ?? []);
-    return (first ?? []).filter((index) => rest.every((list) => list.includes(index)));
+    const [first, ...rest] = ideas.map((term) => this.#naming(term));
+    return [...(first ?? [])].filter((index) => rest.every((mentions) => mentions.has(index)));
   }
 
-  #conceptIndex(): Map<string, number[]> {
-    const index = new Map<string, number[]>();
-    this.#mentions.forEach((mention, at) => {
-      for (const term of mention.terms ?? new Set(conceptTerms(mention.text))) {
-        if (!term.startsWith('#')) continue;
-        const list = index.get(term);
-        if (list) list.push(at);
-        else index.set(term, [at]);
-      }
-    });
-    return index;
+  /** The mentions whose concept terms hold `concept`, found once per concept a gap asks about. */
+  #naming(concept: string): ReadonlySet<number> {
+    let found = this.#byConcept.get(concept);
+    if (!found) {
+      found = new Set<number>();
+      this.#mentions.forEach((mention, at) => {
+        if (this.#termsOf(mention, at).has(concept)) found!.add(at);
+      });
+      this.#byConcept.set(concept, found);
+    }
+    return found;
+  }
+
+  /** A mention's concept terms: an evidence unit's own, else read once. */
+  #termsOf(mention: TextMention, at: number): ReadonlySet<string> {
+    if (mention.terms) return mention.terms;
+    let terms = this.#read.get(at);
+    if (!terms) this.#read.set(at, (terms = new Set(conceptTerms(mention.text))));
+    return terms;
   }
 
   /** The mention a position of the joined text falls in. */
