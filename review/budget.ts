@@ -190,11 +190,6 @@ export function budgetRefusal(check: BudgetCheck, capLabel = 'max-tokens'): Revi
   return new ReviewError('budget_exceeded', `refused before spending anything: ${check.reasons.join('; ')}`, hint);
 }
 
-/** Throws (code budget_exceeded) when the check refused the plan. */
-export function assertBudget(check: BudgetCheck, capLabel?: string): void {
-  if (!check.allowed) throw budgetRefusal(check, capLabel);
-}
-
 /**
  * Whether a failed charged call can have been admitted, and so charged: anything but a refusal
  * before sending (validation, budget) or an answer of the service below 500 (it refuses before
@@ -335,7 +330,7 @@ interface SpendPlan {
   ledger: SpendLedger;
 }
 
-interface PlanSpendOptions {
+export interface PlanSpendOptions {
   /** The cap the plan counts against; without one, a ledger of `maxTokens` for this plan alone. */
   ledger?: SpendLedger;
   maxTokens?: number;

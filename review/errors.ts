@@ -7,6 +7,10 @@ type ReviewErrorCode =
   | 'glob_no_match'
   | 'unknown_document_group'
   | 'budget_exceeded'
+  /** The user declined (or cancelled) a confirmation asked before a charged call: nothing sent. */
+  | 'declined'
+  /** The answer to such a confirmation could not be read: nothing sent. */
+  | 'confirmation_unreadable'
   | 'event_forbids_write'
   /** A gating run without secrets (a fork's pull request): nothing evaluated, so not passed. */
   | 'not_evaluated'

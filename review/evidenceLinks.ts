@@ -42,10 +42,14 @@ export function evidenceUrl(report: LinkTarget, evidence: Evidence): string | un
   return `${base}/${path}${anchor ? `#${anchor}` : ''}`;
 }
 
-/** `policies/access.md, lines 3-5` (or `line 3`, or the file alone): the text a link is shown as. */
+/**
+ * `policies/access.md, lines 3-5` (or `line 3`, or the file alone): the text a link is shown as, and
+ * the one place every rendering names. Only the traced line counts: the service's own line
+ * (`location.line`) is a line of what it was sent, not of the file.
+ */
 export function evidencePlace(evidence: Evidence): string | undefined {
   const file = evidence.file ?? (evidence.location.source !== 'combined' ? evidence.location.source : undefined);
-  const line = evidence.line ?? evidence.location.line;
+  const { line } = evidence;
   const end = Math.max(line ?? 0, evidence.endLine ?? line ?? 0);
   const lines = line === undefined ? undefined : end > line ? `lines ${line}-${end}` : `line ${line}`;
   return [file, lines].filter(Boolean).join(', ') || undefined;

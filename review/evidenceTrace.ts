@@ -89,6 +89,8 @@ function locateIn(index: IndexedText, needle: string, nearLine: number | undefin
  * Quotes traced in the committed files: `file` from the quote's source (or the report's, for one
  * mapped per document), else the one file that contains it; lines from where the text is found,
  * else the service's line when the file is known. A combined set's `combined` source is no file.
+ * The service's `location.line` is dropped: a traced quote carries one line number, `line`, and
+ * every rendering (md, html, SARIF, JUnit, comment, gap issues, n8n) shows that one.
  */
 function traceEvidence(quotes: readonly QuoteModel[], files: readonly RepoFile[], defaultSource?: string): TracedEvidence[] {
   const indexes = new Map<string, IndexedText>();
@@ -101,18 +103,20 @@ function traceEvidence(quotes: readonly QuoteModel[], files: readonly RepoFile[]
     return index;
   };
   return quotes.map((quote) => {
+    const { line: serviceLine, ...location } = quote.location;
+    const traced = { ...quote, location };
     const source = (quote.location.source ?? defaultSource)?.replace(/^\.\//, '');
     const needle = fold(quote.quote);
     const candidates = source !== undefined && contentOf.has(source) ? [source] : [...contentOf.keys()];
     for (const path of candidates) {
-      const found = locateIn(indexOf(path) as IndexedText, needle, quote.location.line);
-      if (found) return { ...quote, file: path, ...found };
+      const found = locateIn(indexOf(path) as IndexedText, needle, serviceLine);
+      if (found) return { ...traced, file: path, ...found };
     }
-    if (source !== undefined && contentOf.has(source) && quote.location.line !== undefined) {
+    if (source !== undefined && contentOf.has(source) && serviceLine !== undefined) {
       const span = quote.quote.split('\n').length - 1;
-      return { ...quote, file: source, line: quote.location.line, endLine: quote.location.line + span };
+      return { ...traced, file: source, line: serviceLine, endLine: serviceLine + span };
     }
-    return source !== undefined && contentOf.has(source) ? { ...quote, file: source } : { ...quote };
+    return source !== undefined && contentOf.has(source) ? { ...traced, file: source } : traced;
   });
 }
 

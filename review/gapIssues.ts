@@ -4,6 +4,7 @@
  */
 import type { GapIssueSettings } from './config.js';
 import type { GateGap, GateResult } from './gate.js';
+import { evidencePlace } from './evidenceLinks.js';
 import { frameworkOfGapKey } from './keys.js';
 import { neutralise, tableCell, truncate } from './neutralise.js';
 import type { ReviewReport } from './reportDocument.js';
@@ -81,7 +82,7 @@ function gapIssueBody(gap: GateGap, framework: GateResult['framework']): string 
   let budget = MAX_BODY - [...head, ...tail].join('\n').length - 200;
   let shown = 0;
   for (const quote of gap.evidence) {
-    const where = [quote.location.source, quote.location.line !== undefined ? `line ${quote.location.line}` : undefined, quote.location.section].filter(Boolean).join(', ');
+    const where = [evidencePlace(quote), quote.location.section].filter(Boolean).join(', ');
     const line = `> ${tableCell(truncate(quote.quote, 1000))}${where ? `\n>\n> — ${tableCell(where)}` : ''}`;
     if (line.length + 2 > budget) {
       evidence.push(`… ${gap.evidence.length - shown} more quotes in the report.`, '');

@@ -7,6 +7,7 @@ export * from './documents.js';
 export * from './syncPlan.js';
 export * from './library.js';
 export * from './budget.js';
+export * from './chargedStep.js';
 export * from './syncRun.js';
 export * from './mapping.js';
 export * from './reuse.js';

@@ -17,9 +17,13 @@ export function policyText(content: string): string {
   return normaliseContent(blankFrontMatter(content));
 }
 
-/** The files joined into one text, each under `=== FILE: <path> ===`. */
+/**
+ * The files joined into one text, each under `=== FILE: <path> ===`. The file starts on the line
+ * right after its header: the service counts a quote's line from the header, so that line number is
+ * the line in the file (a blank line between them put every quote one line low).
+ */
 function buildPolicySet(files: readonly RepoFile[]): string {
-  return files.map((file) => `${sourceFileHeader(file.path)}\n\n${policyText(file.content)}`).join('\n');
+  return files.map((file) => `${sourceFileHeader(file.path)}\n${policyText(file.content)}`).join('\n');
 }
 
 /** The charged calls of mapping: one upload when combined, one per file otherwise. */

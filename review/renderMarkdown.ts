@@ -115,8 +115,9 @@ export function renderReportMarkdown(report: ReviewReport, options: MarkdownOpti
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-export function renderSyncMarkdown(run: SyncRunResult): string {
-  const title = run.dryRun ? 'Library sync (dry run: nothing sent)' : 'Library sync';
+/** The sync's table; `refused`: the plan of a sync the cap or balance refused (nothing sent either). */
+export function renderSyncMarkdown(run: SyncRunResult, options: { refused?: boolean } = {}): string {
+  const title = options.refused ? 'Library sync (refused: nothing sent)' : run.dryRun ? 'Library sync (dry run: nothing sent)' : 'Library sync';
   const spent = run.mode === 'live' ? formatTokens(run.tokensSpent) : `${formatTokens(run.tokensSpent)} (sandbox key: never charged)`;
   const lines = [`## ${title}`, '', `Tokens spent: ${spent}.${run.stoppedBecause ? ` Stopped: ${neutralise(run.stoppedBecause)}.` : ''}`, ''];
   lines.push('| File | Plan | Outcome | Tokens | Note |', '|---|---|---|---|---|');

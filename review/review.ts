@@ -6,7 +6,8 @@
 import type { ComplianceApi } from '../api/clientTypes.js';
 import { ComplianceError } from '../api/errors.js';
 import type { KeyMode } from '../api/schemas/common.js';
-import { chargedTokens, mayHaveCharged, planSpend, priceCalls, priceOf, type BudgetCheck, type CostEstimate, type CostLine, type PlannedCalls, type SpendLedger } from './budget.js';
+import { chargedTokens, mayHaveCharged, priceCalls, priceOf, SpendLedger, type BudgetCheck, type CostEstimate, type CostLine, type PlannedCalls } from './budget.js';
+import { chargedStep } from './chargedStep.js';
 import { repositoryTag, type Config } from './config.js';
 import { frameworkDocuments, selectDocumentPaths, type RepoFile } from './documents.js';
 import { detectDrift, type DriftResult, type GenerationManifest, type ManifestEntry } from './drift.js';
@@ -38,8 +39,14 @@ export interface ReviewInput {
   today: string;
   /** ISO timestamp for the report; defaults to the start of `today`. */
   now?: string;
-  /** owner/name; overrides compliance.yml `repository`. */
+  /** owner/name; overrides compliance.yml `repository` (the library tag of the synced documents). */
   repository?: string;
+  /**
+   * The repository the run is in (GITHUB_REPOSITORY, CI_PROJECT_PATH), where `commit` is: the report
+   * and its evidence links point at it. Default `repository` (compliance.yml's name for the set,
+   * which may be another repository's).
+   */
+  runRepository?: string;
   /** The commit the files were read at (git HEAD, GITHUB_SHA): the report's evidence links point at it. */
   commit?: string;
   /** Where the repository is browsed, for evidence links (default https://github.com). */
@@ -188,61 +195,15 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   const calls: PlannedCalls[] = toSync ? syncCalls(toSync) : [];
   // A reused mapping makes no call: it is neither priced nor charged.
   if (!unchanged) for (const { framework, files, reused } of mappings) if (!reused) calls.push(mappingCalls(framework.mode, files.length));
-  // The money rule: priced, checked and reserved before the first charged call.
-  const spend = await planSpend(client, calls, {
-    mode,
-    billing,
-    ...(input.ledger ? { ledger: input.ledger } : {}),
-    ...(input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}),
-    dryRun: input.dryRun === true || unchanged,
-    signal,
-  });
-  const { estimate, budget } = spend;
-
-  const finish = (status: ReviewResult['status'], parts: Partial<ReviewResult>): ReviewResult => {
-    const frameworks = parts.frameworks ?? [];
-    const frameworkErrors = parts.frameworkErrors ?? [];
-    const repository = input.repository ?? config.repository;
-    const report = buildReviewReport(frameworks, {
-      generatedAt: input.now ?? `${input.today}T00:00:00Z`,
-      ...(repository ? { repository } : {}),
-      ...(input.commit ? { commit: input.commit } : {}),
-      ...(input.serverUrl ? { serverUrl: input.serverUrl } : {}),
-      ...(input.forge ? { forge: input.forge } : {}),
-    });
-    return {
-      status,
-      mode,
-      estimate,
-      budget,
-      ledger: spend.ledger,
-      sync: plan ? { plan, run: parts.sync?.run } : undefined,
-      mergePrice,
-      frameworks,
-      frameworkErrors,
-      report,
-      gapPlan: parts.gapPlan,
-      frameworkUpdates: parts.frameworkUpdates ?? [],
-      drift: parts.drift,
-      tokensSpent: parts.tokensSpent ?? 0,
-      reused: parts.reused ?? [],
-      mappings: parts.mappings ?? [],
-      passed: (status === 'completed' || status === 'unchanged') && frameworkErrors.length === 0 && report.passed,
-      policy,
-    };
-  };
-  if (!budget.allowed) return finish('refused', {});
-  if (unchanged) return finish('unchanged', {});
-  if (input.dryRun) {
-    const run = toSync ? await runSync(client, toSync, { mode, dryRun: true }) : undefined;
-    return finish('dry-run', { sync: plan ? { plan, run } : undefined });
-  }
-
+  // The cap this review counts against; later spending of the same run (a regeneration) reserves from it too.
+  const ledger = input.ledger ?? new SpendLedger({ mode, ...(input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}) });
   const mapPrice = priceOf('mapDocument', billing.prices) ?? 0;
-  // Live-price tokens charged or possibly charged: what the reservation settles to.
-  let pricedTokens = 0;
-  try {
+
+  /** The charged part: the sync, then each framework's mapping (or its reuse). */
+  const syncAndMap = async () => {
     let tokensSpent = 0;
+    // Live-price tokens charged or possibly charged: what the reservation settles to.
+    let pricedTokens = 0;
     let run: SyncRunResult | undefined;
     if (toSync && plan) {
       progress('sync', `syncing: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged`);
@@ -293,36 +254,82 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
         frameworkErrors.push({ framework: framework.framework, code: error.code, message });
       }
     }
+    return { sync: run, frameworks, frameworkErrors, reused, stored, tokensSpent, pricedTokens };
+  };
 
-    // Every charged call is done: what may have been charged stays counted, the rest is freed.
-    spend.reservation?.commit(pricedTokens);
+  // The money rule: priced, checked and reserved before the first charged call; a dry run (or an
+  // unchanged pull request) sends nothing and says what the cap would refuse.
+  const step = await chargedStep(
+    client,
+    calls,
+    { mode, billing, ledger, dryRun: input.dryRun === true || unchanged, signal, settle: (done) => done.pricedTokens },
+    syncAndMap,
+  );
+  const { estimate, budget } = step;
 
-    // Only frameworks evaluated now take part: an issue of a framework whose mapping failed stays open.
-    const gapPlan = input.existingIssues && policy.mayWriteIssues ? planGapIssues(frameworks, input.existingIssues, config.gapIssues) : undefined;
-
-    const frameworkValues = [...new Set([...config.frameworks.map((f) => f.framework), ...config.generate.map((g) => g.framework)])];
-    // Without updates the slugs are not needed (a framework the catalogue lacks is already a mapping error).
-    const slugOf = new Map(input.checkUpdates === false ? [] : frameworkValues.map((value) => [value, resolveFrameworkSlug(value, verified)]));
-    let frameworkUpdates: FrameworkUpdates[] = [];
-    if (input.checkUpdates !== false) {
-      progress('updates', 'reading framework updates');
-      frameworkUpdates = await checkFrameworkUpdates(client, [...new Set(slugOf.values())], input.lastReviewDate, { signal });
-    }
-
-    let drift: ReviewResult['drift'];
-    if (input.manifest && config.generate.length > 0) {
-      progress('drift', 'checking generated documents');
-      const latestBySlug = new Map(frameworkUpdates.map((entry) => [entry.slug, entry.latestUpdate]));
-      drift = detectDrift({
-        manifest: input.manifest,
-        targets: config.generate,
-        files: input.generatedFiles ?? {},
-        frameworkUpdatedAt: Object.fromEntries(frameworkValues.map((value) => [value, latestBySlug.get(slugOf.get(value) ?? value)])),
-      });
-    }
-    return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, gapPlan, frameworkUpdates, drift, tokensSpent, reused, mappings: stored });
-  } catch (error) {
-    spend.reservation?.settleAfter(error);
-    throw error;
+  const finish = (status: ReviewResult['status'], parts: Partial<ReviewResult>): ReviewResult => {
+    const frameworks = parts.frameworks ?? [];
+    const frameworkErrors = parts.frameworkErrors ?? [];
+    const repository = input.runRepository ?? input.repository ?? config.repository;
+    const report = buildReviewReport(frameworks, {
+      generatedAt: input.now ?? `${input.today}T00:00:00Z`,
+      ...(repository ? { repository } : {}),
+      ...(input.commit ? { commit: input.commit } : {}),
+      ...(input.serverUrl ? { serverUrl: input.serverUrl } : {}),
+      ...(input.forge ? { forge: input.forge } : {}),
+    });
+    return {
+      status,
+      mode,
+      estimate,
+      budget,
+      ledger,
+      sync: plan ? { plan, run: parts.sync?.run } : undefined,
+      mergePrice,
+      frameworks,
+      frameworkErrors,
+      report,
+      gapPlan: parts.gapPlan,
+      frameworkUpdates: parts.frameworkUpdates ?? [],
+      drift: parts.drift,
+      tokensSpent: parts.tokensSpent ?? 0,
+      reused: parts.reused ?? [],
+      mappings: parts.mappings ?? [],
+      passed: (status === 'completed' || status === 'unchanged') && frameworkErrors.length === 0 && report.passed,
+      policy,
+    };
+  };
+  if (step.status === 'refused') return finish('refused', {});
+  if (step.status === 'dry-run') {
+    if (unchanged) return finish('unchanged', {});
+    // A dry run is never refused: what the cap would refuse is in its budget (and its verdict).
+    const run = toSync ? await runSync(client, toSync, { mode, dryRun: true }) : undefined;
+    return finish('dry-run', { sync: plan ? { plan, run } : undefined });
   }
+  const { sync: run, frameworks, frameworkErrors, reused, stored, tokensSpent } = step.value;
+
+  // Only frameworks evaluated now take part: an issue of a framework whose mapping failed stays open.
+  const gapPlan = input.existingIssues && policy.mayWriteIssues ? planGapIssues(frameworks, input.existingIssues, config.gapIssues) : undefined;
+
+  const frameworkValues = [...new Set([...config.frameworks.map((f) => f.framework), ...config.generate.map((g) => g.framework)])];
+  // Without updates the slugs are not needed (a framework the catalogue lacks is already a mapping error).
+  const slugOf = new Map(input.checkUpdates === false ? [] : frameworkValues.map((value) => [value, resolveFrameworkSlug(value, verified)]));
+  let frameworkUpdates: FrameworkUpdates[] = [];
+  if (input.checkUpdates !== false) {
+    progress('updates', 'reading framework updates');
+    frameworkUpdates = await checkFrameworkUpdates(client, [...new Set(slugOf.values())], input.lastReviewDate, { signal });
+  }
+
+  let drift: ReviewResult['drift'];
+  if (input.manifest && config.generate.length > 0) {
+    progress('drift', 'checking generated documents');
+    const latestBySlug = new Map(frameworkUpdates.map((entry) => [entry.slug, entry.latestUpdate]));
+    drift = detectDrift({
+      manifest: input.manifest,
+      targets: config.generate,
+      files: input.generatedFiles ?? {},
+      frameworkUpdatedAt: Object.fromEntries(frameworkValues.map((value) => [value, latestBySlug.get(slugOf.get(value) ?? value)])),
+    });
+  }
+  return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, gapPlan, frameworkUpdates, drift, tokensSpent, reused, mappings: stored });
 }

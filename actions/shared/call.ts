@@ -12,7 +12,7 @@ import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import { isOperationId, operationIds, operations } from '../../api/operations.js';
 import type { Download } from '../../api/clientTypes.js';
-import { chargedTokens, formatTokens, planSpend } from '../../review/index.js';
+import { chargedStep, chargedStepSentence, formatTokens } from '../../review/index.js';
 import { writeRepoFile } from '../../review/node/index.js';
 import { workspaceRoot } from './github/context.js';
 import { booleanInput, InputError, jsonObjectInput, numberInput, requiredTextInput, textInput } from './runtime/inputs.js';
@@ -40,28 +40,28 @@ export const callAction: ActionDefinition = {
     const operation = operations[operationId];
     const client = createClient(apiKey, 'call');
 
+    const send = () => client.call(operationId, input as never) as Promise<unknown>;
+    let result: unknown;
     let tokensSpent = 0;
     if (operation.cost.kind !== 'free') {
-      const spend = await planSpend(client, [{ operationId, count: 1 }], { ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun });
-      const { mode, budget } = spend;
-      const tokensEach = spend.estimate.lines[0]?.tokensEach;
-      const price = tokensEach === undefined ? 'a price the service does not list' : formatTokens(tokensEach);
+      const step = await chargedStep(client, [{ operationId, count: 1 }], { ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun, capLabel: 'max-tokens' }, send);
+      const tokensEach = step.estimate.lines[0]?.tokensEach;
       core.setOutput('planned-tokens', tokensEach === undefined ? '' : String(tokensEach));
-      if (spend.status !== 'go') {
+      if (step.status !== 'completed') {
         core.setOutput('tokens-spent', '0');
-        const verdict = budget.allowed ? 'Dry run: nothing was sent.' : `Refused before sending anything: ${budget.reasons.join('; ')}.`;
-        appendSummary(`## compliance call ${operationId}\n\n${verdict} The call costs ${price} at live prices${mode === 'sandbox' ? ' (sandbox key: never charged)' : ''}.\n\nTokens spent: **0**.\n`);
-        if (!budget.allowed) log.setFailed(`refused before spending anything: ${budget.reasons.join('; ')}`);
+        appendSummary(`## compliance call ${operationId}\n\n${chargedStepSentence(step)}\n\nTokens spent: **0**.\n`);
+        // A dry run never fails the step: what the cap would refuse is in its summary.
+        if (step.status === 'refused') log.setFailed(step.refusal.message);
         return;
       }
-      tokensSpent = chargedTokens(mode, tokensEach ?? 0);
+      result = step.value;
+      tokensSpent = step.tokensSpent;
     } else if (dryRun) {
       core.setOutput('tokens-spent', '0');
-      appendSummary(`## compliance call ${operationId}\n\nDry run: nothing was sent. ${operationId} is free.\n\nTokens spent: **0**.\n`);
+      appendSummary(`## compliance call ${operationId}\n\nDry run, nothing sent: ${operationId} is free.\n\nTokens spent: **0**.\n`);
       return;
-    }
+    } else result = await send();
 
-    const result: unknown = await client.call(operationId, input as never);
     let json: unknown = result;
     let written: string | undefined;
     if (isDownload(result)) {

@@ -11,18 +11,16 @@ import type { ComplianceApi } from '../../api/clientTypes.js';
 import type { DownloadFormat } from '../../api/schemas/common.js';
 import { FORMATS } from '../../api/schemas/common.js';
 import {
-  chargedTokens,
+  chargedStep,
+  chargedStepSentence,
   checkFrameworkUpdates,
   detectDrift,
   driftInputPaths,
   generationCalls,
   MANIFEST_PATH,
-  neutralise,
-  planSpend,
   priceOf,
   planGeneration,
   resolveFrameworkSlug,
-  ReviewError,
   runGeneration,
   tableCell,
   type Config,
@@ -87,6 +85,11 @@ export async function generateInto(client: ComplianceApi, root: string, plan: Ge
   return { run, paths };
 }
 
+/** Live-price tokens of the documents a run generated: a failed generation is not charged. */
+export function generatedLiveTokens(written: WrittenGeneration, prices: Readonly<Record<string, number>>): number {
+  return written.run.results.filter((result) => result.status === 'generated').length * (priceOf('generateDocument', prices) ?? 0);
+}
+
 /** Why nothing was generated, when so: a dry run, a refusal over the cap or balance, or regeneration not asked for. */
 type GenerationWithheld = 'dry-run' | 'refused' | 'not-asked';
 
@@ -130,30 +133,28 @@ export const generateAction: ActionDefinition = {
 
     const drift = await currentDrift(client, repo.root, repo.config);
     const plan = planGeneration(drift, { ...(only.length ? { only } : {}), force });
-    const spend = await planSpend(client, [generationCalls(plan.generate.length)], { ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun });
-    if (spend.status !== 'go') {
-      const { budget } = spend;
+    const step = await chargedStep(
+      client,
+      [generationCalls(plan.generate.length)],
+      { ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun, capLabel: 'max-tokens', settle: (written, charged) => generatedLiveTokens(written, charged.prices) },
+      () => generateInto(client, repo.root, plan, formats),
+    );
+    core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
+    if (step.status !== 'completed') {
       core.setOutput('paths', '[]');
       core.setOutput('generated', '0');
-      core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
       core.setOutput('tokens-spent', '0');
-      if (budget.allowed) {
-        appendSummary(renderGenerationMarkdown(drift, plan, undefined, 'dry-run'));
-        return;
-      }
-      const reasons = budget.reasons.join('; ');
-      appendSummary(`${renderGenerationMarkdown(drift, plan, undefined, 'refused')}\n**Refused before spending anything:** ${neutralise(reasons)}.\n`);
-      const raise = budget.maxTokens !== undefined && budget.plannedTokens > budget.maxTokens ? `raise max-tokens to at least ${budget.plannedTokens.toLocaleString('en-US')}, or ` : '';
-      const pack = budget.suggestedPack ? `buy ${budget.suggestedPack.code} (compliance checkout ${budget.suggestedPack.code}), or ` : '';
-      throw new ReviewError('budget_exceeded', `refused before spending anything: ${reasons}`, `To generate: ${raise}${pack}generate fewer documents (the documents input).`);
+      // A dry run never fails the step: what the cap would refuse is said under its table.
+      appendSummary(`${renderGenerationMarkdown(drift, plan, undefined, step.status)}\n${chargedStepSentence(step)}\n`);
+      if (step.status === 'refused') throw step.refusal;
+      return;
     }
-    const written = await generateInto(client, repo.root, plan, formats);
+    const written = step.value;
     appendSummary(renderGenerationMarkdown(drift, plan, written, undefined));
     const generated = written.run.results.filter((result) => result.status === 'generated');
     core.setOutput('paths', JSON.stringify(written.paths));
     core.setOutput('generated', String(generated.length));
-    core.setOutput('planned', JSON.stringify(plan.generate.map((document) => document.output)));
-    core.setOutput('tokens-spent', String(chargedTokens(spend.mode, generated.length * (priceOf('generateDocument', spend.prices) ?? 0))));
+    core.setOutput('tokens-spent', String(step.tokensSpent));
     const failed = written.run.results.filter((result) => result.status !== 'generated');
     if (failed.length > 0) log.setFailed(`generation failed for ${failed.map((result) => `${result.output} (${result.error?.message ?? result.status})`).join('; ')}`);
   },

@@ -16,6 +16,7 @@ import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import {
+  chargedStepSentence,
   compareEvidence,
   DEFAULT_MAPPING_STORE,
   formatTokens,
@@ -204,8 +205,7 @@ export const mapAction: ActionDefinition = {
     if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
     if (result.status === 'dry-run') {
       // Priced only: no report, no comment, no gate; what a real run would map and spend.
-      const plan = result.estimate.lines.length ? result.budget.plan : 'nothing to map';
-      appendSummary(`## Dry run: nothing was sent\n\n${plan}: ${formatTokens(result.estimate.totalTokens)} at live prices.\n\n${renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent: 0 })}`);
+      appendSummary(`## Dry run: nothing was sent\n\n${chargedStepSentence({ ...result, status: 'dry-run' })}\n\n${renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent: 0 })}`);
       setVerdictOutputs(verdict);
       core.setOutput('tokens-spent', '0');
       return;

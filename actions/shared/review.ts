@@ -9,14 +9,12 @@ import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import {
   assertMayWriteLibrary,
+  chargedStep,
+  chargedStepSentence,
   decideVerdict,
-  chargedTokens,
-  formatTokens,
   gateConfiguration,
   gateNotes,
   generationCalls,
-  planSpend,
-  priceOf,
   neutralise,
   planGeneration,
   renderSyncMarkdown,
@@ -33,7 +31,7 @@ import { applyGapIssuePlan, listGapIssues } from './github/gapIssues.js';
 import { createGitHub } from './github/octokit.js';
 import { describeGitHubError, warnRefused } from './github/permissions.js';
 import { renderAppliedMarkdown, setGapIssueOutputs } from './gapIssues.js';
-import { formatsInput, generateInto, renderGenerationMarkdown } from './generate.js';
+import { formatsInput, generatedLiveTokens, generateInto, renderGenerationMarkdown } from './generate.js';
 import { reportDirectory } from './map.js';
 import {
   annotateExpiredWaivers,
@@ -72,7 +70,7 @@ function renderUpdates(result: ReviewResult, since: string | undefined): string 
 
 function renderStatus(result: ReviewResult, verdict: Verdict, failOnRefusal: boolean): string {
   if (result.status === 'refused') return renderRefusal('review', result, verdict, failOnRefusal);
-  if (result.status === 'dry-run') return `> Dry run: planned and priced, nothing sent. The plan costs ${formatTokens(result.estimate.totalTokens)} at live prices.\n`;
+  if (result.status === 'dry-run') return `> ${chargedStepSentence({ ...result, status: 'dry-run' })}\n`;
   return '';
 }
 
@@ -153,14 +151,16 @@ export const reviewAction: ActionDefinition = {
     let generatedTokens = 0;
     if (regenerate && result.status === 'completed' && generationPlan && generationPlan.generate.length > 0) {
       // The same cap as the review's sync and mapping: what they spent is already counted in its ledger.
-      const spend = await planSpend(client, [generationCalls(generationPlan.generate.length)], { ledger: result.ledger });
-      if (spend.reservation) {
-        generation = await generateInto(client, repo.root, generationPlan, formats);
-        const generated = generation.run.results.filter((entry) => entry.status === 'generated').length;
-        const generatedLiveTokens = generated * (priceOf('generateDocument', spend.prices) ?? 0);
-        spend.reservation.commit(generatedLiveTokens);
-        generatedTokens = chargedTokens(result.mode, generatedLiveTokens);
-      } else generationRefused = spend.budget.reasons.join('; ');
+      const step = await chargedStep(
+        client,
+        [generationCalls(generationPlan.generate.length)],
+        { ledger: result.ledger, capLabel: 'max-tokens', settle: (written, charged) => generatedLiveTokens(written, charged.prices) },
+        () => generateInto(client, repo.root, generationPlan, formats),
+      );
+      if (step.status === 'completed') {
+        generation = step.value;
+        generatedTokens = step.tokensSpent;
+      } else generationRefused = step.refusal?.message;
     }
     const tokensSpent = result.tokensSpent + generatedTokens;
 
@@ -182,7 +182,7 @@ export const reviewAction: ActionDefinition = {
       result.frameworkErrors.length ? `## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n` : '',
       renderUpdates(result, since),
       result.drift && generationPlan ? renderGenerationMarkdown(result.drift.documents, generationPlan, generation, generation ? undefined : generationRefused ? 'refused' : dryRun ? 'dry-run' : 'not-asked') : '',
-      generationRefused ? `> Regeneration refused before spending anything: ${neutralise(generationRefused)}\n` : '',
+      generationRefused ? `> Regeneration ${neutralise(generationRefused)}\n` : '',
       renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent }),
     ];
     const compose = (detail: 'full' | 'summary') =>

@@ -6,7 +6,7 @@
  */
 import * as core from '@actions/core';
 import { log } from './runtime/log.js';
-import { chargedTokens, formatTokens, neutralise, planSpend, tableCell, truncate } from '../../review/index.js';
+import { chargedStep, chargedStepSentence, formatTokens, neutralise, tableCell, truncate } from '../../review/index.js';
 import { booleanInput, InputError, numberInput, textInput } from './runtime/inputs.js';
 import type { ActionDefinition } from './runtime/run.js';
 import { createClient } from './runtime/service.js';
@@ -35,19 +35,21 @@ export const suggestAction: ActionDefinition = {
     const dryRun = booleanInput('dry-run', false);
     const client = createClient(apiKey, 'suggest');
 
-    const spend = await planSpend(client, [{ operationId: 'suggestFrameworks', count: 1 }], { ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun, label: 'one discovery query' });
-    const price = spend.estimate.unpriced.length > 0 ? 'a price the service does not list' : formatTokens(spend.estimate.totalTokens);
-    const priced = `The query costs ${price} at live prices${spend.mode === 'sandbox' ? ' (sandbox key: never charged)' : ''}.`;
-    core.setOutput('planned-tokens', spend.estimate.unpriced.length > 0 ? '' : String(spend.estimate.totalTokens));
-    if (spend.status !== 'go') {
+    const step = await chargedStep(client, [{ operationId: 'suggestFrameworks', count: 1 }], { ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun, label: 'one discovery query', capLabel: 'max-tokens' }, () =>
+      client.suggestFrameworks(input),
+    );
+    const price = step.estimate.unpriced.length > 0 ? 'a price the service does not list' : formatTokens(step.estimate.totalTokens);
+    const priced = `The query costs ${price} at live prices${step.mode === 'sandbox' ? ' (sandbox key: never charged)' : ''}.`;
+    core.setOutput('planned-tokens', step.estimate.unpriced.length > 0 ? '' : String(step.estimate.totalTokens));
+    if (step.status !== 'completed') {
       core.setOutput('tokens-spent', '0');
-      const verdict = spend.budget.allowed ? 'Dry run: nothing was sent.' : `Refused before sending anything: ${neutralise(spend.budget.reasons.join('; '))}.`;
-      appendSummary(`## Framework suggestions\n\n${verdict} ${priced}\n\nTokens spent: **0**.\n`);
-      if (!spend.budget.allowed) log.setFailed(`refused before spending anything: ${spend.budget.reasons.join('; ')}`);
+      appendSummary(`## Framework suggestions\n\n${chargedStepSentence(step)}\n\nTokens spent: **0**.\n`);
+      // A dry run never fails the step: what the cap would refuse is in its summary.
+      if (step.status === 'refused') log.setFailed(step.refusal.message);
       return;
     }
-    const result = await client.suggestFrameworks(input);
-    const tokensSpent = chargedTokens(spend.mode, spend.estimate.totalTokens);
+    const result = step.value;
+    const tokensSpent = step.tokensSpent;
     const candidates = limit === undefined ? result.candidates : result.candidates.slice(0, limit);
 
     const lines = ['## Framework suggestions', '', `For: ${tableCell(input.query ?? Object.values(input).join(', '))}${result.mode === 'sandbox' ? ' (sandbox key: sample output)' : ''}`, ''];

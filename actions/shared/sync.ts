@@ -8,10 +8,10 @@ import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import { listAllLibraryDocuments } from '../../api/library.js';
 import {
-  assertBudget,
+  chargedStep,
+  chargedStepSentence,
   configSchema,
   formatTokens,
-  planSpend,
   renderSyncMarkdown,
   repositoryTag,
   resolveSyncPlan,
@@ -77,22 +77,23 @@ export const syncAction: ActionDefinition = {
     const files = await readDocuments(root, groups);
     const library = await listAllLibraryDocuments(client);
     const plan = await resolveSyncPlan(client, { files, library, repoTag: repositoryTag(repository), groups, deleteRemoved, prices: billing.prices });
-    const spend = await planSpend(client, syncCalls(plan), { mode, billing, ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun });
-    core.setOutput('planned-tokens', String(plan.totalTokens));
-    if (!spend.budget.allowed) {
-      const preview = await runSync(client, plan, { mode, dryRun: true });
-      appendSummary(`${renderSyncMarkdown(preview)}\n**Refused before spending anything:** ${spend.budget.reasons.join('; ')}.\n`);
-      assertBudget(spend.budget, 'max-tokens');
-    }
-
     log.info(`Syncing ${files.length} document${files.length === 1 ? '' : 's'} into the library as ${repositoryTag(repository)}${dryRun ? ' (dry run)' : ''}: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged, ${plan.counts.removed} removed.`);
-    const run = await runSync(client, plan, {
-      mode,
-      dryRun,
-      onProgress: ({ done, total, result }) => log.info(`${done}/${total} ${result.path || result.documentId || ''}: ${result.outcome} (${result.message})`),
-    });
-    const planned = `Planned at live prices: ${formatTokens(plan.totalTokens)}${maxTokens !== undefined ? `; cap ${formatTokens(maxTokens)}` : ''}.`;
-    appendSummary(`${renderSyncMarkdown(run)}\n${planned}\n`);
+    const step = await chargedStep(
+      client,
+      syncCalls(plan),
+      { mode, billing, ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun, capLabel: 'max-tokens', settle: (done) => done.pricedTokens },
+      () =>
+        runSync(client, plan, {
+          mode,
+          onProgress: ({ done, total, result }) => log.info(`${done}/${total} ${result.path || result.documentId || ''}: ${result.outcome} (${result.message})`),
+        }),
+    );
+    core.setOutput('planned-tokens', String(plan.totalTokens));
+    // Refused or a dry run: the plan as it stands, nothing sent.
+    const run = step.value ?? (await runSync(client, plan, { mode, dryRun: true }));
+    const footer = step.status === 'completed' ? `Planned at live prices: ${formatTokens(plan.totalTokens)}${maxTokens !== undefined ? `; cap ${formatTokens(maxTokens)}` : ''}.` : chargedStepSentence(step);
+    appendSummary(`${renderSyncMarkdown(run, { refused: step.status === 'refused' })}\n${footer}\n`);
+    if (step.status === 'refused') throw step.refusal;
 
     const tally = counts(run);
     for (const [name, value] of Object.entries(tally)) core.setOutput(name, String(value));

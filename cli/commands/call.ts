@@ -10,7 +10,7 @@ import { EXIT, UsageError } from '../lib/errors.js';
 import type { Output } from '../lib/output.js';
 import { SPEND_OPTIONS } from '../lib/review.js';
 import { withSession } from '../lib/session.js';
-import { guardSpend, spentLine, tokensSpent } from '../lib/spend.js';
+import { plannedTokens, spendStep, spentLine, tokensSpent } from '../lib/spend.js';
 
 const OPTIONS = {
   input: { type: 'string', valueName: 'JSON', description: 'the input object: JSON text, or @FILE to read it from a file' },
@@ -84,19 +84,19 @@ export const callCommand: Command = {
     const output = stringFlag(v, 'output');
     const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
     return withSession(parsed, out, async (session) => {
-      let decision: Awaited<ReturnType<typeof guardSpend>> | undefined;
-      if (operation.cost.kind !== 'free') {
-        decision = await guardSpend(session, out, [{ operationId, count: 1 }], {
-          ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: operationId,
-        });
-        if (!decision.proceed) {
-          out.printJson({ dryRun: true, operationId, plannedTokens: decision.plannedTokens ?? null });
+      const send = () => session.client.call(operationId as OperationId, input as never) as Promise<unknown>;
+      let result: unknown;
+      if (operation.cost.kind === 'free') result = await send();
+      else {
+        const step = await spendStep(session, out, [{ operationId, count: 1 }], { maxTokens, dryRun: booleanFlag(v, 'dry-run'), what: operationId }, send);
+        if (step.status === 'dry-run') {
+          out.printJson({ dryRun: true, operationId, plannedTokens: plannedTokens(step) ?? null, refusal: step.refusal?.message ?? null });
           return EXIT.ok;
         }
+        result = step.value;
+        // stdout carries the operation's own response: the cost goes beside it, on stderr.
+        out.notice(spentLine(step.mode, tokensSpent(step)));
       }
-      const result: unknown = await session.client.call(operationId as OperationId, input as never);
-      // stdout carries the operation's own response: the cost goes beside it, on stderr.
-      if (decision) out.notice(spentLine(decision.mode, tokensSpent(decision)));
       if (operation.response === 'download') {
         const download = result as Download;
         if (output) {

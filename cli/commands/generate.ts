@@ -6,6 +6,7 @@
 import { FORMATS, type DownloadFormat } from '../../api/schemas/common.js';
 import { detectDrift, planGeneration } from '../../review/drift.js';
 import { checkFrameworkUpdates, resolveFrameworkSlug } from '../../review/frameworkUpdates.js';
+import { priceOf } from '../../review/budget.js';
 import { generationCalls, runGeneration } from '../../review/generation.js';
 import { writeManifest, } from '../../review/node/config.js';
 import { writeRepoFile } from '../../review/node/files.js';
@@ -19,7 +20,7 @@ import { renderDrift } from '../lib/render.js';
 import { loadGenerated, loadRepo } from '../lib/repo.js';
 import { SPEND_OPTIONS } from '../lib/review.js';
 import { openSession } from '../lib/session.js';
-import { guardSpend, spentLine, tokensSpent } from '../lib/spend.js';
+import { plannedTokens, spendStep, spentLine, tokensSpent } from '../lib/spend.js';
 
 const OPTIONS = {
   framework: { type: 'string', valueName: 'F', description: 'one document now: generate for framework F (slug or name), wait, download; no compliance.yml' },
@@ -106,26 +107,38 @@ export const generateCommand: Command = {
         ...(only ? { only } : booleanFlag(v, 'all') ? { only: drift.documents.map((d) => d.output) } : {}),
         force: booleanFlag(v, 'force'),
       });
-      const decision = await guardSpend(session, out, [generationCalls(plan.generate.length)], {
-        ...(maxTokens !== undefined ? { maxTokens } : {}),
-        dryRun: booleanFlag(v, 'dry-run'),
-        what: `${plan.generate.length} generation(s)`,
-      });
-      if (!decision.proceed || plan.generate.length === 0) {
+      const step = await spendStep(
+        session,
+        out,
+        [generationCalls(plan.generate.length)],
+        {
+          maxTokens,
+          dryRun: booleanFlag(v, 'dry-run'),
+          what: `${plan.generate.length} generation(s)`,
+          // A failed generation is not charged.
+          settle: (run, charged) => run.results.filter((r) => r.status === 'generated').length * (priceOf('generateDocument', charged.prices) ?? 0),
+        },
+        async () => {
+          const run = await runGeneration(client, plan.generate, {
+            manifest: generated.manifest,
+            now: new Date().toISOString(),
+            ...(formats ? { formats } : {}),
+            onProgress: (event) => out.progress(`${event.output}: ${event.status}`),
+          });
+          out.done();
+          return run;
+        },
+      );
+      const dryRun = step.status === 'dry-run';
+      if (dryRun || plan.generate.length === 0) {
         out.result(
-          () => [`${decision.proceed ? 'Nothing to generate' : 'Dry run'}: ${plan.generate.map((d) => d.output).join(', ') || 'no document'} ${decision.proceed ? '' : 'would be generated'}`.trim(),
+          () => [`${dryRun ? 'Dry run' : 'Nothing to generate'}: ${plan.generate.map((d) => d.output).join(', ') || 'no document'} ${dryRun ? 'would be generated' : ''}`.trim(),
             ...plan.skipped.map((s) => `  skipped ${s.output}: ${s.reason}`)].join('\n'),
-          () => ({ dryRun: !decision.proceed, plannedTokens: decision.plannedTokens ?? null, generate: plan.generate.map((d) => d.output), skipped: plan.skipped, files: [] }),
+          () => ({ dryRun, plannedTokens: plannedTokens(step) ?? null, generate: plan.generate.map((d) => d.output), skipped: plan.skipped, files: [] }),
         );
         return EXIT.ok;
       }
-      const result = await runGeneration(client, plan.generate, {
-        manifest: generated.manifest,
-        now: new Date().toISOString(),
-        ...(formats ? { formats } : {}),
-        onProgress: (event) => out.progress(`${event.output}: ${event.status}`),
-      });
-      out.done();
+      const result = step.value;
       const written: string[] = [];
       for (const file of result.files) {
         await writeRepoFile(repo.root, file.path, file.data);
@@ -133,14 +146,13 @@ export const generateCommand: Command = {
       }
       if (result.files.length > 0) await writeManifest(repo.root, result.manifest);
       const failed = result.results.filter((r) => r.status !== 'generated');
-      // A failed generation is not charged.
-      const spent = tokensSpent(decision, { done: result.results.length - failed.length, planned: plan.generate.length });
+      const spent = tokensSpent(step);
       out.result(
         () => [
           table(['Output', 'Result', 'Job'], result.results.map((r) => [r.output, r.error ? `${r.status}: ${r.error.message}` : r.status, r.jobId ?? '—']), { whole: [2] }),
           ...plan.skipped.map((s) => `skipped ${s.output}: ${s.reason}`),
           written.length ? `Wrote ${written.join(', ')} and .compliance/generated.json.` : 'Nothing written.',
-          spentLine(decision.mode, spent),
+          spentLine(step.mode, spent),
         ].join('\n'),
         () => ({ dryRun: false, tokensSpent: spent ?? null, results: result.results, skipped: plan.skipped, files: written }),
       );

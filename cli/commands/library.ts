@@ -6,7 +6,7 @@ import { fields, table, type Output } from '../lib/output.js';
 import { SPEND_OPTIONS } from '../lib/review.js';
 import { withSession } from '../lib/session.js';
 import { ingestFiles, refreshFile } from '../lib/libraryWrite.js';
-import { guardSpend, spentLine, tokensSpent } from '../lib/spend.js';
+import { plannedTokens, spendStep, spentLine, tokensSpent } from '../lib/spend.js';
 
 const OPTIONS = {
   category: { type: 'string', valueName: 'NAME', description: 'list, search: only this category; ingest: the category given' },
@@ -78,18 +78,18 @@ export const libraryCommand: Command = {
         const limit = integerFlag(v, 'limit', { min: 1, max: 1000 });
         const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
         return withSession(parsed, out, async (session) => {
-          const decision = await guardSpend(session, out, [{ operationId: 'searchLibrary', count: 1 }], {
-            ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: 'one library search',
-          });
-          if (!decision.proceed) {
-            out.result(() => 'Dry run: nothing sent.', () => ({ dryRun: true, plannedTokens: decision.plannedTokens ?? null }));
+          const step = await spendStep(session, out, [{ operationId: 'searchLibrary', count: 1 }], { maxTokens, dryRun: booleanFlag(v, 'dry-run'), what: 'one library search' }, () =>
+            session.client.searchLibrary({ query, ...(category ? { category } : {}), ...(tags ? { tags } : {}), ...(limit ? { limit } : {}) }),
+          );
+          if (step.status === 'dry-run') {
+            out.result(() => 'Dry run: nothing sent.', () => ({ dryRun: true, plannedTokens: plannedTokens(step) ?? null, refusal: step.refusal?.message ?? null }));
             return EXIT.ok;
           }
-          const result = await session.client.searchLibrary({ query, ...(category ? { category } : {}), ...(tags ? { tags } : {}), ...(limit ? { limit } : {}) });
+          const result = step.value;
           const unmark = (text: string) => text.replace(/<mark>(.*?)<\/mark>/g, (_, hit: string) => (out.color ? out.style(hit, 'bold') : `*${hit}*`));
-          const spent = tokensSpent(decision);
+          const spent = tokensSpent(step);
           out.result(
-            () => `${result.results.length ? result.results.map((hit, i) => `${i + 1}. ${hit.title} (${hit.filename ?? hit.documentId}, score ${hit.score.toFixed(2)})\n${hit.snippets.map((s) => `   ${unmark(s)}`).join('\n')}`).join('\n') : 'No match.'}\n${spentLine(decision.mode, spent)}`,
+            () => `${result.results.length ? result.results.map((hit, i) => `${i + 1}. ${hit.title} (${hit.filename ?? hit.documentId}, score ${hit.score.toFixed(2)})\n${hit.snippets.map((s) => `   ${unmark(s)}`).join('\n')}`).join('\n') : 'No match.'}\n${spentLine(step.mode, spent)}`,
             () => ({ ...result, tokensSpent: spent ?? null }),
           );
           return EXIT.ok;

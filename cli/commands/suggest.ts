@@ -5,7 +5,7 @@ import { EXIT } from '../lib/errors.js';
 import { table, type Output } from '../lib/output.js';
 import { SPEND_OPTIONS } from '../lib/review.js';
 import { withSession } from '../lib/session.js';
-import { guardSpend, spentLine, tokensSpent } from '../lib/spend.js';
+import { plannedTokens, spendStep, spentLine, tokensSpent } from '../lib/spend.js';
 
 const OPTIONS = {
   jurisdiction: { type: 'string', valueName: 'TEXT', description: 'for example US, EU, "New South Wales"' },
@@ -35,15 +35,15 @@ export const suggestCommand: Command = {
     };
     const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
     return withSession(parsed, out, async (session) => {
-      const decision = await guardSpend(session, out, [{ operationId: 'suggestFrameworks', count: 1 }], {
-        ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: 'one discovery query',
-      });
-      if (!decision.proceed) {
-        out.result(() => 'Dry run: nothing sent.', () => ({ dryRun: true, plannedTokens: decision.plannedTokens ?? null }));
+      const step = await spendStep(session, out, [{ operationId: 'suggestFrameworks', count: 1 }], { maxTokens, dryRun: booleanFlag(v, 'dry-run'), what: 'one discovery query' }, () =>
+        session.client.suggestFrameworks(input),
+      );
+      if (step.status === 'dry-run') {
+        out.result(() => 'Dry run: nothing sent.', () => ({ dryRun: true, plannedTokens: plannedTokens(step) ?? null, refusal: step.refusal?.message ?? null }));
         return EXIT.ok;
       }
-      const result = await session.client.suggestFrameworks(input);
-      const spent = tokensSpent(decision);
+      const result = step.value;
+      const spent = tokensSpent(step);
       out.result(
         () => [
           table(['#', 'Framework', 'Regulator', 'Jurisdiction', 'Confidence', 'Slug'], result.candidates.map((c) => [
@@ -51,7 +51,7 @@ export const suggestCommand: Command = {
           ]), { whole: [5] }),
           ...result.candidates.slice(0, 3).map((c) => `\n${c.rank}. ${c.name}: ${c.reasoning}\n   ${c.sourceUrl}`),
           ...(result.warnings ?? []).map((w) => `\nwarning: ${w}`),
-          `\n${spentLine(decision.mode, spent)}`,
+          `\n${spentLine(step.mode, spent)}`,
         ].join('\n'),
         () => ({ ...result, tokensSpent: spent ?? null }),
       );

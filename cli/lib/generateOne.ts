@@ -11,7 +11,7 @@ import { EXIT, ExternalServiceError, UsageError, type ExitCode } from './errors.
 import { resolveFrameworkArgument } from './frameworkMatch.js';
 import { fields, type Output } from './output.js';
 import type { Session } from './session.js';
-import { guardSpend, spentLine, tokensSpent } from './spend.js';
+import { plannedTokens, spendStep, spentLine, tokensSpent } from './spend.js';
 import { didYouMean } from './suggest.js';
 
 /** The document type, checked against the service's list: a wrong one is a usage error naming the valid ones. */
@@ -32,19 +32,21 @@ export async function generateOne(parsed: Parsed, out: Output, session: Session,
   const framework = resolveFrameworkArgument(options.framework, capabilities.verifiedFrameworks);
   const typed = stringFlag(v, 'type');
   const type = typed === undefined ? undefined : checkDocumentType(typed, capabilities.documentTypes);
-  const decision = await guardSpend(session, out, [generationCalls(1)], {
-    ...(maxTokens !== undefined ? { maxTokens } : {}),
-    dryRun: booleanFlag(v, 'dry-run'),
-    what: `one ${type ?? 'document'} for ${framework}`,
-  });
-  if (!decision.proceed) {
+  const step = await spendStep(
+    session,
+    out,
+    [generationCalls(1)],
+    { maxTokens, dryRun: booleanFlag(v, 'dry-run'), what: `one ${type ?? 'document'} for ${framework}` },
+    () => client.generateDocument({ framework, ...(type ? { type } : {}) }),
+  );
+  if (step.status === 'dry-run') {
     out.result(
       () => `Dry run: would generate one ${type ?? 'document (the service default type)'} for ${framework} as ${options.format}; nothing was sent.`,
-      () => ({ dryRun: true, framework, type: type ?? null, format: options.format, plannedTokens: decision.plannedTokens ?? null, budget: decision.budget }),
+      () => ({ dryRun: true, framework, type: type ?? null, format: options.format, plannedTokens: plannedTokens(step) ?? null, budget: step.budget }),
     );
     return EXIT.ok;
   }
-  const job = await client.generateDocument({ framework, ...(type ? { type } : {}) });
+  const job = step.value;
   if (booleanFlag(v, 'no-wait')) {
     out.result(
       () => [fields([['Job', job.jobId], ['Status', job.status], ['Framework', framework], ['Type', type]]), '',
@@ -62,8 +64,8 @@ export async function generateOne(parsed: Parsed, out: Output, session: Session,
     throw new ExternalServiceError('job_failed', `job ${job.jobId} ended ${finished.status}${finished.error ? `: ${finished.error.message}` : ''}`, `compliance jobs get ${job.jobId} shows it; nothing is charged for a failed generation.`);
   }
   // Charged once completed; the line goes to stderr, as stdout may carry the document itself.
-  const spent = tokensSpent(decision);
-  out.notice(spentLine(decision.mode, spent));
+  const spent = tokensSpent(step);
+  out.notice(spentLine(step.mode, spent));
   const download = await client.downloadDocument({ jobId: job.jobId, format: options.format });
   // Text with no -o goes to stdout; a binary format is saved under the service's file name.
   const target = output ?? (download.kind === 'binary' ? download.filename : undefined);

@@ -17,7 +17,7 @@ import { tokens } from './format.js';
 import { table, type Output } from './output.js';
 import type { Session } from './session.js';
 import { ciEvent } from './review.js';
-import { guardSpend, spentLine } from './spend.js';
+import { plannedTokens, spendStep, spentLine } from './spend.js';
 
 interface Upload {
   path: string;
@@ -88,36 +88,45 @@ export async function ingestFiles(parsed: Parsed, out: Output, session: Session,
   const tags = listFlag(v, 'tags');
   const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
   const uploads = await readUploads(paths);
-  const decision = await guardSpend(session, out, [{ operationId: 'ingestLibraryDocument', count: uploads.length }], {
-    ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: `${uploads.length} library ingest(s)`,
-  });
-  const each = decision.plannedTokens === undefined ? 0 : decision.plannedTokens / uploads.length;
-  if (!decision.proceed) {
-    const results = uploads.map((u): FileResult => ({ path: u.path, outcome: 'would ingest', documentId: null, tokens: each, message: documentTitle(u.path, u.content) }));
-    out.result(() => render(results, `Dry run: nothing was sent. Total ${tokens(decision.plannedTokens ?? 0)} in live mode.`), () => ({ dryRun: true, plannedTokens: decision.plannedTokens ?? null, budget: decision.budget, results }));
+  const dryRun = booleanFlag(v, 'dry-run');
+  const ingestAll = async (each: number): Promise<FileResult[]> => {
+    const results: FileResult[] = [];
+    for (const [index, upload] of uploads.entries()) {
+      out.progress(`${index + 1}/${uploads.length} ingesting ${upload.path}`);
+      try {
+        const accepted = await session.client.ingestLibraryDocument({ title: documentTitle(upload.path, upload.content), content: upload.content, filename: upload.path, ...(category ? { category } : {}), ...(tags ? { tags } : {}) });
+        const job = await session.client.waitForJob(accepted.jobId, { ...(accepted.estimatedSeconds !== undefined ? { estimatedSeconds: accepted.estimatedSeconds } : {}) });
+        const documentId = accepted.documentId ?? job.documentId ?? null;
+        results.push(job.status === 'completed'
+          ? { path: upload.path, outcome: 'ingested', documentId, tokens: each, message: '' }
+          : { path: upload.path, outcome: 'failed', documentId, tokens: 0, message: job.error?.message ?? `job ${job.status}` });
+      } catch (error) {
+        const described = describeError(error);
+        results.push({ path: upload.path, outcome: 'failed', documentId: null, tokens: 0, message: `${described.message}${described.hint ? ` (${described.hint})` : ''}` });
+      }
+    }
+    out.done();
+    return results;
+  };
+  const priceEach = (plan: { estimate: { totalTokens: number } }) => plan.estimate.totalTokens / uploads.length;
+  const step = await spendStep<FileResult[]>(
+    session,
+    out,
+    [{ operationId: 'ingestLibraryDocument', count: uploads.length }],
+    { maxTokens, dryRun, what: `${uploads.length} library ingest(s)`, settle: (results) => results.reduce((sum, r) => sum + r.tokens, 0) },
+    (plan) => ingestAll(priceEach(plan)),
+  );
+  if (step.status === 'dry-run') {
+    const results = uploads.map((u): FileResult => ({ path: u.path, outcome: 'would ingest', documentId: null, tokens: priceEach(step), message: documentTitle(u.path, u.content) }));
+    out.result(() => render(results, `Dry run: nothing was sent. Total ${tokens(plannedTokens(step) ?? 0)} in live mode.`), () => ({ dryRun: true, plannedTokens: plannedTokens(step) ?? null, budget: step.budget, results }));
     return EXIT.ok;
   }
-  const results: FileResult[] = [];
-  for (const [index, upload] of uploads.entries()) {
-    out.progress(`${index + 1}/${uploads.length} ingesting ${upload.path}`);
-    try {
-      const accepted = await session.client.ingestLibraryDocument({ title: documentTitle(upload.path, upload.content), content: upload.content, filename: upload.path, ...(category ? { category } : {}), ...(tags ? { tags } : {}) });
-      const job = await session.client.waitForJob(accepted.jobId, { ...(accepted.estimatedSeconds !== undefined ? { estimatedSeconds: accepted.estimatedSeconds } : {}) });
-      const documentId = accepted.documentId ?? job.documentId ?? null;
-      results.push(job.status === 'completed'
-        ? { path: upload.path, outcome: 'ingested', documentId, tokens: decision.mode === 'live' ? each : 0, message: '' }
-        : { path: upload.path, outcome: 'failed', documentId, tokens: 0, message: job.error?.message ?? `job ${job.status}` });
-    } catch (error) {
-      const described = describeError(error);
-      results.push({ path: upload.path, outcome: 'failed', documentId: null, tokens: 0, message: `${described.message}${described.hint ? ` (${described.hint})` : ''}` });
-    }
-  }
-  out.done();
-  const spent = results.reduce((sum, r) => sum + r.tokens, 0);
+  // The rows show what each ingest drew: nothing for a sandbox key.
+  const results = step.value.map((r) => ({ ...r, tokens: step.mode === 'live' ? r.tokens : 0 }));
   const failed = results.filter((r) => r.outcome === 'failed').length;
   out.result(
-    () => render(results, `${results.length - failed} ingested, ${failed} failed. ${spentLine(decision.mode, spent)}`),
-    () => ({ dryRun: false, tokensSpent: spent, results }),
+    () => render(results, `${results.length - failed} ingested, ${failed} failed. ${spentLine(step.mode, step.tokensSpent)}`),
+    () => ({ dryRun: false, tokensSpent: step.tokensSpent, results }),
   );
   return failed ? EXIT.service : EXIT.ok;
 }
@@ -136,23 +145,30 @@ export async function refreshFile(parsed: Parsed, out: Output, session: Session,
     out.result(() => render([result], 'Nothing to refresh.'), () => ({ dryRun: booleanFlag(v, 'dry-run'), tokensSpent: 0, results: [result] }));
     return EXIT.ok;
   }
-  const decision = await guardSpend(session, out, [{ operationId: 'refreshLibraryDocument', count: 1 }], {
-    ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun: booleanFlag(v, 'dry-run'), what: `refreshing ${id}`,
-  });
-  const price = decision.plannedTokens ?? 0;
-  if (!decision.proceed) {
-    const result: FileResult = { path, outcome: 'would refresh', documentId: id, tokens: price, message: stored.title };
-    out.result(() => render([result], `Dry run: nothing was sent. Total ${tokens(price)} in live mode.`), () => ({ dryRun: true, plannedTokens: decision.plannedTokens ?? null, budget: decision.budget, results: [result] }));
+  const step = await spendStep(
+    session,
+    out,
+    [{ operationId: 'refreshLibraryDocument', count: 1 }],
+    // A failed refresh job is refunded: only a completed one counts.
+    { maxTokens, dryRun: booleanFlag(v, 'dry-run'), what: `refreshing ${id}`, settle: ({ job }, plan) => (job.status === 'completed' ? plan.estimate.totalTokens : 0) },
+    async () => {
+      const accepted = await session.client.refreshLibraryDocument({ id, content });
+      const job = await session.client.waitForJob(accepted.jobId, {
+        ...(accepted.estimatedSeconds !== undefined ? { estimatedSeconds: accepted.estimatedSeconds } : {}),
+        onProgress: (status) => out.progress(`refreshing ${id}: ${status.status}`),
+      });
+      out.done();
+      return { accepted, job };
+    },
+  );
+  if (step.status === 'dry-run') {
+    const result: FileResult = { path, outcome: 'would refresh', documentId: id, tokens: plannedTokens(step) ?? 0, message: stored.title };
+    out.result(() => render([result], `Dry run: nothing was sent. Total ${tokens(plannedTokens(step) ?? 0)} in live mode.`), () => ({ dryRun: true, plannedTokens: plannedTokens(step) ?? null, budget: step.budget, results: [result] }));
     return EXIT.ok;
   }
-  const accepted = await session.client.refreshLibraryDocument({ id, content });
-  const job = await session.client.waitForJob(accepted.jobId, {
-    ...(accepted.estimatedSeconds !== undefined ? { estimatedSeconds: accepted.estimatedSeconds } : {}),
-    onProgress: (status) => out.progress(`refreshing ${id}: ${status.status}`),
-  });
-  out.done();
+  const { accepted, job } = step.value;
   const ok = job.status === 'completed';
-  const result: FileResult = { path, outcome: ok ? 'refreshed' : 'failed', documentId: id, tokens: ok && decision.mode === 'live' ? price : 0, message: ok ? `version ${accepted.version ?? '?'}` : job.error?.message ?? `job ${job.status}` };
-  out.result(() => render([result], spentLine(decision.mode, result.tokens)), () => ({ dryRun: false, tokensSpent: result.tokens, results: [result] }));
+  const result: FileResult = { path, outcome: ok ? 'refreshed' : 'failed', documentId: id, tokens: step.tokensSpent, message: ok ? `version ${accepted.version ?? '?'}` : job.error?.message ?? `job ${job.status}` };
+  out.result(() => render([result], spentLine(step.mode, result.tokens)), () => ({ dryRun: false, tokensSpent: result.tokens, results: [result] }));
   return ok ? EXIT.ok : EXIT.service;
 }

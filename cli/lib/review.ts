@@ -110,6 +110,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const historyDir = stringFlag(v, 'history');
   const history = historyDir ? await readHistory(historyDir, '--history') : undefined;
   const commit = await gitHead(repo.root);
+  const runRepository = envRepository();
   // In GitLab CI, links go to the GitLab the pipeline runs on, in its spelling.
   const gitlab = process.env.GITLAB_CI === 'true' ? process.env.CI_SERVER_URL?.trim() : undefined;
   const serverUrl = gitlab ?? process.env.GITHUB_SERVER_URL?.trim();
@@ -126,6 +127,8 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       today: today(),
       now: new Date().toISOString(),
       ...(repository ? { repository } : {}),
+      // Links point at the repository the CI run is in, where `commit` is.
+      ...(runRepository ? { runRepository } : {}),
       ...(commit ? { commit } : {}),
       ...(serverUrl ? { serverUrl } : {}),
       ...(gitlab ? { forge: 'gitlab' as const } : {}),
@@ -168,9 +171,9 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       ran = check.result;
       judged = check.gate;
     }
-    // A dry run reports a plan the balance or --max-tokens would refuse (exit 0, per-file plan and
-    // shortfall): it is a question answered, not a refusal of something asked for.
-    const result: ReviewResult = common.dryRun && ran.status === 'refused' ? { ...ran, status: 'dry-run' } : ran;
+    // A dry run is never refused (review/ decides): a plan the balance or --max-tokens would refuse is
+    // a dry run whose budget says so (exit 0, per-file plan and shortfall).
+    const result: ReviewResult = ran;
     mappedFrameworks.set(result, judged.config.frameworks.map((framework) => framework.framework));
     return { result, session, files: documents, repo, history, formats, baselineReport: baseline?.report, gateNotes: gateNotes(judged, policy.changeRequest) };
   } catch (error) {

@@ -1,61 +1,66 @@
 /**
- * The money rule (review/'s planSpend) as commands render it: in live mode, say what the call will
- * cost before making it; refuse it over --max-tokens or the balance (exit 3, nothing spent); spend
- * nothing on --dry-run.
+ * The charged step (review/chargedStep.ts) as commands render it: in live mode, say what the calls
+ * will cost before making them; a plan over --max-tokens or the balance is refused (exit 3, nothing
+ * spent); --dry-run sends nothing and exits 0, saying what a real run would be refused with.
  */
 import type { KeyMode } from '../../api/schemas/common.js';
-import { assertBudget, chargedTokens, planSpend, type BudgetCheck, type PlannedCalls } from '../../review/budget.js';
+import type { PlannedCalls } from '../../review/budget.js';
+import { chargedStep, type ChargedRun, type ChargedStep } from '../../review/chargedStep.js';
 import { tokens, usd } from './format.js';
 import type { Output } from './output.js';
 import type { Session } from './session.js';
 
-interface SpendDecision {
-  mode: KeyMode;
-  /** Live-mode price of the planned calls; undefined when the service lists no price. */
-  plannedTokens: number | undefined;
-  budget: BudgetCheck;
-  /** false on --dry-run: report the plan, make no charged call. */
-  proceed: boolean;
+/** A step a command goes on with: refusals are thrown. */
+type CommandStep<T> = Extract<ChargedStep<T>, { status: 'completed' | 'dry-run' }>;
+
+interface SpendOptions<T> {
+  maxTokens?: number | undefined;
+  dryRun?: boolean;
+  /** What the user asked for, named in the notice and a refusal ("one discovery query"). */
+  what: string;
+  /** See ChargedStepOptions.settle: the live-price tokens of the calls that went through. */
+  settle?: (value: NoInfer<T>, plan: ChargedRun) => number;
 }
 
-/**
- * Prices `calls` (GET /billing and the operation table, free), prints the cost in live mode and throws
- * budget_exceeded (exit 3) when the plan is over the cap or the balance.
- */
-export async function guardSpend(session: Session, out: Output, calls: PlannedCalls[], options: { maxTokens?: number; dryRun?: boolean; what: string }): Promise<SpendDecision> {
-  const spend = await planSpend(session.client, calls, {
-    mode: await session.mode(),
-    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
-    dryRun: options.dryRun === true,
-    label: options.what,
-  });
-  const { mode, budget, estimate } = spend;
-  const planned = estimate.unpriced.length > 0 ? undefined : estimate.totalTokens;
-  if (mode === 'live') {
-    const cost = planned === undefined ? 'an unlisted price' : `${tokens(planned)} (about ${usd(planned)})`;
-    out.notice(`${options.dryRun ? 'Would spend' : 'Spending'} ${cost} on ${options.what}; balance ${tokens(spend.balanceTokens)}.`);
-  }
-  if (spend.status === 'dry-run') {
-    // A dry run answers "what would happen": a shortfall is part of the answer (exit 0), not an error.
-    if (!budget.allowed) {
-      out.warn(`a real run would be refused before spending anything: ${budget.reasons.join('; ')}`);
-      if (budget.suggestedPack) out.notice(`  Buy it with: compliance checkout ${budget.suggestedPack.code}`);
+/** Runs `run` as a charged step (see the module comment); throws budget_exceeded (exit 3) when refused. */
+export async function spendStep<T>(session: Session, out: Output, calls: readonly PlannedCalls[], options: SpendOptions<T>, run: (plan: ChargedRun) => Promise<T>): Promise<CommandStep<T>> {
+  const costOf = (plan: Pick<ChargedRun, 'estimate'>) => (plan.estimate.unpriced.length > 0 ? 'an unlisted price' : `${tokens(plan.estimate.totalTokens)} (about ${usd(plan.estimate.totalTokens)})`);
+  const step = await chargedStep<T>(
+    session.client,
+    calls,
+    {
+      mode: await session.mode(),
+      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+      dryRun: options.dryRun === true,
+      label: options.what,
+      capLabel: '--max-tokens',
+      ...(options.settle ? { settle: options.settle } : {}),
+    },
+    (plan) => {
+      if (plan.mode === 'live') out.notice(`Spending ${costOf(plan)} on ${options.what}; balance ${tokens(plan.balanceTokens)}.`);
+      return run(plan);
+    },
+  );
+  if (step.status === 'refused') throw step.refusal;
+  if (step.status === 'dry-run') {
+    if (step.mode === 'live') out.notice(`Would spend ${costOf(step)} on ${options.what}; balance ${tokens(step.balanceTokens)}.`);
+    // A dry run answers "what would happen": a refusal is part of the answer (exit 0), not an error.
+    if (step.refusal) {
+      out.warn(`a real run would be ${step.refusal.message}`);
+      if (step.budget.suggestedPack) out.notice(`  Buy it with: compliance checkout ${step.budget.suggestedPack.code}`);
     }
-    return { mode, plannedTokens: planned, budget, proceed: false };
   }
-  assertBudget(budget, '--max-tokens');
-  // One command is one plan under its own cap: its reservation has nothing to share with.
-  return { mode, plannedTokens: planned, budget, proceed: true };
+  return step;
 }
 
-/**
- * What a spender charged once its calls ran: `calls` of the plan's calls (default all of them) at
- * the planned live price, 0 for a sandbox key; undefined when the service lists no price.
- */
-export function tokensSpent(decision: SpendDecision, calls?: { done: number; planned: number }): number | undefined {
-  if (decision.plannedTokens === undefined) return decision.mode === 'live' ? undefined : 0;
-  const share = calls ? (calls.planned === 0 ? 0 : Math.round((decision.plannedTokens * calls.done) / calls.planned)) : decision.plannedTokens;
-  return chargedTokens(decision.mode, share);
+/** What the plan costs at live prices; undefined when the service lists no price for one of its calls. */
+export function plannedTokens(step: Pick<ChargedStep<unknown>, 'estimate'>): number | undefined {
+  return step.estimate.unpriced.length > 0 ? undefined : step.estimate.totalTokens;
+}
+
+/** What a completed step drew from the balance; undefined for a live key when a price is not listed. */
+export function tokensSpent(step: Pick<ChargedStep<unknown>, 'mode' | 'estimate' | 'tokensSpent'>): number | undefined {
+  return step.mode === 'live' && plannedTokens(step) === undefined ? undefined : step.tokensSpent;
 }
 
 /** The line every spending command ends with: "Spent 20,000 tokens." (a sandbox key says it is never charged). */

@@ -8,13 +8,29 @@
 import type { ComplianceClient } from '../../api/client.js';
 import type { OperationId } from '../../api/operations.js';
 import type { KeyMode } from '../../api/schemas/common.js';
-import { priceCalls, priceOf, SpendLedger, type Reservation } from '../../review/budget.js';
+import { priceCalls, priceOf, SpendLedger } from '../../review/budget.js';
+import { chargedStep } from '../../review/chargedStep.js';
 import { ReviewError } from '../../review/errors.js';
 import { tokens, usd } from '../lib/format.js';
 
-/** A charged call refused before anything was sent (code budget_exceeded, as the CLI's refusals). */
-export function budgetRefusal(message: string, hint: string): ReviewError {
-  return new ReviewError('budget_exceeded', message, hint);
+/** The client's answer to a confirmation (elicitation), or why it could not be had. */
+type ConfirmAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> } | { action: 'unreadable'; error: unknown };
+
+/**
+ * Nothing is sent until the user says yes. A decline or a cancel is `declined`; an answer that cannot
+ * be read (the request failed, or `confirm` is not a yes or no) is `confirmation_unreadable`. Both
+ * are ReviewErrors: the reservation is released, nothing counts as spent.
+ */
+export function assertConfirmed(what: string, answer: ConfirmAnswer): void {
+  const confirm = answer.action === 'accept' ? answer.content?.confirm : undefined;
+  if (answer.action === 'unreadable' || (answer.action === 'accept' && typeof confirm !== 'boolean')) {
+    const why = answer.action === 'unreadable' ? (answer.error instanceof Error ? answer.error.message : String(answer.error)) : `confirm was ${JSON.stringify(confirm) ?? 'missing'}, not true or false`;
+    throw new ReviewError('confirmation_unreadable', `the answer to the confirmation of ${what} could not be read (${why}): nothing was sent or spent`, 'Ask the user again; if their client cannot answer confirmations, the server can be started with a higher --confirm-above.');
+  }
+  if (confirm !== true) {
+    const said = answer.action === 'cancel' ? 'cancelled the confirmation of' : 'declined';
+    throw new ReviewError('declined', `the user ${said} ${what}: nothing was sent or spent`, 'Ask the user before trying again.');
+  }
 }
 
 interface SpendReport {
@@ -66,21 +82,32 @@ export class SessionBudget {
     return `Cost: ${tokens(total)} (about ${usd(total)}) per call in live mode${parts}; sandbox keys are never charged. Counted against this server's --max-tokens budget.`;
   }
 
+  /** The session's cap: a dry run (planReview) is checked against it as a charged call would be. */
+  get ledger(): SpendLedger {
+    return this.#ledger;
+  }
+
   /**
-   * Prices one call of each of `ids` and reserves it (throws budget_exceeded, nothing sent, when the
-   * budget does not allow it). Settle the reservation when the call ends: commit, or settleAfter(error).
+   * One charged tool call as review/'s charged step: one call of each of `ids` priced (GET /billing,
+   * free) and reserved under the session's cap, `confirm` asked with the price (a decline or an
+   * unreadable answer releases it: nothing was sent), then `work`, settled as the ledger says.
+   * Refused (nothing sent): budget_exceeded, with what the user can do about it.
    */
-  async reserve(what: string, ids: readonly OperationId[]): Promise<Reservation> {
-    const estimate = priceCalls(ids.map((id) => ({ operationId: id, count: 1 })), await this.prices());
-    // No await between the check and the reservation: concurrent calls see each other's claims.
-    const { budget, reservation } = this.#ledger.reserve(estimate, { label: what });
-    if (reservation) return reservation;
-    const hint = this.maxTokens === undefined
-      ? 'Ask the user to restart the server with --max-tokens N (for example --max-tokens 500000) to allow charged calls.'
-      : estimate.unpriced.length > 0
-        ? 'Use the CLI for this call, where you can see the price first.'
-        : 'The budget is fixed for the server session; the user can restart the server with a larger --max-tokens.';
-    throw budgetRefusal(`refused before spending anything: ${budget.reasons.join('; ')}`, hint);
+  async spend<T>(what: string, ids: readonly OperationId[], confirm: (price: number) => Promise<void>, work: () => Promise<T>): Promise<T> {
+    const calls = ids.map((id) => ({ operationId: id, count: 1 }));
+    const step = await chargedStep(this.#client, calls, { ledger: this.#ledger, label: what, capLabel: '--max-tokens' }, async ({ reservation }) => {
+      await confirm(reservation.tokens);
+      return work();
+    });
+    if (step.status === 'completed') return step.value;
+    const hint = step.budget.suggestedPack
+      ? step.refusal?.hint
+      : this.maxTokens === undefined
+        ? 'Ask the user to restart the server with --max-tokens N (for example --max-tokens 500000) to allow charged calls.'
+        : step.estimate.unpriced.length > 0
+          ? 'Use the CLI for this call, where you can see the price first.'
+          : 'The budget is fixed for the server session; the user can restart the server with a larger --max-tokens.';
+    throw new ReviewError('budget_exceeded', step.refusal?.message ?? 'refused before spending anything', hint);
   }
 
   report(): SpendReport {

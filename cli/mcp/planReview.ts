@@ -31,7 +31,8 @@ export function planReviewTool(): ToolDefinition {
       const config = await readConfigFile(root, configPath);
       const files = await loadDocuments({ root, configPath, config });
       const budget = context.budget.report();
-      const result = await runReview(context.client, { config, files, today: today(), dryRun: true, maxTokens: budget.remainingTokens ?? undefined, signal });
+      // Checked against the session's own cap (what it has spent and holds, and that a live key needs one).
+      const result = await runReview(context.client, { config, files, today: today(), dryRun: true, ledger: context.budget.ledger, signal });
       return answer(context, {
         charged: false,
         result: {

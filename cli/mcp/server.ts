@@ -17,7 +17,7 @@ import {
 import type { ComplianceClient } from '../../api/client.js';
 import type { JobStatusModel } from '../../api/clientTypes.js';
 import { tokens, usd } from '../lib/format.js';
-import { budgetRefusal, type SessionBudget } from './budget.js';
+import { assertConfirmed, type SessionBudget } from './budget.js';
 import { resolveFrom, type McpContext } from './context.js';
 import { getPrompt, PROMPTS } from './prompts.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
@@ -87,10 +87,8 @@ export function createMcpServer(shared: SharedState): Server {
         const answer = await server.elicitInput({
           message: `${what} costs ${tokens(price)} (about ${usd(price)})${connection.budget.mode === 'live' ? '' : ' at live prices (sandbox key: nothing is charged)'}. ${connection.budget.reportLine()} Go ahead?`,
           requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Spend the tokens', description: `Spend ${tokens(price)} on ${what}` } }, required: ['confirm'] },
-        });
-        if (answer.action !== 'accept' || answer.content?.confirm !== true) {
-          throw budgetRefusal(`the user did not confirm ${what}: nothing was spent`, 'Ask the user before trying again.');
-        }
+        }).catch((error: unknown) => ({ action: 'unreadable' as const, error }));
+        assertConfirmed(what, answer);
       },
     },
   })));

@@ -116,16 +116,13 @@ export function groupOf(id: OperationId): ToolGroup {
 }
 
 /**
- * Reserves the price of `ids` under the session budget (refused, nothing sent, when it does not fit),
- * asks the user above the confirmation threshold, runs `work`, then settles: the price stays spent
- * unless the call failed in a way that cannot have been charged (a refusal, a declined prompt).
+ * One charged call under the session budget (SessionBudget.spend: review/'s charged step): refused,
+ * nothing sent, when it does not fit; the user asked above the confirmation threshold; then settled:
+ * the price stays spent unless the call failed in a way that cannot have been charged (a refusal,
+ * a declined or unreadable confirmation).
  */
-export async function spend<T>(context: McpContext, what: string, ids: readonly OperationId[], work: () => Promise<T>): Promise<T> {
-  const reservation = await context.budget.reserve(what, ids);
-  return reservation.around(async () => {
-    await context.confirm(what, reservation.tokens);
-    return work();
-  });
+export function spend<T>(context: McpContext, what: string, ids: readonly OperationId[], work: () => Promise<T>): Promise<T> {
+  return context.budget.spend(what, ids, (price) => context.confirm(what, price), work);
 }
 
 export function parse<T>(schema: z.ZodType<T>, args: unknown): T {

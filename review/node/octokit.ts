@@ -2,7 +2,9 @@
  * The one GitHub adapter: Octokit (core with the REST methods and pagination, as @octokit/rest
  * composes it) plus the retry and throttling plugins, so transient errors are retried and primary
  * and secondary rate limits are waited out rather than hammered. The CLI (`gaps --github`) and the
- * actions both use it; the actions pass their fetch (one HTTP stack per bundle, proxies honoured).
+ * actions both use it, and every request goes through the one Node transport (api/node/transport.ts:
+ * node:http(s) with HTTPS_PROXY / HTTP_PROXY / NO_PROXY honoured), never Node's own fetch, which
+ * ignores the proxy variables.
  *
  * Not exported from review/node/index.ts: the Octokit modules are imported on first use, so
  * surfaces that never call GitHub neither bundle nor load them.
@@ -12,6 +14,7 @@ import type { PaginateInterface } from '@octokit/plugin-paginate-rest';
 import type { Api } from '@octokit/plugin-rest-endpoint-methods';
 import type { RetryOptions } from '@octokit/plugin-retry';
 import type { ThrottlingOptions } from '@octokit/plugin-throttling';
+import { sharedNodeTransport, transportFetch } from '../../api/node/transport.js';
 import { gitHubStatus, type GitHubIssueRef, type GitHubIssuesPort, type ListedIssue } from '../githubPort.js';
 
 export type GitHub = Octokit & Api & { paginate: PaginateInterface };
@@ -32,8 +35,6 @@ interface CreateGitHubOptions {
   /** GITHUB_API_URL; https://api.github.com by default. */
   baseUrl?: string;
   userAgent: string;
-  /** The HTTP stack; the global fetch by default. */
-  fetch?: typeof fetch;
   log?: GitHubLog;
   /** Rate-limit waits longer than this are given up (the write fails with a warning). */
   maxRateLimitWaitSeconds?: number;
@@ -75,7 +76,7 @@ export async function createGitHub(options: CreateGitHubOptions): Promise<GitHub
     auth: options.token,
     baseUrl: (options.baseUrl || 'https://api.github.com').replace(/\/+$/, ''),
     userAgent: options.userAgent,
-    ...(options.fetch ? { request: { fetch: options.fetch } } : {}),
+    request: { fetch: transportFetch(sharedNodeTransport()) },
     throttle: { ...options.throttle, onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
     ...(options.retry ? { retry: options.retry } : {}),
     // Octokit's own log would print request failures the callers handle themselves.

@@ -77,9 +77,8 @@ export function conceptTerms(text: string): string[] {
   return readTerms(text).terms;
 }
 
-/** conceptTerms, also telling which terms rest only on an ambiguous word standing alone. */
-export function readTerms(text: string): ReadTerms {
-  const tokens = words(text);
+/** conceptTerms, also telling which terms rest only on an ambiguous word standing alone; `tokens`: its words, when already read. */
+export function readTerms(text: string, tokens: readonly string[] = words(text)): ReadTerms {
   const stems = tokens.map(stem);
   const terms: string[] = [];
   // Most sentences have no ambiguous word: nothing more is allocated for them.

@@ -5,8 +5,9 @@
  * under it are about).
  */
 import { lineOfOffset, parseBlocks } from '../library/blocks.js';
-import { splitSentences, truncateAtWord } from '../library/text.js';
+import { splitSentences, truncateAtWord, words } from '../library/text.js';
 import { conceptTerms, readTerms } from './concepts.js';
+import { MentionIndex } from './mentions.js';
 import type { EvidenceLocation } from './types.js';
 
 /** Longest quote, in characters. */
@@ -24,12 +25,13 @@ const CONTAINER_TERMS: ReadonlySet<string> = new Set(conceptTerms('policy statem
  * server") names the control's words but is the opposite of evidence. A prohibition or restriction
  * ("users must not share passwords", "we do not allow shared accounts", "developers do not have
  * access to production", "staff do not store ePHI on USB drives") is a control, so only a protective
- * measure stated as not taken counts here.
+ * measure stated as not taken counts here. OUT_OF_SCOPE and NEGATED tell the two apart, so a gap
+ * can say which it was.
  */
-const NOT_APPLICABLE = new RegExp(
-  String.raw`\b(?:not applicable|n\/a|out of scope|outside (?:the |our )?scope|not in scope|excluded from (?:the )?scope` +
-    // "we do not encrypt", not the imperative "Do not log ePHI"; "does not have access" restricts access.
-    String.raw`|(?<=\w\s)(?:does|do|did) not (?:currently |yet )?(?:have(?! (?:\w+ )?(?:access|permissions?|rights|privileges)\b)|operate|apply|run|offer|sponsor|act as|encrypt|perform|conduct|maintain|test|monitor|log|back up|retain|review)` +
+const OUT_OF_SCOPE = /\b(?:not applicable|n\/a|out of scope|outside (?:the |our )?scope|not in scope|excluded from (?:the )?scope)\b/i;
+const NEGATED = new RegExp(
+  // "we do not encrypt", not the imperative "Do not log ePHI"; "does not have access" restricts access.
+  String.raw`\b(?:(?<=\w\s)(?:does|do|did) not (?:currently |yet )?(?:have(?! (?:\w+ )?(?:access|permissions?|rights|privileges)\b)|operate|apply|run|offer|sponsor|act as|encrypt|perform|conduct|maintain|test|monitor|log|back up|retain|review)` +
     String.raw`|(?:is|are|was|were) not (?:currently |yet |being )?(?:a|an|in scope|applicable|covered|encrypted|performed|conducted|maintained|tested|monitored|logged|reviewed|backed up|implemented|required|in place|enforced|enabled)` +
     String.raw`|(?:has|have) no(?! (?:\w+ )?(?:access|permissions?|rights|privileges)\b))\b`,
   'i',
@@ -67,11 +69,39 @@ export interface EvidenceUnit {
   location: EvidenceLocation;
 }
 
-export function evidenceUnits(text: string): EvidenceUnit[] {
+/**
+ * Why a piece of text that names a control's terms is not evidence of it (mentions.ts words it in a
+ * gap): a heading or a table row's label cell, a statement of what a document covers, a sentence
+ * saying something does not apply or is not done, a delegation to a provider; `statement` is any
+ * other sentence (it names the term without meeting the control).
+ */
+export type MentionKind = 'statement' | 'delegated' | 'negated' | 'out-of-scope' | 'scope' | 'heading';
+
+/** A piece of the text as written (every sentence, heading and label cell, evidence or not), with where it stands. */
+export interface TextMention {
+  text: string;
+  kind: MentionKind;
+  location: EvidenceLocation;
+  /** Its concept terms, when it is an evidence unit (read for the mapping already). */
+  terms?: ReadonlySet<string>;
+}
+
+/** The text's evidence units, and every mention of anything in it (what a gap's explanation is checked against). */
+export function readText(text: string): { units: EvidenceUnit[]; mentions: MentionIndex } {
   const units: EvidenceUnit[] = [];
+  const mentions = new MentionIndex();
+  const mention = (entry: TextMention, tokens: readonly string[] = words(entry.text)) => mentions.add(entry, tokens);
   const headingCache = new Map<string, string[]>();
   for (const block of parseBlocks(text)) {
-    if (block.kind === 'heading') continue;
+    const at = (offset: number): EvidenceLocation => ({
+      ...(block.source !== undefined ? { source: block.source } : {}),
+      line: lineOfOffset(block, offset) - (block.sourceLine ?? 0),
+      ...(block.section !== undefined ? { section: block.section } : {}),
+    });
+    if (block.kind === 'heading') {
+      mention({ text: block.text, kind: 'heading', location: at(0) });
+      continue;
+    }
     const flat = block.text.replace(/\n/g, ' ');
     let heading: string[] = [];
     if (block.section !== undefined) {
@@ -87,29 +117,35 @@ export function evidenceUnits(text: string): EvidenceUnit[] {
       const statement = cells.reduce((a, b) => (b.length > a.length ? b : a), '');
       offset = Math.max(flat.indexOf(statement), 0);
       body = statement;
-      heading = [...heading, ...cells.filter((cell) => cell !== statement).flatMap((cell) => conceptTerms(cell))];
+      const labels = cells.filter((cell) => cell !== statement);
+      heading = [...heading, ...labels.flatMap((cell) => conceptTerms(cell))];
+      if (labels.length) mention({ text: labels.join(' | '), kind: 'heading', location: at(0) });
     }
     // List items and rows are split too: a sheet row holding a whole paragraph is several statements,
     // and scoring them as one would let its sentences add up to controls none of them speaks to.
     for (const sentence of splitSentences(body)) {
-      if (NOT_APPLICABLE.test(sentence.text) || SCOPE_STATEMENT.test(sentence.text)) continue;
-      const read = readTerms(sentence.text);
+      const location = at(offset + sentence.start);
+      const tokens = words(sentence.text);
+      const skipped: MentionKind | undefined = OUT_OF_SCOPE.test(sentence.text) ? 'out-of-scope' : NEGATED.test(sentence.text) ? 'negated' : SCOPE_STATEMENT.test(sentence.text) ? 'scope' : undefined;
+      if (skipped) {
+        mention({ text: sentence.text, kind: skipped, location }, tokens);
+        continue;
+      }
+      const read = readTerms(sentence.text, tokens);
       const terms = new Set(read.terms);
       if (!terms.size) continue;
+      const delegated = DELEGATION.test(sentence.text);
+      mention({ text: sentence.text, kind: delegated ? 'delegated' : 'statement', location, terms }, tokens);
       units.push({
         order: units.length,
         text: truncateAtWord(sentence.text, QUOTE_MAX_CHARS),
         terms,
         ambiguous: read.ambiguous,
-        delegated: DELEGATION.test(sentence.text),
+        delegated,
         headingTerms: new Set(heading.filter((t) => !terms.has(t))),
-        location: {
-          ...(block.source !== undefined ? { source: block.source } : {}),
-          line: lineOfOffset(block, offset + sentence.start) - (block.sourceLine ?? 0),
-          ...(block.section !== undefined ? { section: block.section } : {}),
-        },
+        location,
       });
     }
   }
-  return units;
+  return { units, mentions };
 }

@@ -21,7 +21,8 @@
  */
 import { isLiteral } from './concepts.js';
 import { GENERIC_TERMS, weightControls, type WeightedControl } from './controlWeights.js';
-import { evidenceUnits, type EvidenceUnit } from './evidenceUnits.js';
+import { readText, type EvidenceUnit } from './evidenceUnits.js';
+import { describeNamed, type MentionIndex } from './mentions.js';
 import type { ControlResult, ControlStatus, MappingGap, MapTextInput, MappingResult } from './types.js';
 
 /** Score at or above which a control counts as covered. */
@@ -65,7 +66,7 @@ interface Match {
 
 /** Maps a text against a framework's controls: coverage, per-control status and evidence, gaps. */
 export function mapText(input: MapTextInput): MappingResult {
-  const units = evidenceUnits(input.text);
+  const { units, mentions } = readText(input.text);
   const weighted = weightControls(input.framework.controls);
   const evidence = evidenceByControl(units, weighted);
 
@@ -74,7 +75,7 @@ export function mapText(input: MapTextInput): MappingResult {
   weighted.forEach((control, index) => {
     const { result, covered } = assess(control, evidence[index] ?? []);
     controls.push(result);
-    if (result.status !== 'covered') gaps.push(gapOf(control, result, covered));
+    if (result.status !== 'covered') gaps.push(gapOf(control, result, covered, mentions));
   });
 
   const count = (status: ControlStatus): number => controls.filter((c) => c.status === status).length;
@@ -184,29 +185,44 @@ function assess(weighted: WeightedControl, matches: readonly Match[]): { result:
   };
 }
 
-function gapOf(weighted: WeightedControl, result: ControlResult, covered: ReadonlySet<string>): MappingGap {
+/**
+ * A gap in words that never contradict the text: the key terms no evidence covers, split into those
+ * the text names somewhere (said as named, where and why that is not enough: mentions.ts) and those
+ * it names nowhere (said as absent).
+ */
+function gapOf(weighted: WeightedControl, result: ControlResult, covered: ReadonlySet<string>, mentions: MentionIndex): MappingGap {
   const { id, title, description } = weighted.control;
   const uncovered = weighted.keywords
     .filter((k) => !k.terms.some((t) => covered.has(t)))
     .sort((a, b) => b.weight - a.weight)
-    .slice(0, GAP_TERMS)
-    .map((k) => k.keyword);
-  const terms = uncovered.length ? uncovered : weighted.keywords.slice(0, GAP_TERMS).map((k) => k.keyword);
+    .slice(0, GAP_TERMS);
+  const listed = uncovered.length ? uncovered : weighted.keywords.slice(0, GAP_TERMS);
+  const named = listed.flatMap((k) => mentions.find(k.keyword) ?? []);
+  const absent = listed.filter((k) => !named.some((n) => n.keyword === k.keyword)).map((k) => k.keyword);
   const requirement = /[.!?]$/.test(description.trim()) ? description.trim() : `${description.trim()}.`;
   const status = result.status === 'partial' ? 'partial' : 'missing';
   const first = result.evidence[0]?.location;
   const where = first ? `${first.source ? `${first.source}, ` : ''}line ${first.line}` : '';
+  const namedLine = named.length ? ` Named, but not enough: ${named.map(describeNamed).join('; ')}.` : '';
+  const missing = result.evidence.length
+    ? `Evidence is too thin.${namedLine}${absent.length ? ` Nothing covers: ${absent.join(', ')}.` : ''}`
+    : named.length
+      ? `No statement in the text meets this control.${namedLine}${absent.length ? ` No statement on: ${absent.join(', ')}.` : ''}`
+      : `Nothing in the text addresses this control; no statement on: ${absent.join(', ')}.`;
+  // Name what the text lacks; what it names already is to be stated as done.
+  const ask = [
+    absent.length ? `${status === 'partial' ? 'Address' : 'Name'} ${quoteList(absent.slice(0, 3))} explicitly.` : '',
+    named.length ? `State what is done about ${quoteList(named.slice(0, 3).map((n) => n.keyword))}.` : '',
+  ].filter(Boolean).join(' ');
   return {
     controlId: id,
     title,
     status,
-    missing: result.evidence.length
-      ? `Evidence is too thin; nothing covers: ${terms.join(', ')}.`
-      : `Nothing in the text addresses this control; no statement on: ${terms.join(', ')}.`,
+    missing,
     recommendation:
       status === 'partial'
-        ? `Extend the statement at ${where} so it fully meets ${id} (${title}): ${requirement} Address ${quoteList(terms.slice(0, 3))} explicitly.`
-        : `Add a policy statement or procedure that meets ${id} (${title}): ${requirement} Name ${quoteList(terms.slice(0, 3))} explicitly.`,
+        ? `Extend the statement at ${where} so it fully meets ${id} (${title}): ${requirement} ${ask}`
+        : `Add a policy statement or procedure that meets ${id} (${title}): ${requirement} ${ask}`,
   };
 }
 

@@ -151,4 +151,23 @@ describe('evidence lost and gained on a pull request (actions/map)', () => {
     for (const annotation of removed) expect(lost).toContain(/Compliance evidence removed: ([^,]+)/.exec(annotation.properties)?.[1]);
     expect(lost.length).toBeGreaterThan(10);
   });
+
+  it('links at the repository the run is in (GITHUB_REPOSITORY), not the one compliance.yml names for the set', async () => {
+    // compliance.yml names the set as another repository does (a copy, a fork, a monorepo's export).
+    const workspace = makeWorkspace(HIPAA_CONFIG(10).replace('repository: acme/policies', 'repository: northwind-health/policies'));
+    const sha = commit(workspace, 'A: policies');
+    const run = await runAction('map', { workspace, inputs: inputs({ 'report-formats': 'md,html,sarif,junit' }), env: { GITHUB_SHA: sha } });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(workspace, 'compliance-report/report.json'), 'utf8'));
+    expect(report).toMatchObject({ repository: REPOSITORY, commit: sha });
+    const at = `https://github.example/${REPOSITORY}/blob/${sha}/policies/`;
+    for (const name of ['report.md', 'report.html', 'report.junit.xml', 'report.sarif']) {
+      const text = readFileSync(join(workspace, 'compliance-report', name), 'utf8');
+      expect(text, name).not.toContain('northwind-health/policies');
+      if (name !== 'report.sarif') expect(text, name).toContain(at);
+    }
+    expect(run.summary).toContain(`](${at}`);
+    const sarif = JSON.parse(readFileSync(join(workspace, 'compliance-report/report.sarif'), 'utf8'));
+    expect(sarif.runs[0].versionControlProvenance).toEqual([{ repositoryUri: `https://github.example/${REPOSITORY}`, revisionId: sha }]);
+  });
 });

@@ -61,10 +61,22 @@ describe('actions/generate refusal', () => {
     expect(run.outputs).toMatchObject({ generated: '0', paths: '[]', 'tokens-spent': '0', planned: '["generated/access-control"]' });
     expect(run.summary).toContain('## Generated documents (refused before spending anything: nothing generated)');
     expect(run.summary).toContain('| not generated (refused) |');
-    expect(run.summary).not.toMatch(/dry run/i);
+    expect(run.summary).not.toMatch(/\(dry run|Dry run, nothing sent/);
     const error = run.annotations.at(-1)?.message ?? '';
-    expect(error).toMatch(/^refused before spending anything: 1 × generateDocument at [\d,]+ tokens costs [\d,]+ tokens, but the cap of 1 tokens allows 1 tokens more: enough for 0 of the 1 call \(To generate: raise max-tokens to at least [\d,]+, or generate fewer documents \(the documents input\)\.\)$/);
+    // review/'s refusal, worded as on every surface: the plan, what the cap allows, the cap to set.
+    expect(error).toMatch(/^refused before spending anything: 1 × generateDocument at [\d,]+ tokens costs [\d,]+ tokens, but the cap of 1 tokens allows 1 tokens more: enough for 0 of the 1 call \(Set max-tokens to [\d,]+ or more, or plan fewer calls; a dry run shows the plan\.\)$/);
     expect(error).not.toContain('sync');
+    expect(existsSync(join(workspace, 'generated/access-control.md'))).toBe(false);
+  });
+
+  it('a dry run the cap would refuse succeeds, writes nothing and says what a real run would be refused with', async () => {
+    const workspace = makeWorkspace(HIPAA_CONFIG(80, GENERATE));
+    const run = await runAction('generate', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'max-tokens': '1', 'dry-run': 'true' } });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs).toMatchObject({ generated: '0', paths: '[]', 'tokens-spent': '0', planned: '["generated/access-control"]' });
+    expect(run.summary).toContain('## Generated documents (dry run: nothing generated)');
+    expect(run.summary).toMatch(/Dry run, nothing sent: 1 × generateDocument at [\d,]+ tokens, [\d,]+ tokens at live prices \(sandbox key: never charged\)\. A real run would be refused before spending anything: .*the cap of 1 tokens allows 1 tokens more/);
+    expect(run.annotations.filter((annotation) => annotation.kind === 'error')).toEqual([]);
     expect(existsSync(join(workspace, 'generated/access-control.md'))).toBe(false);
   });
 });
@@ -107,6 +119,6 @@ describe('actions/review', () => {
     expect(run.code, run.stdout).toBe(0);
     // A dry run evaluates nothing: skipped, with the plan's price in the summary.
     expect(run.outputs).toMatchObject({ status: 'skipped', passed: 'false', coverage: '', gaps: '0', 'tokens-spent': '0' });
-    expect(run.summary).toContain('Dry run: planned and priced, nothing sent.');
+    expect(run.summary).toMatch(/> Dry run, nothing sent: \d+ × ingestLibraryDocument at 400,000 tokens \+ 1 × mapDocument at [\d,]+ tokens, [\d,]+ tokens at live prices \(sandbox key: never charged\)\.\n/);
   });
 });

@@ -87,7 +87,12 @@ describe('actions/map re-run of a pull request', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.outputs).toMatchObject({ status: 'skipped', 'tokens-spent': '0' });
     expect(run.outputs.passed).toBe('false');
-    expect(run.summary).toContain('## Dry run: nothing was sent\n\n1 × mapDocument at 250,000 tokens: 250,000 tokens at live prices.');
+    expect(run.summary).toContain('## Dry run: nothing was sent\n\nDry run, nothing sent: 1 × mapDocument at 250,000 tokens, 250,000 tokens at live prices.\n');
+    // Under a cap that would refuse the mapping it is still a dry run: no comment, no failure, the refusal said.
+    const overCap = await runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'dry-run': 'true', 'max-tokens': String(MAP_PRICE - 1) }, event: pullRequestEvent(pr), apiUrl: github.url });
+    expect(overCap.code, overCap.stdout + overCap.stderr).toBe(0);
+    expect(overCap.outputs).toMatchObject({ status: 'skipped', passed: 'false', 'tokens-spent': '0' });
+    expect(overCap.summary).toContain('250,000 tokens at live prices. A real run would be refused before spending anything: 1 × mapDocument at 250,000 tokens costs 250,000 tokens, but the cap of 249,999 tokens allows 249,999 tokens more');
     expect(await balance()).toBe(before);
     expect(github.commentsOn(pr)).toEqual([]);
   }, 60_000);

@@ -42,14 +42,19 @@ describe('actions/suggest', () => {
     expect(refused.annotations.at(-1)?.message).toBe('refused before spending anything: one discovery query (1 × suggestFrameworks at 20,000 tokens) costs 20,000 tokens, but the cap of 19,999 tokens allows 19,999 tokens more: enough for 0 of the 1 call');
     expect(refused.outputs['tokens-spent']).toBe('0');
     expect(refused.outputs.candidates).toBeUndefined();
-    expect(refused.summary).toContain('Refused before sending anything');
+    expect(refused.summary).toContain('Refused before spending anything: one discovery query (1 × suggestFrameworks at 20,000 tokens) costs 20,000 tokens');
 
     const dry = await live('suggest', { ...query, 'dry-run': 'true' });
     expect(dry.code, dry.stdout).toBe(0);
     expect(dry.outputs['planned-tokens']).toBe('20000');
     expect(dry.outputs['tokens-spent']).toBe('0');
     expect(dry.outputs.candidates).toBeUndefined();
-    expect(dry.summary).toContain('Dry run: nothing was sent. The query costs 20,000 tokens at live prices.');
+    expect(dry.summary).toContain('Dry run, nothing sent: one discovery query (1 × suggestFrameworks at 20,000 tokens), 20,000 tokens at live prices.');
+    // A dry run the cap would refuse is still a dry run: it succeeds and says what a real run would meet.
+    const dryOverCap = await live('suggest', { ...query, 'dry-run': 'true', 'max-tokens': '19999' });
+    expect(dryOverCap.code, dryOverCap.stdout).toBe(0);
+    expect(dryOverCap.annotations.filter((annotation) => annotation.kind === 'error')).toEqual([]);
+    expect(dryOverCap.summary).toContain('20,000 tokens at live prices. A real run would be refused before spending anything: one discovery query (1 × suggestFrameworks at 20,000 tokens) costs 20,000 tokens, but the cap of 19,999 tokens allows 19,999 tokens more');
     expect(await balance()).toBe(before);
 
     const spent = await live('suggest', { ...query, 'max-tokens': '20000' });
@@ -106,7 +111,10 @@ describe('actions/call', () => {
     expect(dry.outputs['planned-tokens']).toBe(String(before.prices.generateDocument));
     expect(dry.outputs['tokens-spent']).toBe('0');
     expect(dry.outputs['job-id']).toBeUndefined();
-    expect(dry.summary).toContain('Dry run: nothing was sent.');
+    expect(dry.summary).toContain(`Dry run, nothing sent: 1 × generateDocument at ${before.prices.generateDocument?.toLocaleString('en-US')} tokens`);
+    const dryOverCap = await live({ operation: 'searchLibrary', input: '{"query": "access review"}', 'max-tokens': '4999', 'dry-run': 'true' });
+    expect(dryOverCap.code, dryOverCap.stdout).toBe(0);
+    expect(dryOverCap.summary).toContain('A real run would be refused before spending anything: 1 × searchLibrary at 5,000 tokens costs 5,000 tokens, but the cap of 4,999 tokens allows 4,999 tokens more');
     expect((await balance()).balanceTokens).toBe(before.balanceTokens);
 
     const searched = await live({ operation: 'searchLibrary', input: '{"query": "access review"}', 'max-tokens': '5000' });

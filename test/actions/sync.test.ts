@@ -89,6 +89,16 @@ describe('actions/sync', () => {
     expect(capped.code).toBe(1);
     expect(capped.annotations.at(-1)?.message).toContain('refused before spending anything: 13 × ingestLibraryDocument at 400,000 tokens costs 5,200,000 tokens, but the cap of 1,000,000 tokens allows 1,000,000 tokens more: enough for 2 of the 13 calls (Set max-tokens to 5,200,000 or more, or plan fewer calls; a dry run shows the plan.)');
     expect(capped.summary).toContain('would ingest');
+    expect(capped.summary).toContain('## Library sync (refused: nothing sent)');
+    expect(capped.summary).not.toContain('(dry run');
+
+    // The same plan as a dry run succeeds, sends nothing, and says what the cap would refuse.
+    const dry = await sync(workspace, { 'max-tokens': '1000000', 'dry-run': 'true' }, BUDGET_KEY);
+    expect(dry.code, dry.stdout).toBe(0);
+    expect(dry.annotations.filter((annotation) => annotation.kind === 'error')).toEqual([]);
+    expect(dry.summary).toContain('## Library sync (dry run: nothing sent)');
+    expect(dry.summary).toContain('5,200,000 tokens at live prices (sandbox key: never charged). A real run would be refused before spending anything: 13 × ingestLibraryDocument at 400,000 tokens costs 5,200,000 tokens, but the cap of 1,000,000 tokens allows 1,000,000 tokens more');
+    expect(dry.outputs).toMatchObject({ 'tokens-spent': '0', planned: '13' });
 
     const live = new ComplianceClient({ apiKey: LIVE_API_KEY, baseUrl: sandbox.baseUrl });
     const balance = (await live.getBilling()).balanceTokens;

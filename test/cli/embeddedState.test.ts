@@ -47,6 +47,26 @@ describe('the embedded sandbox between commands', () => {
     expect(readdirSync(dataDir).sort()).toEqual(expect.arrayContaining(['embedded-key']));
   }, 120_000);
 
+  it('with --ephemeral (npm start), the review of examples/ prints the same on every run, whatever the data directory holds', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'embedded-state-')), 'data');
+    const env = { COMPLIANCE_DATA_DIR: dataDir };
+    // Another checkout (or an earlier run) has already synced examples/ into the per-user state.
+    const kept = await cli(['review', '-C', 'examples'], { env });
+    expect(kept.code, kept.stderr).toBe(0);
+    const again = await cli(['review', '-C', 'examples'], { env });
+    expect(again.stdout).toContain('Library sync: 0 new, 0 changed, 8 unchanged');
+    const state = readdirSync(dataDir).sort();
+    const runs = [await cli(['review', '-C', 'examples', '--ephemeral'], { env }), await cli(['review', '-C', 'examples', '--ephemeral'], { env })];
+    for (const run of runs) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('Library sync: 8 new, 0 changed, 0 unchanged');
+      expect(run.stderr).toContain('state is discarded on exit');
+    }
+    expect(runs[1]!.stdout).toBe(runs[0]!.stdout);
+    expect(runs[1]!.stderr).toBe(runs[0]!.stderr);
+    expect(readdirSync(dataDir).sort()).toEqual(state);
+  }, 120_000);
+
   it('with no home in the environment, nothing is kept', async () => {
     const ingest = await cli(['library', 'ingest', POLICY, '--json'], { env: {} });
     expect(ingest.code, ingest.stderr).toBe(0);

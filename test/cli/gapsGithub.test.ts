@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub, type FakeIssue } from '../actions/fakeGitHub.js';
+import { startForwardProxy } from '../forwardProxy.js';
 import { GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, REPO_ROOT } from '../actions/harness.js';
 import { LIVE_KEY, buildCli, cli, liveSandbox, removeRepo, type Run } from './helpers.js';
 
@@ -91,6 +92,23 @@ describe('compliance gaps --github (fake GitHub, live-mode sandbox)', () => {
     expect(github.requests.length).toBeGreaterThan(0);
     expect(github.writes()).toEqual([]);
     expect(github.issueList()).toHaveLength(1);
+  });
+
+  it('talks to GitHub through the one Node transport: HTTP_PROXY is honoured, NO_PROXY too', async () => {
+    const proxy = await startForwardProxy();
+    try {
+      const proxied = await gaps(['--github', '--repo', ISSUES_REPO, '--dry-run', '--json'], { GITHUB_TOKEN, HTTP_PROXY: proxy.url });
+      expect(proxied.code, proxied.stderr).toBe(0);
+      expect(proxied.json).toMatchObject({ repository: ISSUES_REPO, existingIssues: 1 });
+      // Octokit's listing of the gap label's issues, as the proxy forwarded it.
+      expect(proxy.seen.some((line) => line.startsWith(`GET ${github.url}/repos/${ISSUES_REPO}/issues?`)), proxy.seen.join('\n')).toBe(true);
+      const seen = proxy.seen.length;
+      const bypassed = await gaps(['--github', '--repo', ISSUES_REPO, '--dry-run', '--json'], { GITHUB_TOKEN, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+      expect(bypassed.code, bypassed.stderr).toBe(0);
+      expect(proxy.seen).toHaveLength(seen);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('in a pull request run (GitHub Actions) it plans but never applies: gap issues follow the default branch', async () => {

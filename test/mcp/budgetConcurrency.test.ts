@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedPrice } from '../../api/operations.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
@@ -115,6 +116,64 @@ describe('concurrent charged calls never pass --max-tokens', () => {
       const { charged } = await concurrentIngests(client, 2);
       expect(charged).toHaveLength(1);
       expect(before - (await balance())).toBe(INGEST);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
+describe('a confirmation the user does not give spends nothing and is reported as what it is', () => {
+  it('declined, cancelled and unreadable answers: their own codes, nothing sent, every reservation released', async () => {
+    const server = await httpServer(built.cli, ['--max-tokens', String(INGEST), '--confirm-above', '0'], connectionEnv(box));
+    const client = new Client({ name: 'compliance-tests', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const answers: Array<() => Record<string, unknown>> = [
+      () => ({ action: 'decline' }),
+      () => ({ action: 'cancel' }),
+      // Not a yes or no: the answer cannot be read (whether the SDK or the server notices it).
+      () => ({ action: 'accept', content: { confirm: 'yes' } }),
+      () => {
+        throw new Error('the client could not show the prompt');
+      },
+      () => ({ action: 'accept', content: { confirm: true } }),
+    ];
+    client.setRequestHandler(ElicitRequestSchema, async () => answers.shift()!() as never);
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    try {
+      const before = await balance();
+      const call = async () => (await client.callTool({ name: 'ingestLibraryDocument', arguments: ingestArguments() })) as CallToolResult;
+      const declined = await call();
+      expect(declined.isError).toBe(true);
+      expect(textOf(declined)).toMatch(/^declined: the user declined ingestLibraryDocument: nothing was sent or spent\nhint: Ask the user before trying again\./);
+      expect(textOf(await call())).toMatch(/^declined: the user cancelled the confirmation of ingestLibraryDocument: nothing was sent or spent/);
+      for (let unreadable = 0; unreadable < 2; unreadable += 1) {
+        const result = await call();
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toMatch(/^confirmation_unreadable: the answer to the confirmation of ingestLibraryDocument could not be read \(.+\): nothing was sent or spent/);
+        expect(textOf(result)).not.toContain('bug');
+        // The cap was never claimed: nothing counted as spent, nothing held.
+        expect(textOf(result)).toContain('Session spend: 0 tokens charged; budget 400,000 tokens, 400,000 tokens left.');
+        expect(result.structuredContent).toMatchObject({ error: { code: 'confirmation_unreadable' }, spend: { spentTokens: 0, reservedTokens: 0 } });
+      }
+      expect(await balance()).toBe(before);
+      // The whole budget is still there for the call the user confirms.
+      const confirmed = await call();
+      expect(confirmed.isError, textOf(confirmed)).toBeFalsy();
+      expect(before - (await balance())).toBe(INGEST);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('planReview is checked against the session cap: a live key without --max-tokens would be refused, and it says so', async () => {
+    const { client } = await stdioClient(built.cli, [], connectionEnv(box));
+    try {
+      const plan = (await client.callTool({ name: 'planReview', arguments: { directory: fileURLToPath(new URL('../../examples', import.meta.url)) } })) as CallToolResult;
+      expect(plan.isError, textOf(plan)).toBeFalsy();
+      const result = (plan.structuredContent as { result: { status: string; budget: { allowed: boolean; reasons: string[] } } }).result;
+      expect(result.status).toBe('dry-run');
+      expect(result.budget.allowed).toBe(false);
+      expect(result.budget.reasons.join('\n')).toContain('and no token cap was set, so nothing charged is allowed');
     } finally {
       await client.close();
     }

@@ -128,7 +128,7 @@ describe('compliance mcp --http with a budget and a client that supports elicita
     const declined = (await client.callTool({ name: 'searchLibrary', arguments: { query: 'access reviews' } })) as CallToolResult;
     expect(asked.at(-1)).toMatch(/^searchLibrary costs 5,000 tokens \(about US\$0\.02\)\. Session spend: 0 tokens charged; budget 1,000,000 tokens/);
     expect(declined.isError).toBe(true);
-    expect(textOf(declined)).toContain('the user did not confirm searchLibrary: nothing was spent');
+    expect(textOf(declined)).toContain('declined: the user declined searchLibrary: nothing was sent or spent');
     expect(await ledger()).toEqual(before);
 
     answers.push('accept');

@@ -93,8 +93,8 @@ it('the committed transcript (docs/mcp-transcript.md) is what the server answers
   const ping = await tool('A free tool', 'ping');
   expect(ping.isError).toBeFalsy();
   const plan = await tool('Price the review of a repository (spends nothing)', 'planReview', { directory: 'examples' }, 60);
-  // Five new documents and a mapping cost more than the session's budget: the plan says so, spending nothing.
-  expect(plan.structuredContent).toMatchObject({ result: { status: 'refused', budget: { allowed: false } } });
+  // Five new documents and a mapping cost more than the session's budget: the plan (a dry run) says so, spending nothing.
+  expect(plan.structuredContent).toMatchObject({ result: { status: 'dry-run', budget: { allowed: false } } });
   const ingest = await tool('Add a policy to the library (charged)', 'ingestLibraryDocument', { title: 'Access control policy', content: POLICY, tags: ['access'] });
   expect(ingest.isError).toBeFalsy();
   const jobId = (ingest.structuredContent as { result: { jobId: string } }).result.jobId;

@@ -15,7 +15,8 @@ export function report(statuses: Record<string, Status>, overrides: Partial<Mapp
       id,
       title: `Control ${id}`,
       status,
-      evidence: status === 'missing' ? [] : [{ quote: `Evidence for ${id}`, location: { source: 'policies/security.md', line: 3 } }],
+      // As traced in the committed file (evidenceTrace.ts): one line number, the file's.
+      evidence: status === 'missing' ? [] : [{ quote: `Evidence for ${id}`, location: { source: 'policies/security.md' }, file: 'policies/security.md', line: 3, endLine: 3 }],
     })),
     gaps: entries
       .filter(([, s]) => s !== 'covered')

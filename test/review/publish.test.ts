@@ -12,6 +12,7 @@ import {
   readDeclarations,
   renderReportFiles,
   renderReportMarkdown,
+  renderReportSarif,
   ReviewError,
   traceReports,
   type ReviewReport,
@@ -159,6 +160,25 @@ describe('report formats', () => {
     ]);
     expect(results.filter((result) => result.suppressions)).toHaveLength(1);
     expect(sarif.runs[0].versionControlProvenance).toEqual([{ repositoryUri: 'https://github.com/acme/policies', revisionId: COMMIT }]);
+  });
+
+  it('SARIF levels: a missing control is an error, a partial one a warning; lost evidence a warning when the control is now a gap, else a note', () => {
+    const report = gateReport();
+    const [framework] = report.frameworks;
+    const evidence = framework!.controls[0]!.evidence[0]!;
+    const lost = (controlId: string, nowGap: boolean) => ({ framework: framework!, controlId, title: controlId, evidence, stillEvidenced: !nowGap, nowGap });
+    const sarif = JSON.parse(renderReportSarif(report, { lostEvidence: [lost('C1', true), lost('C5', false)] }));
+    expect(sarifErrors(sarif)).toEqual([]);
+    const levels = (sarif.runs[0].results as Array<{ ruleId: string; level: string; properties: { status: string } }>).map((result) => [result.ruleId, result.properties.status, result.level]);
+    expect(levels).toEqual([
+      ['nist-csf-2/C2', 'partial', 'warning'],
+      ['nist-csf-2/C3', 'missing', 'error'],
+      ['nist-csf-2/C4', 'missing', 'error'],
+      // Waived: still the level of what it is, suppressed as accepted.
+      ['nist-csf-2/C6', 'missing', 'error'],
+      ['nist-csf-2/C1', 'evidence-lost', 'warning'],
+      ['nist-csf-2/C5', 'evidence-lost', 'note'],
+    ]);
   });
 
   it('JUnit: one suite per framework, one case per control, gaps fail, waived gaps skip', () => {

@@ -94,8 +94,9 @@ async function mcpRun(row: Scenario): Promise<Observed> {
   try {
     return await observe(world, row, 'mcp', staged, async () => {
       const result = await client.callTool({ name: 'planReview', arguments: { directory: staged.workspace } });
-      const plan = (result.structuredContent as { result: { status: string } }).result;
-      return { status: plan.status, passed: undefined, stepFails: undefined };
+      const plan = (result.structuredContent as { result: { status: string; budget: { allowed: boolean } } }).result;
+      // planReview is a dry run (never refused itself): the row's status is what it says a real run would meet.
+      return { status: plan.status === 'dry-run' && !plan.budget.allowed ? 'refused' : plan.status, passed: undefined, stepFails: undefined };
     });
   } finally {
     await client.close();

@@ -81,9 +81,17 @@ export function workspaceRoot(): string {
   return process.env.GITHUB_WORKSPACE || process.cwd();
 }
 
-/** The commit the run checked out (GITHUB_SHA) and where the repository is browsed: the report's evidence links. */
-export function currentRevision(): { commit?: string; serverUrl?: string } {
+/**
+ * The repository the run is in (GITHUB_REPOSITORY), the commit it checked out (GITHUB_SHA) and where
+ * it is browsed: the report's evidence links, whatever compliance.yml calls the document set.
+ */
+export function currentRevision(): { runRepository?: string; commit?: string; serverUrl?: string } {
+  const runRepository = process.env.GITHUB_REPOSITORY?.trim();
   const commit = process.env.GITHUB_SHA?.trim();
   const serverUrl = process.env.GITHUB_SERVER_URL?.trim();
-  return { ...(commit && /^[0-9a-f]{40,64}$/i.test(commit) ? { commit } : {}), ...(serverUrl ? { serverUrl } : {}) };
+  return {
+    ...(runRepository && /^[^/\s]+\/[^/\s]+$/.test(runRepository) ? { runRepository } : {}),
+    ...(commit && /^[0-9a-f]{40,64}$/i.test(commit) ? { commit } : {}),
+    ...(serverUrl ? { serverUrl } : {}),
+  };
 }

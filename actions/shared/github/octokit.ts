@@ -1,12 +1,11 @@
 /**
  * The actions' GitHub client: the one adapter (review/node/octokit.ts: Octokit with REST methods,
- * pagination, retry and throttling) over the compliance client's transport (api/node/transport.ts:
- * node:http(s), HTTPS_PROXY / HTTP_PROXY / NO_PROXY honoured), so a bundle carries one HTTP stack.
+ * pagination, retry and throttling, over the compliance client's transport, api/node/transport.ts),
+ * so a bundle carries one HTTP stack.
  * GITHUB_API_URL is honoured (GitHub Enterprise Server). Octokit is imported on first use.
  */
 import { log } from '../runtime/log.js';
 import { createGitHub as createAdapter, type GitHub } from '../../../review/node/octokit.js';
-import { sharedNodeTransport, transportFetch } from '../../../api/node/transport.js';
 
 export type { GitHub } from '../../../review/node/octokit.js';
 
@@ -15,7 +14,6 @@ export function createGitHub(token: string): Promise<GitHub> {
     token,
     baseUrl: process.env.GITHUB_API_URL || undefined,
     userAgent: 'compliance-github-action',
-    fetch: transportFetch(sharedNodeTransport()),
     log: { debug: log.debug, info: log.info, warning: log.warning },
   });
 }

@@ -321,7 +321,14 @@ describe("the charged operations under review/'s money rule (Max Tokens, Dry Run
     const dry = await run({ ...parameters(), dryRun: true }, { credentials: live() });
     expect(dry.output).toHaveLength(1);
     expect(dry.json).toMatchObject({ status: 'skipped', dryRun: true, tokensSpent: 0, plannedTokens: price, maxTokens: null, mode: 'live' });
+    expect(dry.json.reasons).toEqual([expect.stringMatching(new RegExp(`^Dry run, nothing sent: 1 × \\w+ at ${price.toLocaleString('en-US')} tokens, ${price.toLocaleString('en-US')} tokens at live prices\\.$`))]);
     expect(posts(dry.requests)).toEqual([]);
+    // Under a cap that would refuse it, a dry run is still no error: it says what a real run would meet.
+    const overCap = await run({ ...parameters(), dryRun: true, maxTokens: price - 1 }, { credentials: live() });
+    expect(overCap.json).toMatchObject({ status: 'skipped', dryRun: true, tokensSpent: 0, plannedTokens: price, maxTokens: price - 1 });
+    expect(overCap.json.reasons).toEqual([expect.stringContaining(`A real run would be refused before spending anything: 1 × `)]);
+    expect(String((overCap.json.reasons as string[])[0])).toContain(`but the cap of ${(price - 1).toLocaleString('en-US')} tokens allows`);
+    expect(posts(overCap.requests)).toEqual([]);
     expect(await balance()).toBe(before);
   });
 
@@ -560,6 +567,10 @@ describe('Review → Sync Documents', () => {
     expect(outcomes(dry.output)).toEqual({ 'policies/access.md': 'planned', 'policies/backup.md': 'planned' });
     expect(dry.json).toMatchObject({ kind: 'new', plannedTokens: 400_000, planTotalTokens: 800_000, dryRun: true, tokensSpent: 0 });
     expect(dry.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+    // As a dry run, a cap below the plan is no error: the plan, saying what a real run would meet.
+    const dryOverCap = await sync(set, { dryRun: true, options: { maxTokens: 400_000 } });
+    expect(outcomes(dryOverCap.output)).toEqual({ 'policies/access.md': 'planned', 'policies/backup.md': 'planned' });
+    expect(dryOverCap.json.reasons).toEqual([expect.stringContaining('A real run would be refused before spending anything: 2 × ingestLibraryDocument at 400,000 tokens costs 800,000 tokens, but the cap of 400,000 tokens allows 400,000 tokens more')]);
     // A cap below the plan refuses the whole sync before anything is sent.
     const { context, requests } = fakeExecute({
       credentials: { ...credentials, apiKey: SYNC_KEY },

@@ -191,8 +191,10 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
 
     expect(gitlab.notes.map((note) => note.path)).toEqual(['/api/v4/projects/7/merge_requests/3/notes']);
     const evidence = report.frameworks[0].controls.flatMap((control: { evidence: Array<{ file: string; line: number; endLine: number }> }) => control.evidence)[0];
-    // compliance.yml names the repository (acme/policies); the server and the spelling are GitLab's.
-    const link = `${SERVER}/acme/policies/-/blob/${commit}/${evidence.file}#L${evidence.line}-${evidence.endLine}`;
+    // The project the pipeline runs in (CI_PROJECT_PATH, where the commit is), not the name compliance.yml
+    // gives the set (acme/policies); the server and the spelling are GitLab's.
+    const link = `${SERVER}/${PROJECT}/-/blob/${commit}/${evidence.file}#L${evidence.line}-${evidence.endLine}`;
+    expect(report.repository).toBe(PROJECT);
     expect(gitlab.notes[0]!.body).toContain(`](${link})`);
     expect(gitlab.notes[0]!.body).toBe(readFileSync(join(root, 'compliance-report/report.md'), 'utf8'));
     expect(run!.output).not.toContain(LIVE_KEY);

@@ -1,8 +1,8 @@
 /**
  * The money rule for the node's single charged calls (Framework → Suggest, Document → Generate and
- * Map, Library → Ingest, Refresh and Search), as review/'s planSpend decides it for every surface:
+ * Map, Library → Ingest, Refresh and Search), as review/'s charged step runs it for every surface:
  * priced from GET /billing and the operation table (free), capped by Max Tokens, reserved before the
- * call, or a dry run. One cap per node execution: all items of one execute() draw on one SpendLedger,
+ * call, or a dry run (never an error: it says what the cap would refuse). One cap per node execution: all items of one execute() draw on one SpendLedger,
  * so the items beyond the cap are refused, not charged (without Continue On Fail, all of them are
  * refused before the first is sent).
  */
@@ -11,7 +11,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../api/client.js';
 import { operations, type OperationId } from '../../../../api/operations.js';
 import { validateInput } from '../../../../api/validation.js';
-import { budgetRefusal, planSpend, SpendLedger, type BudgetCheck } from '../../../../review/budget.js';
+import { budgetRefusal, SpendLedger, type BudgetCheck } from '../../../../review/budget.js';
+import { chargedStep, chargedStepSentence } from '../../../../review/chargedStep.js';
 import { jsonItems } from './utils.js';
 
 /** Max Tokens and Dry Run for one charged call per item; `call` names it (e.g. 'the generation'). */
@@ -83,7 +84,7 @@ function ledgerOf(context: IExecuteFunctions, client: ComplianceClient, operatio
       const { mode } = await client.ping(undefined, signal ? { signal } : {});
       const made = new SpendLedger({ mode, ...(cap > 0 ? { maxTokens: cap } : {}) });
       if (calls > 1 && !context.continueOnFail()) {
-        const whole = await planSpend(client, [{ operationId, count: calls }], { ledger: made, dryRun: true, ...(signal ? { signal } : {}) });
+        const whole = await chargedStep(client, [{ operationId, count: calls }], { ledger: made, dryRun: true, ...(signal ? { signal } : {}) }, async () => undefined);
         if (!whole.budget.allowed) throw refusalError(context, label, whole.budget);
       }
       return made;
@@ -112,27 +113,24 @@ export async function spendOnce(
   const ledger = await ledgerOf(this, client, operationId, label);
   const dryRun = this.getNodeParameter('dryRun', itemIndex, false) as boolean;
   const signal = this.getExecutionCancelSignal?.();
-  const spend = await planSpend(client, [{ operationId, count: 1 }], { ledger, dryRun, ...(signal ? { signal } : {}) });
-  const { budget } = spend;
-  if (spend.status !== 'go') {
-    const refused = spend.status === 'refused';
-    if (refused && !this.continueOnFail()) throw refusalError(this, label, budget, { itemIndex });
-    const refusal = refused ? refusalFields(budget) : undefined;
-    const outcome: IDataObject = {
-      status: refused ? 'refused' : 'skipped',
-      dryRun,
-      plan: budget.plan,
-      plannedTokens: budget.plannedTokens,
-      tokensSpent: 0,
-      maxTokens: budget.maxTokens ?? null,
-      capRemainingTokens: budget.capRemainingTokens ?? null,
-      mode: budget.mode,
-      reasons: refusal ? [refusal.error] : [],
-      ...refusal,
-    };
-    return jsonItems(outcome, itemIndex);
-  }
   // The reservation settles either way: kept against the cap when the call may have been charged, else freed.
-  const items = await (spend.reservation ? spend.reservation.around(call) : call());
-  return items.map((item) => ({ ...item, json: { ...item.json, tokensSpent: budget.chargedTokens } }));
+  const step = await chargedStep(client, [{ operationId, count: 1 }], { ledger, dryRun, capLabel: 'Max Tokens', ...(signal ? { signal } : {}) }, call);
+  if (step.status === 'completed') return step.value.map((item) => ({ ...item, json: { ...item.json, tokensSpent: step.tokensSpent } }));
+  const refused = step.status === 'refused';
+  if (refused && !this.continueOnFail()) throw refusalError(this, label, step.budget, { itemIndex });
+  const { budget } = step;
+  const outcome: IDataObject = {
+    status: refused ? 'refused' : 'skipped',
+    dryRun,
+    plan: budget.plan,
+    plannedTokens: budget.plannedTokens,
+    tokensSpent: 0,
+    maxTokens: budget.maxTokens ?? null,
+    capRemainingTokens: budget.capRemainingTokens ?? null,
+    mode: budget.mode,
+    // A dry run says what it priced and what the cap would refuse; a refusal says why, as the service's error would.
+    reasons: [chargedStepSentence(step)],
+    ...(refused ? refusalFields(budget) : {}),
+  };
+  return jsonItems(outcome, itemIndex);
 }

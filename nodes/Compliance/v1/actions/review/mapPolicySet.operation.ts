@@ -1,6 +1,6 @@
 /**
  * Review → Map Policy Set: the input items (a set of policy documents) mapped against a verified
- * framework and judged as the CLI and the actions judge: review/'s money rule (planSpend: priced,
+ * framework and judged as the CLI and the actions judge: review/'s money rule (chargedStep: priced,
  * capped by Max Tokens, reserved before the call, or a dry run), its mapping (runMapping), its gate
  * with the waivers given (evaluateGate) and its verdict (decideVerdict: status passed, failed,
  * refused or skipped, with the figures and tokens spent). One item: the verdict with the gaps, or
@@ -10,7 +10,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
-import { planSpend } from '../../../../../review/budget.js';
+import { chargedStep } from '../../../../../review/chargedStep.js';
 import type { Waiver } from '../../../../../review/config.js';
 import { traceReports } from '../../../../../review/evidenceTrace.js';
 import { evaluateGate, type GateResult } from '../../../../../review/gate.js';
@@ -185,20 +185,20 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
   const signal = this.getExecutionCancelSignal?.();
   const paired = items.map((_, item) => ({ item }));
 
-  // The money rule decides: refused (over the cap or the balance), a dry run, or go with the price reserved.
-  const spend = await planSpend(client, [mappingCalls(mode, files.length)], { ...(cap > 0 ? { maxTokens: cap } : {}), dryRun, ...(signal ? { signal } : {}) });
-  const money = { mode: spend.mode, budget: spend.budget, frameworkErrors: [] };
-  if (spend.status !== 'go') {
-    const verdict = decideVerdict({ ...money, status: spend.status, frameworks: [], tokensSpent: 0 });
-    if (verdict.status === 'refused' && !this.continueOnFail()) throw refusalError(this, 'Map Policy Set', spend.budget);
-    const refusal = verdict.status === 'refused' ? refusalFields(spend.budget) : {};
+  // The charged step decides: refused (over the cap or the balance), a dry run, or the mapping run with its price reserved and settled.
+  const step = await chargedStep(client, [mappingCalls(mode, files.length)], { ...(cap > 0 ? { maxTokens: cap } : {}), dryRun, capLabel: 'Max Tokens', ...(signal ? { signal } : {}) }, () =>
+    runMapping(client, { framework, files, mode, ...(signal ? { signal } : {}) }),
+  );
+  const money = { mode: step.mode, budget: step.budget, frameworkErrors: [] };
+  if (step.status !== 'completed') {
+    const verdict = decideVerdict({ ...money, status: step.status, frameworks: [], tokensSpent: 0 });
+    if (verdict.status === 'refused' && !this.continueOnFail()) throw refusalError(this, 'Map Policy Set', step.budget);
+    const refusal = verdict.status === 'refused' ? refusalFields(step.budget) : {};
     return [{ json: { ...verdictItem(verdict, undefined, dryRun), gaps: [], controls: [], ...refusal }, pairedItem: paired }];
   }
-  // The reservation settles either way: kept when the mapping may have been charged, else freed.
-  const mapping = () => runMapping(client, { framework, files, mode, ...(signal ? { signal } : {}) });
-  const run = await (spend.reservation ? spend.reservation.around(mapping) : mapping());
+  const run = step.value;
   const gate = evaluateGate(traceReports(run.reports, files), { framework, threshold, waivers, today: new Date().toISOString().slice(0, 10), failOn: 'coverage' });
-  const verdict = decideVerdict({ ...money, status: 'completed', frameworks: [gate], tokensSpent: spend.budget.chargedTokens });
+  const verdict = decideVerdict({ ...money, status: 'completed', frameworks: [gate], tokensSpent: step.tokensSpent });
   const json = verdictItem(verdict, gate, dryRun);
   if (splitGaps) {
     return gate.gaps.map((gap) => ({ json: { ...asData(gap), gate: json }, pairedItem: paired }));

@@ -8,7 +8,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
-import { planSpend } from '../../../../../review/budget.js';
+import { chargedStep, chargedStepSentence } from '../../../../../review/chargedStep.js';
 import { listAllLibraryDocuments, resolveSyncPlan } from '../../../../../review/library.js';
 import { runSync } from '../../../../../review/syncRun.js';
 import { syncCalls } from '../../../../../review/syncPlan.js';
@@ -97,11 +97,19 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
     prices: billing.prices,
   });
   const maxTokens = options.maxTokens ? options.maxTokens : undefined;
-  const { budget } = await planSpend(client, syncCalls(plan), { mode, billing, ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun });
-  if (!budget.allowed) {
-    throw refusalError(this, 'Sync Documents', budget, { plan: `The plan costs ${plan.totalTokens.toLocaleString('en-US')} tokens at live prices (${plan.counts.new} new, ${plan.counts.changed} changed).` });
+  const signal = this.getExecutionCancelSignal?.();
+  const step = await chargedStep(
+    client,
+    syncCalls(plan),
+    { mode, billing, ...(maxTokens !== undefined ? { maxTokens } : {}), dryRun, capLabel: 'Max Tokens', ...(signal ? { signal } : {}), settle: (done) => done.pricedTokens },
+    () => runSync(client, plan, { mode, ...(signal ? { signal } : {}) }),
+  );
+  if (step.status === 'refused') {
+    throw refusalError(this, 'Sync Documents', step.budget, { plan: `The plan costs ${plan.totalTokens.toLocaleString('en-US')} tokens at live prices (${plan.counts.new} new, ${plan.counts.changed} changed).` });
   }
-  const run = await runSync(client, plan, { mode, dryRun, ...(this.getExecutionCancelSignal?.() ? { signal: this.getExecutionCancelSignal()! } : {}) });
+  // A dry run is never an error: its items are the plan, each saying what the cap would refuse.
+  const run = step.value ?? (await runSync(client, plan, { mode, dryRun: true }));
+  const dryRunNote = step.status === 'dry-run' ? { reasons: [chargedStepSentence(step)] } : {};
   const planned = new Map(plan.items.map((item) => [item.path || item.kind, item.tokens]));
   return run.results.map((result) => {
     const json: IDataObject = {
@@ -122,6 +130,7 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
       ...(result.version !== undefined ? { version: result.version } : {}),
       ...(result.error ? { error: result.error.message, code: result.error.code } : {}),
       ...(run.stoppedBecause ? { stoppedBecause: run.stoppedBecause } : {}),
+      ...dryRunNote,
     };
     return { json, pairedItem: { item: itemOfPath.get(result.path) ?? 0 } };
   });
