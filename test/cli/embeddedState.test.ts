@@ -4,11 +4,11 @@
  * test's temporary folder: the first command names the directory once, --ephemeral keeps nothing,
  * and an environment without a home keeps nothing either.
  */
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, cli } from './helpers.js';
+import { buildCli, cli, ROOT } from './helpers.js';
 
 // Relative to ROOT, where cli() runs: the CLI refuses absolute paths.
 const POLICY = 'examples/policies/access-control.md';
@@ -56,7 +56,11 @@ describe('the embedded sandbox between commands', () => {
     const again = await cli(['review', '-C', 'examples'], { env });
     expect(again.stdout).toContain('Library sync: 0 new, 0 changed, 8 unchanged');
     const state = readdirSync(dataDir).sort();
-    const runs = [await cli(['review', '-C', 'examples', '--ephemeral'], { env }), await cli(['review', '-C', 'examples', '--ephemeral'], { env })];
+    // What `npm start` runs, read from package.json: the review of examples/ on a state of its own.
+    const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const startArgs = /node dist\/cli\/compliance\.cjs (.+)$/.exec(start)?.[1]?.split(' ');
+    expect(startArgs).toEqual(['review', '-C', 'examples', '--ephemeral']);
+    const runs = [await cli(startArgs!, { env }), await cli(startArgs!, { env })];
     for (const run of runs) {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('Library sync: 8 new, 0 changed, 0 unchanged');
