@@ -41,7 +41,7 @@ export const SHARED_ERRORS: Readonly<Record<ErrorStatus, ErrorDoc>> = {
   '422': { codes: ['extraction_timeout'], description: 'The upload could not be read within the time limit (`extraction_timeout`).' },
   '429': {
     codes: ['rate_limited', 'quota_exceeded', 'auth_blocked'],
-    description: 'Rate limit (`rate_limited`), generation quota (`quota_exceeded`) or bad-key block (`auth_blocked`: too many invalid keys from one address block it for a while). Honour Retry-After.',
+    description: 'Rate limit (`rate_limited`), generation quota (`quota_exceeded`) or bad-key block (`auth_blocked`: after too many invalid keys from one address, further invalid keys from it are refused for a while; valid keys are served). Honour Retry-After.',
   },
   '500': { codes: ['internal_error'], description: 'Service-side fault (`internal_error`); retry with backoff.' },
   '503': { codes: ['service_unavailable'], description: 'Service temporarily unavailable (`service_unavailable`); retry with backoff.' },
