@@ -68,7 +68,7 @@ export const OPERATION_ERRORS: Readonly<Partial<Record<OperationId, Partial<Reco
   ingestLibraryDocument: {
     '400': {
       codes: ['invalid_json', 'unknown_field', 'invalid_request', 'empty_document', 'content_too_short', 'content_too_long'],
-      description: `Invalid request (\`invalid_json\`, \`unknown_field\`, \`invalid_request\`), blank content (\`empty_document\`: only white space or invisible characters), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`); characters are Unicode code points. Nothing was charged.`,
+      description: `Invalid request (\`invalid_json\`, \`unknown_field\`, \`invalid_request\`), blank content (\`empty_document\`: no letter or digit in any script), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`); characters are Unicode code points. Nothing was charged.`,
     },
     '409': {
       codes: ['duplicate_document', 'library_full'],
@@ -78,7 +78,7 @@ export const OPERATION_ERRORS: Readonly<Partial<Record<OperationId, Partial<Reco
   refreshLibraryDocument: {
     '400': {
       codes: ['empty_document', 'content_too_short', 'content_too_long'],
-      description: `Blank content (\`empty_document\`: only white space or invisible characters), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`); characters are Unicode code points. Nothing was charged.`,
+      description: `Blank content (\`empty_document\`: no letter or digit in any script), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`); characters are Unicode code points. Nothing was charged.`,
     },
     '404': { codes: ['document_not_found'], description: '`document_not_found`: no such document for this key.' },
     '409': {

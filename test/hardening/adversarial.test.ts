@@ -53,15 +53,18 @@ describe('replayed here', () => {
     for (const text of MENTIONS) expect(neutralise(text), text).not.toMatch(/(^|[^\w])@[A-Za-z0-9]/);
   });
 
-  it('issue 25.6 and 25.7: blank documents are refused uncharged; characters are code points, the client lenient', async () => {
+  it('issues 25.6, 25.7 and 37.5: blank documents (no letter or digit of any script) are refused uncharged; characters are code points, the client lenient', async () => {
     const call = client(box, LIVE_KEY);
     const balance = (await call('GET', '/billing')).body.balanceTokens;
-    for (const content of [' '.repeat(300), '\u200B'.repeat(300)]) envelope(await call('POST', '/library/documents', { body: { title: 'Blank', content } }), 400, 'empty_document');
-    envelope(await call('POST', '/library/documents', { body: { title: 'Emoji', content: '🔒'.repeat(150) } }), 400, 'content_too_short');
+    for (const content of [' '.repeat(300), '\u200B'.repeat(300), '\u2800'.repeat(300), '\u0301'.repeat(300), '\u{1D159}'.repeat(200)]) {
+      envelope(await call('POST', '/library/documents', { body: { title: 'Blank', content } }), 400, 'empty_document');
+      envelope(await call('POST', '/documents/map', { body: { framework: 'hipaa-security', content } }), 400, 'missing_content');
+    }
+    envelope(await call('POST', '/library/documents', { body: { title: 'Astral', content: '𝐀'.repeat(150) } }), 400, 'content_too_short');
     expect((await call('GET', '/billing')).body.balanceTokens).toBe(balance);
-    expect(characterCount('🔒'.repeat(300_000))).toBe(300_000);
-    expect(libraryContentProblem('🔒'.repeat(150))).toBeUndefined();
-    expect(libraryContentProblem('🔒'.repeat(300_000))).toBeUndefined();
+    expect(characterCount('𝐀'.repeat(300_000))).toBe(300_000);
+    expect(libraryContentProblem('𝐀'.repeat(150))).toBeUndefined();
+    expect(libraryContentProblem('𝐀'.repeat(300_000))).toBeUndefined();
   });
 
   it('issue 25.5: deleting a document with a pending job fails the job with its true reason', async () => {
