@@ -14,6 +14,7 @@ import { ConfigError, logText, neutralise } from '../../review/index.js';
 import { parseConfig } from '../../review/config.js';
 import { readRepoFiles, RepoFileError } from '../../review/node/files.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
+import { liveMentions, MENTION_FORMS } from '../review/forgeMentions.js';
 import { client, envelope, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -28,7 +29,6 @@ const COMMAND_LINES = [
   '##[error]v1 command',
   'esc\u001b[2K::debug::ansi',
 ];
-const MENTIONS = ['@@admin-team', '`@security-team', '@octocat', 'cc @org/admins', '(@bob)', '**@carol**'];
 
 let box: RunningSandbox;
 beforeAll(async () => {
@@ -49,8 +49,11 @@ describe('replayed here', () => {
     }
   });
 
-  it('issue 25.4: no mention form reaches a GitHub body live', () => {
-    for (const text of MENTIONS) expect(neutralise(text), text).not.toMatch(/(^|[^\w])@[A-Za-z0-9]/);
+  it('issues 25.4 and 37.4: no mention form (entities, numeric references, fullwidth, Markdown, HTML) reaches a GitHub or GitLab body live', () => {
+    for (const text of MENTION_FORMS) {
+      expect(liveMentions(text), text).not.toEqual([]);
+      expect(liveMentions(neutralise(text)), text).toEqual([]);
+    }
   });
 
   it('issues 25.6, 25.7 and 37.5: blank documents (no letter or digit of any script) are refused uncharged; characters are code points, the client lenient', async () => {
