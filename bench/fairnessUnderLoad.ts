@@ -13,8 +13,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { constants, deflateRawSync } from 'node:zlib';
+import { startCliSandbox } from '../test/sandbox/builtCli.js';
 import { memoryOf, officePackage, percentile, pingLoop, uploadFile, wordDocumentEntry } from '../test/sandbox/uploadBombs.js';
 import type { BenchReport } from './report.js';
 
@@ -120,13 +120,9 @@ export async function bench(report: BenchReport): Promise<void> {
 }
 
 async function measure(report: BenchReport, cli: string, label: string, busyLoops: number): Promise<void> {
-  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json', '--job-seconds', '0', '--rate-limit', '1000000', '--key', FLOODING, '--key', OTHER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { child, announced } = await startCliSandbox(cli, ['--job-seconds', '0', '--rate-limit', '1000000', '--key', FLOODING, '--key', OTHER]);
+  const { baseUrl } = announced;
   try {
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-    });
-    const { baseUrl } = JSON.parse(line) as { baseUrl: string };
     const heavy = emptyParagraphsDocx();
     const smallDocx = officePackage('docx', wordDocumentEntry([SMALL_TEXT]));
 
