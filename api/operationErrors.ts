@@ -41,7 +41,7 @@ export const SHARED_ERRORS: Readonly<Record<ErrorStatus, ErrorDoc>> = {
   '422': { codes: ['extraction_timeout'], description: 'The upload could not be read within the time limit (`extraction_timeout`).' },
   '429': {
     codes: ['rate_limited', 'quota_exceeded', 'auth_blocked'],
-    description: 'Rate limit (`rate_limited`), generation quota (`quota_exceeded`) or bad-key block (`auth_blocked`: too many invalid keys from one address block it for a while). Honour Retry-After.',
+    description: 'Rate limit (`rate_limited`), generation quota (`quota_exceeded`) or bad-key block (`auth_blocked`: after too many invalid keys from one address, further invalid keys from it are refused for a while; valid keys are served). Honour Retry-After.',
   },
   '500': { codes: ['internal_error'], description: 'Service-side fault (`internal_error`); retry with backoff.' },
   '503': { codes: ['service_unavailable'], description: 'Service temporarily unavailable (`service_unavailable`); retry with backoff.' },
@@ -68,7 +68,7 @@ export const OPERATION_ERRORS: Readonly<Partial<Record<OperationId, Partial<Reco
   ingestLibraryDocument: {
     '400': {
       codes: ['invalid_json', 'unknown_field', 'invalid_request', 'empty_document', 'content_too_short', 'content_too_long'],
-      description: `Invalid request (\`invalid_json\`, \`unknown_field\`, \`invalid_request\`), blank content (\`empty_document\`: only white space or invisible characters), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`); characters are Unicode code points. Nothing was charged.`,
+      description: `Invalid request (\`invalid_json\`, \`unknown_field\`, \`invalid_request\`), blank content (\`empty_document\`: no letter or digit in any script), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`); characters are Unicode code points. Nothing was charged.`,
     },
     '409': {
       codes: ['duplicate_document', 'library_full'],
@@ -78,7 +78,7 @@ export const OPERATION_ERRORS: Readonly<Partial<Record<OperationId, Partial<Reco
   refreshLibraryDocument: {
     '400': {
       codes: ['empty_document', 'content_too_short', 'content_too_long'],
-      description: `Blank content (\`empty_document\`: only white space or invisible characters), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`); characters are Unicode code points. Nothing was charged.`,
+      description: `Blank content (\`empty_document\`: no letter or digit in any script), or content under ${LIMITS.libraryMinChars} (\`content_too_short\`) or over ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters (\`content_too_long\`); characters are Unicode code points. Nothing was charged.`,
     },
     '404': { codes: ['document_not_found'], description: '`document_not_found`: no such document for this key.' },
     '409': {

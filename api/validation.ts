@@ -13,7 +13,7 @@ const HINTS: Record<string, string> = {
   missing_framework: 'Name the framework or standard, for example "NIST CSF 2.0" or a slug from suggestFrameworks.',
   missing_content: 'Pass the document text as content, or a file to upload.',
   unsupported_format: `Use one of: ${FORMATS.join(', ')}.`,
-  empty_document: "Send the document's text: white space and invisible characters (zero-width spaces) alone are not a document.",
+  empty_document: "Send the document's text: without a letter or digit (white space, invisible characters, punctuation or symbols alone) it is not a document.",
   content_too_short: `Library documents need at least ${LIMITS.libraryMinChars} characters; merge very short files or add content.`,
   content_too_long: `Library documents hold at most ${LIMITS.libraryMaxChars.toLocaleString('en-US')} characters; split the document.`,
   invalid_pack: `Use one of: ${PACK_CODES.join(', ')}.`,

@@ -190,10 +190,28 @@ function editDistance(a: string, b: string): number {
   return row[b.length] as number;
 }
 
-function suggestKey(key: string): string {
+/** The known key `key` was likely meant to be (a small edit away), if any. */
+function closestKey(key: string, known: readonly string[]): string | undefined {
   const lower = key.toLowerCase();
-  const best = KNOWN_KEYS.map((known) => ({ known, d: editDistance(lower, known.toLowerCase()) })).sort((a, b) => a.d - b.d)[0];
-  return best && best.d <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${best.known}"?)` : '';
+  const best = known.map((candidate) => ({ candidate, d: editDistance(lower, candidate.toLowerCase()) })).sort((a, b) => a.d - b.d)[0];
+  return best && best.d <= Math.max(1, Math.floor(key.length / 3)) ? best.candidate : undefined;
+}
+
+function suggestKey(key: string): string {
+  const known = closestKey(key, KNOWN_KEYS);
+  return known ? ` (did you mean "${known}"?)` : '';
+}
+
+const TOP_LEVEL_KEYS = Object.keys(configSchema.shape);
+
+/**
+ * Whether `data` is meant as a compliance configuration: one of its top-level keys is one of ours, or
+ * a small edit away. Of a file that is not (any readable file a caller could name as the config),
+ * the errors say so without listing its keys, so they never show what the file holds.
+ */
+function isMeantAsConfig(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return true;
+  return Object.keys(data).some((key) => closestKey(key, TOP_LEVEL_KEYS) !== undefined);
 }
 
 type PathSegment = string | number;
@@ -261,6 +279,9 @@ export function parseConfig(source: string, fileName: string = CONFIG_FILE_NAME)
   }
   if (data === null || data === undefined) {
     throw new ConfigError([issueAt(undefined, [], 'is empty: run `compliance init` for a commented example')]);
+  }
+  if (!isMeantAsConfig(data)) {
+    throw new ConfigError([issueAt(undefined, [], `is not a compliance configuration: none of its top-level keys is ${TOP_LEVEL_KEYS.join(', ')} (its content is not shown)`)]);
   }
   const result = configSchema.safeParse(data);
   if (result.success) return result.data;

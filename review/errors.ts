@@ -18,7 +18,9 @@ type ReviewErrorCode =
   | 'no_coverage'
   | 'invalid_report'
   | 'invalid_manifest'
-  | 'library_content_unavailable';
+  | 'library_content_unavailable'
+  /** A document with no letter or digit: refused before anything is sent or charged. */
+  | 'empty_document';
 
 export class ReviewError extends Error {
   readonly code: ReviewErrorCode;

@@ -3,7 +3,7 @@
  * header naming it, so evidence cites files; one charge) or one upload per document.
  */
 import type { ComplianceApi, JobStatusModel, MappingReportModel } from '../api/clientTypes.js';
-import { sourceFileHeader } from '../api/schemas/common.js';
+import { BLANK_TEXT, isBlankText, sourceFileHeader } from '../api/schemas/common.js';
 import type { PlannedCalls } from './budget.js';
 import type { MappingMode } from './config.js';
 import { forEachConcurrent } from './concurrency.js';
@@ -57,10 +57,25 @@ interface MappingOptions {
 
 const COMBINED_SOURCE = 'combined';
 
+/**
+ * Refuses, before anything is sent, a mapping that would pay for blank text: a blank document of its
+ * own (one upload each), or a policy set of blank documents only (its file headers are no text).
+ */
+function refuseBlankDocuments(options: MappingOptions): void {
+  const blank = options.files.filter((file) => isBlankText(policyText(file.content)));
+  if (blank.length === 0 || (options.mode === 'combined' && blank.length < options.files.length)) return;
+  throw new ReviewError(
+    'empty_document',
+    `framework ${options.framework}: ${blank.map((file) => file.path).join(', ')} ${BLANK_TEXT}; nothing was sent or charged`,
+    "Give the document its text, or leave it out of the framework's documents in compliance.yml.",
+  );
+}
+
 export async function runMapping(client: ComplianceApi, options: MappingOptions): Promise<MappingRun> {
   if (options.files.length === 0) {
     throw new ReviewError('glob_no_match', `framework ${options.framework}: no document to map`);
   }
+  refuseBlankDocuments(options);
   const map = async (source: string, content: string, title: string): Promise<SourcedReport> => {
     const { job, report } = await client.mapAndDownload(
       { framework: options.framework, content, title },

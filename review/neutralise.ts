@@ -1,21 +1,35 @@
 /**
  * Text from a repository or the service (file names, titles, quotes, config values) reaches three
- * places, each escaped here: GitHub issues, comments and summaries (`neutralise`: no @mentions, no
- * HTML, no early end of our hidden marker comment), and the runner's log and terminals (`logText`:
- * one line that can never be read as a workflow command).
+ * places, each escaped here: GitHub and GitLab bodies (issues, comments, merge-request notes,
+ * summaries: `neutralise`, no @mentions, no HTML, no character references, no early end of our
+ * hidden marker comment), and the runner's log and terminals (`logText`: one line that can never be
+ * read as a workflow command).
  */
 
 const ZERO_WIDTH_JOINER = '\u200D';
 
+/**
+ * An at sign that a forge could render as a mention: `@`, or its fullwidth or small form, before
+ * anything but white space, with no ASCII letter or digit right before it (an e-mail address pings
+ * nobody). An underscore before it does not protect it: Markdown emphasis (`_@team_`) takes it away.
+ */
+const MENTION_AT = /(?<![A-Za-z0-9])[@\uFF20\uFE6B](?=[^\s\u200D])/gu;
+
+/**
+ * Text for a GitHub or GitLab body, shown as written: HTML comments and tags dropped, `&` written as
+ * `&amp;` (so `&#64;user`, `&commat;all` or `@&#117;ser` stay text instead of rendering as a mention;
+ * the `&lt;`, `&gt;` and `&amp;` this function writes are left as they are, so it may be applied
+ * twice), `<` escaped, and a zero-width joiner after every at sign that could start a mention once
+ * the Markdown or HTML around it is rendered.
+ */
 export function neutralise(text: string): string {
   return text
     .replace(/<!--[\s\S]*?(-->|$)/g, '')
     .replace(/<\/?[A-Za-z][^<>]*>/g, '')
+    .replace(/&(?!(?:lt|gt|amp);)/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/--!?>/g, '--&gt;')
-    // GitHub mentions any `@name` not after a word character, `@@name` and `` `@name `` (an unclosed
-    // backtick is no code span) included; an e-mail address (word character before `@`) pings nobody.
-    .replace(/(^|[^\w])@(?=[A-Za-z0-9])/g, `$1@${ZERO_WIDTH_JOINER}`);
+    .replace(MENTION_AT, `$&${ZERO_WIDTH_JOINER}`);
 }
 
 /** One table cell: neutralised, on one line, pipes escaped. */

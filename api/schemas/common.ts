@@ -39,16 +39,20 @@ export function characterCount(text: string): number {
 }
 
 /**
- * A character with something to read: not white space, a control character or an invisible one
- * (default-ignorable: zero-width spaces and joiners, the byte-order mark). Text without one is blank.
- * As a JSON Schema pattern (ECMA-262 with the u flag) it is the service's rule too.
+ * A letter or a digit, of any script: text without one is blank, whatever else it holds (white
+ * space, invisible characters such as zero-width spaces, punctuation, symbols such as the Braille
+ * blank U+2800, combining marks standing alone). As a JSON Schema pattern (ECMA-262 with the u flag)
+ * it is the service's rule too.
  */
-export const READABLE_CHARACTER = '[^\\p{White_Space}\\p{Cc}\\p{Default_Ignorable_Code_Point}]';
-const READABLE = new RegExp(READABLE_CHARACTER, 'u');
+export const LETTER_OR_DIGIT = '[\\p{L}\\p{N}]';
+const LETTER_OR_DIGIT_PATTERN = new RegExp(LETTER_OR_DIGIT, 'u');
 
-/** Text with nothing to read: only white space, control or invisible characters (300 zero-width spaces). */
+/** What a blank text is, in the words every refusal of one uses. */
+export const BLANK_TEXT = 'has no letter or digit in any script (only white space, invisible characters, punctuation, symbols or marks)';
+
+/** Text with no letter or digit of any script (300 zero-width spaces, 300 Braille blanks): nothing to map or index. */
 export function isBlankText(text: string): boolean {
-  return !READABLE.test(text);
+  return !LETTER_OR_DIGIT_PATTERN.test(text);
 }
 
 export type LibraryContentProblem = { code: 'empty_document' | 'content_too_short' | 'content_too_long'; message: string };
@@ -61,7 +65,7 @@ export type LibraryContentProblem = { code: 'empty_document' | 'content_too_shor
  */
 export function libraryContentProblem(text: string): LibraryContentProblem | undefined {
   if (isBlankText(text)) {
-    return { code: 'empty_document', message: 'has no text to read: only white space or invisible characters (such as zero-width spaces)' };
+    return { code: 'empty_document', message: BLANK_TEXT };
   }
   if (text.length < LIMITS.libraryMinChars) {
     return { code: 'content_too_short', message: `has ${text.length} characters even counted as UTF-16 code units (the higher count); the library needs at least ${LIMITS.libraryMinChars} characters` };

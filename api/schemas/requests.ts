@@ -15,7 +15,7 @@ import {
   LIMITS,
   PACK_CODES,
   PATH_ID_PATTERN,
-  READABLE_CHARACTER,
+  LETTER_OR_DIGIT,
   UUID_PATTERN,
   isBlankText,
   libraryContentProblem,
@@ -162,7 +162,7 @@ export const downloadDocumentInput = z.strictObject({
 
 /**
  * The client checks library text leniently (libraryContentProblem); the OpenAPI states the service's
- * rule, which the sandbox enforces in code points: minLength, maxLength and a readable character.
+ * rule, which the sandbox enforces in code points: minLength, maxLength and a letter or digit.
  */
 const libraryContent = z
   .string()
@@ -173,7 +173,7 @@ const libraryContent = z
   .meta({
     minLength: LIMITS.libraryMinChars,
     maxLength: LIMITS.libraryMaxChars,
-    pattern: READABLE_CHARACTER,
+    pattern: LETTER_OR_DIGIT,
   });
 
 const libraryIdInput = described(libraryIdParam);

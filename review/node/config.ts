@@ -6,8 +6,8 @@ import { decodeUtf8, readRepoBytes, writeRepoFile } from './files.js';
 import { readReportFile } from './report.js';
 
 /**
- * Reads and validates the repo's compliance.yml (or `path`, relative to root). A missing or
- * invalid file throws ConfigError whose issues carry `path` as the file name.
+ * Reads and validates the repo's compliance.yml (or `path`, a .yml or .yaml file relative to root and
+ * inside it). A missing or invalid file throws ConfigError whose issues carry `path` as the file name.
  */
 export async function readConfigFile(root: string, path: string = CONFIG_FILE_NAME): Promise<Config> {
   return (await readConfigFileText(root, path)).config;
@@ -15,6 +15,11 @@ export async function readConfigFile(root: string, path: string = CONFIG_FILE_NA
 
 /** readConfigFile with the file's text (a pull request's check compares it with the default branch's). */
 export async function readConfigFileText(root: string, path: string = CONFIG_FILE_NAME): Promise<{ config: Config; text: string }> {
+  // Only a YAML file is read as the configuration: naming another file under the root (a process's
+  // /proc status, a key file) never gets it read, nor any of it into an error.
+  if (!/\.ya?ml$/i.test(path)) {
+    throw new ConfigError([{ file: path, line: undefined, column: undefined, path: '', message: 'is not a YAML file: the configuration is a .yml or .yaml file under the repository root (compliance.yml by default); nothing was read' }]);
+  }
   const bytes = await readRepoBytes(root, path);
   if (bytes === undefined) {
     throw new ConfigError([{ file: path, line: undefined, column: undefined, path: '', message: `not found in ${root}: run \`compliance init\` to write a commented example` }]);

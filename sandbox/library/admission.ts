@@ -3,7 +3,7 @@
  * already running on the document), decided before anything is charged or written.
  */
 import { contentHash } from '../../api/contentHash.js';
-import { characterCount, isBlankText, LIMITS } from '../../api/schemas/common.js';
+import { BLANK_TEXT, characterCount, isBlankText, LIMITS } from '../../api/schemas/common.js';
 import type { Statements } from '../sqlite.js';
 import { findDocument, storageOf } from './documentRows.js';
 import { LibraryError } from './errors.js';
@@ -70,11 +70,7 @@ export function refreshAdmission(sql: Statements, keyId: string, documentId: str
 /** The service's rule, in code points (characterCount): not blank, and within the library's limits. */
 function sizeRejection(content: string): LibraryError | null {
   if (isBlankText(content)) {
-    return new LibraryError(
-      'empty_document',
-      'The content has no text to read: only white space or invisible characters (such as zero-width spaces).',
-      "Send the document's text.",
-    );
+    return new LibraryError('empty_document', `The content ${BLANK_TEXT}.`, "Send the document's text.");
   }
   const size = characterCount(content);
   if (size < LIMITS.libraryMinChars) {

@@ -5,7 +5,7 @@
  *   GET  /_sandbox/outbox[?keyId=&kind=]     emails the service would have sent
  *   GET  /_sandbox/checkout/{sessionId}      the payment page (HTML)
  *   POST /_sandbox/checkout/{sessionId}/pay  completes the payment: credits the pack once
- *   POST /_sandbox/clock {"advanceSeconds"}  moves the sandbox clock forward (meters, quotas, jobs, reminders)
+ *   POST /_sandbox/clock {"advanceSeconds"}  moves the sandbox clock forward (meters, quotas, jobs, reminders), at most 100 years ahead
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PACKS } from '../../api/schemas/common.js';
@@ -13,7 +13,7 @@ import { readBody } from './body.js';
 import { checkoutSignature, requireControl } from './controlToken.js';
 import { HttpError } from './httpError.js';
 import { sendBytes, sendJson } from './respond.js';
-import type { Services } from './services.js';
+import { MAX_CLOCK_LEAD_YEARS, type Services } from './services.js';
 
 export const ADMIN_PREFIX = '/_sandbox';
 
@@ -63,10 +63,15 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, pat
     } catch {
       throw new HttpError(400, 'invalid_json', 'The request body is not valid JSON.', 'Send {"advanceSeconds": 86400}.');
     }
-    if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds) || advanceSeconds < 0) {
-      throw new HttpError(400, 'invalid_request', 'advanceSeconds must be a non-negative number.', 'Send {"advanceSeconds": 86400}.');
+    const room = Math.floor(services.clock.roomMs / 1000);
+    if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds) || advanceSeconds < 0 || !services.clock.advance(advanceSeconds * 1000)) {
+      throw new HttpError(
+        400,
+        'invalid_request',
+        `advanceSeconds must be a number from 0 to ${room.toLocaleString('en-US')}: the sandbox clock moves at most ${MAX_CLOCK_LEAD_YEARS} years ahead of the real time.`,
+        'Send {"advanceSeconds": 86400} to move one day; restart the sandbox to start the clock again.',
+      );
     }
-    services.clock.advance(advanceSeconds * 1000);
     return sendJson(res, 200, { now: new Date(services.clock.now()).toISOString() }, headers);
   }
   if (checkout) {

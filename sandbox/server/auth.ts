@@ -1,8 +1,10 @@
 /**
  * Authentication: the key from `Authorization: Bearer` or `X-API-Key`, compared by hash. Repeated
- * bad keys from one address block it: `threshold` failures within the window block the address
- * for the block duration (defaults 10 in 60 s → 5 minutes), answered 429 `auth_blocked` with
- * Retry-After. Error messages never repeat the key.
+ * bad keys from one address are blocked: `threshold` failures within the window block the address's
+ * bad attempts for the block duration (defaults 10 in 60 s → 5 minutes), each answered 429
+ * `auth_blocked` with Retry-After. The block stops the bad attempts, not the address: a valid key
+ * from it is served all along, so a stranger sharing an address (on loopback, every client) cannot
+ * lock out a key it does not hold. Error messages never repeat the key.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Account, AccountStore } from './accounts.js';
@@ -41,25 +43,23 @@ export class Authenticator {
   ) {}
 
   authenticate(headers: IncomingHttpHeaders, address: string, now: number): Account {
-    const entry = this.failures.get(address);
-    if (entry && entry.blockedUntil > now) {
-      throw tooManyRequests(
-        'auth_blocked',
-        'Too many requests with an invalid API key from this address; it is blocked for a while.',
-        entry.blockedUntil - now,
-        'check the key you are sending',
-      );
-    }
     const key = presentedKey(headers);
     if (key === undefined) {
       throw new HttpError(401, 'missing_api_key', 'This endpoint needs an API key.', 'Send Authorization: Bearer <API key>, or X-API-Key: <API key>.');
     }
     const account = this.accounts.byHash(hashKey(key));
-    if (!account) {
-      this.recordFailure(address, now);
-      throw new HttpError(401, 'invalid_api_key', 'The API key is not valid.', 'Check the key (it may have been rotated or disabled); repeated bad keys block this address for a while.');
+    if (account) return account;
+    const entry = this.failures.get(address);
+    if (entry && entry.blockedUntil > now) {
+      throw tooManyRequests(
+        'auth_blocked',
+        'Too many requests with an invalid API key from this address: invalid keys from it are refused for a while (valid keys are still served).',
+        entry.blockedUntil - now,
+        'check the key you are sending',
+      );
     }
-    return account;
+    this.recordFailure(address, now);
+    throw new HttpError(401, 'invalid_api_key', 'The API key is not valid.', 'Check the key (it may have been rotated or disabled); repeated bad keys from this address are refused for a while.');
   }
 
   private recordFailure(address: string, now: number): void {

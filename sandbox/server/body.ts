@@ -67,16 +67,17 @@ const queryFieldTypes = new Map<OperationId, Record<string, string>>(
     }),
 );
 
+/** Query fields by name, as own properties (a field named `__proto__` is a field, not the object's prototype). */
 function coerceQuery(operationId: OperationId, query: URLSearchParams): Record<string, unknown> {
   const types = queryFieldTypes.get(operationId) ?? {};
-  const input: Record<string, unknown> = {};
+  const input = new Map<string, unknown>();
   for (const [name, value] of query) {
-    const type = types[name];
-    if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) input[name] = Number(value);
-    else if (type === 'boolean' && (value === 'true' || value === 'false')) input[name] = value === 'true';
-    else input[name] = value;
+    const type = Object.hasOwn(types, name) ? types[name] : undefined;
+    if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) input.set(name, Number(value));
+    else if (type === 'boolean' && (value === 'true' || value === 'false')) input.set(name, value === 'true');
+    else input.set(name, value);
   }
-  return input;
+  return Object.fromEntries(input);
 }
 
 /** Small bodies are parsed here; large ones in a worker (jsonBodyPool.ts), so they never hold the event loop. */
@@ -96,17 +97,18 @@ async function parseMultipart(body: Buffer, contentType: string): Promise<Record
   } catch {
     throw new HttpError(400, 'invalid_multipart', 'The multipart body could not be parsed.', 'Send multipart/form-data with the file in the field "file".');
   }
-  const input: Record<string, unknown> = {};
+  // Own properties by field name, as JSON.parse makes them: a field named `__proto__` stays a field.
+  const input = new Map<string, unknown>();
   for (const [name, value] of form) {
     if (typeof value === 'string') {
-      input[name] = value;
+      input.set(name, value);
     } else if (name === 'file') {
-      input.file = { data: new Uint8Array(await value.arrayBuffer()), filename: value.name || 'upload', contentType: value.type || undefined };
+      input.set('file', { data: new Uint8Array(await value.arrayBuffer()), filename: value.name || 'upload', contentType: value.type || undefined });
     } else {
       throw new HttpError(400, 'invalid_multipart', `Unexpected file in field "${name}".`, 'Send the file in the field "file".');
     }
   }
-  return input;
+  return Object.fromEntries(input);
 }
 
 /** Assembles the raw input of an operation; validation follows with the table's schema. */

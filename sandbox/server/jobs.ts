@@ -33,6 +33,13 @@ export interface JobWorker {
    * A rejection fails the job (a JobFailure keeps its code and message).
    */
   prepare?(job: JobRecord): Promise<unknown>;
+  /**
+   * What the jobs table keeps of a prepared kind's input, when not all of it: prepare() reads the
+   * input as admitted, and a job left open by a stopped process is failed, never run again, so what
+   * only prepare() needs (a mapping's text, up to 2,000,000 characters) need not stay in the table,
+   * in memory for as long as the sandbox runs.
+   */
+  stored?(input: unknown): unknown;
   /** Produces the result stored with the job (inside the settling transaction). */
   complete(job: JobRecord, now: number, prepared?: unknown): unknown;
   /** Undoes admission side effects of a failed job (e.g. a pending library document). */
@@ -85,7 +92,8 @@ export class Jobs {
   create(init: AdmittedJob & { id?: string; now: number }): JobRecord {
     const { now, id: given, ...job } = init;
     const id = given ?? randomUUID();
-    this.store.insert({ ...job, id, createdAt: now, runningAt: now + Math.round(this.jobMs / 4), dueAt: now + this.jobMs });
+    const stored = this.workers[job.kind].stored?.(job.input) ?? job.input;
+    this.store.insert({ ...job, input: stored, id, createdAt: now, runningAt: now + Math.round(this.jobMs / 4), dueAt: now + this.jobMs });
     // Prepared from the input just written, not read back (a mapping's is up to 2,000,000 characters):
     // a kind with `prepare` keeps its input JSON-plain (no undefined fields), so the two are the same.
     const created = this.store.read(id, { value: init.input ?? null })!;

@@ -2,7 +2,8 @@
  * The second half of the one request-validation step: Ajv (requestValidation.ts) has accepted the
  * input against the OpenAPI document, and this gives it the shape the handlers read, as the operation
  * table's schema would (strings trimmed, a comma list of tags split, generation's aliases folded
- * into framework and type, keys the schema does not name dropped). It walks that zod schema and
+ * into framework and type, keys the schema does not name dropped, and always `__proto__`,
+ * `constructor` and `prototype`, which name parts of an object's prototype chain). It walks that zod schema and
  * applies its transforms only; it checks nothing, so a request is validated once, by the document.
  * test/sandbox/requestAgreement.test.ts holds it equal to the schema's own parse on every example.
  */
@@ -43,6 +44,9 @@ function acceptedKind(schema: Schema): string | undefined {
   }
 }
 
+/** Keys never passed on: JSON.parse makes them own properties, but read through a schema's shape or copied onto an object they reach its prototype. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** A transform's context: the table's transforms only reshape, so one that reports an issue is a bug here. */
 const transformContext = {
   issues: [],
@@ -72,8 +76,8 @@ export function normalizeInput(schema: Schema, value: unknown): unknown {
       // z.object drops keys it does not name; z.looseObject keeps them (its catchall is not never).
       const catchall = def.catchall as Schema | undefined;
       const rest = catchall && defOf(catchall).type !== 'never' ? catchall : undefined;
-      const entries = Object.entries(value as Record<string, unknown>).filter(([key, field]) => (key in shape || rest) && field !== undefined);
-      return Object.fromEntries(entries.map(([key, field]) => [key, normalizeInput(shape[key] ?? rest!, field)]));
+      const entries = Object.entries(value as Record<string, unknown>).filter(([key, field]) => !PROTOTYPE_KEYS.has(key) && (Object.hasOwn(shape, key) || rest) && field !== undefined);
+      return Object.fromEntries(entries.map(([key, field]) => [key, normalizeInput(Object.hasOwn(shape, key) ? shape[key]! : rest!, field)]));
     }
     case 'union': {
       const options = def.options as Schema[];

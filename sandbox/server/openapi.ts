@@ -7,7 +7,7 @@
 import { z } from 'zod/v4';
 import { OPERATION_ERRORS, SHARED_ERRORS, type ErrorDoc, type ErrorStatus } from '../../api/operationErrors.js';
 import { operations, type OperationId, type OperationSpec } from '../../api/operations.js';
-import { API_PREFIX, LIMITS, READABLE_CHARACTER } from '../../api/schemas/common.js';
+import { API_PREFIX, LETTER_OR_DIGIT, LIMITS } from '../../api/schemas/common.js';
 import { describeRequestFields } from '../../api/schemas/fieldDescriptions.js';
 import { errorEnvelope } from '../../api/schemas/responses.js';
 import { CONTENT_TYPES } from '../formats/index.js';
@@ -97,7 +97,7 @@ const BODY_RULES: Partial<Record<OperationId, { schema?: JsonSchema; properties?
   suggestFrameworks: { schema: atLeastOne(['query', 'jurisdiction', 'domain', 'regulator', 'description']) },
   generateDocument: { schema: atLeastOne(['framework', 'standard', 'name']) },
   // A JSON body cannot carry a file: it needs text content (multipart carries the file).
-  mapDocument: { schema: { required: ['framework', 'content'] }, properties: { content: { pattern: READABLE_CHARACTER, description: 'The document text, not blank (white space or invisible characters only); give content or a file (multipart), not both.' } } },
+  mapDocument: { schema: { required: ['framework', 'content'] }, properties: { content: { pattern: LETTER_OR_DIGIT, description: 'The document text, not blank (it needs a letter or digit of some script); give content or a file (multipart), not both.' } } },
   setAutoTopUp: { schema: { if: { properties: { enabled: { const: true } }, required: ['enabled'] }, then: { required: ['thresholdTokens', 'pack'] } } },
   setCalendar: { properties: { firstReviewAt: { allOf: [{ pattern: REAL_DATE_TIME, description: 'Must be an ISO 8601 timestamp with a zone, on a day that exists (check the day of the month), such as 2026-12-01T09:00:00Z.' }] } } },
 };

@@ -31,12 +31,25 @@ export interface SandboxOptions {
   clock?: () => number;
   /** Upload reading: worker count, queue and limits (bytes inflated, characters, seconds, worker memory). */
   uploads?: ExtractionPoolOptions;
+  /** When a connection is closed: its request's headers not in, its whole request not in, idle between requests. */
+  connectionLimits?: Partial<ConnectionLimits>;
   /**
    * Token the `/_sandbox/*` control endpoints require when the server listens on a non-loopback
    * address (a random one is made when absent). On loopback they stay open.
    */
   controlToken?: string;
 }
+
+interface ConnectionLimits {
+  /** From the connection's start (or the end of its previous request) until the headers are in. Default 60. */
+  headersSeconds: number;
+  /** Until the whole request, body included, is in. Default 120. */
+  requestSeconds: number;
+  /** A kept-alive connection idle between requests. Default 5. */
+  idleSeconds: number;
+}
+
+const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { headersSeconds: 60, requestSeconds: 120, idleSeconds: 5 };
 
 interface ModeLimits {
   requestsPerMinute: number;
@@ -59,6 +72,7 @@ export interface ResolvedOptions {
   limits: Record<KeyMode, ModeLimits>;
   clock: () => number;
   uploads: ExtractionPoolOptions;
+  connectionLimits: ConnectionLimits;
   controlToken: string | undefined;
 }
 
@@ -106,6 +120,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     limits: { sandbox: limitsFor('sandbox'), live: limitsFor('live') },
     clock: options.clock ?? Date.now,
     uploads: options.uploads ?? {},
+    connectionLimits: { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits },
     controlToken: options.controlToken,
   };
 }

@@ -8,7 +8,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { OperationId } from '../../api/operations.js';
-import { characterCount, READABLE_CHARACTER } from '../../api/schemas/common.js';
+import { BLANK_TEXT, characterCount, LETTER_OR_DIGIT } from '../../api/schemas/common.js';
 import { HttpError } from './httpError.js';
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[]; description?: string };
@@ -99,7 +99,7 @@ function explain(field: string, error: ErrorObject, data: unknown): { text: stri
     }
     case 'pattern': {
       if (params.pattern === '\\S') return { text: 'must not be blank', hint: described ?? `Give ${field} a value that is not only spaces.` };
-      if (params.pattern === READABLE_CHARACTER) return { text: 'has no text to read: only white space or invisible characters (such as zero-width spaces)', hint: `Give ${field} the document's text.` };
+      if (params.pattern === LETTER_OR_DIGIT) return { text: BLANK_TEXT, hint: `Give ${field} the document's text.` };
       if (!described) return { text: `must match ${String(params.pattern)}`, hint: `Check ${field} against GET /openapi.json.` };
       // The document describes each pattern as "Must be …": the message says it of the field.
       const text = `${described[0]!.toLowerCase()}${described.slice(1).replace(/\.$/, '')}`;

@@ -27,6 +27,13 @@ import { matchRoute } from './routes.js';
 import { buildServiceCard } from './serviceCard.js';
 import type { Services } from './services.js';
 
+/** Answers to requests Node refuses before they reach the pipeline, by Node's error code. */
+const CLIENT_ERRORS: Record<string, [status: string, code: string, message: string, hint: string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: ['408 Request Timeout', 'request_timeout', 'The request did not arrive in time: its headers or body stalled.', 'Send the whole request at once; the connection is closed.'],
+  HPE_HEADER_OVERFLOW: ['431 Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.', 'Send smaller headers.'],
+  default: ['400 Bad Request', 'bad_request', 'Malformed HTTP request.', 'Send a valid HTTP/1.1 request.'],
+};
+
 /** Operations a read-only (zero balance) live account may still call beside GETs. */
 const OPEN_WHEN_READ_ONLY = new Set<OperationId>(['createCheckout']);
 
@@ -124,14 +131,31 @@ export function createSandboxServer(services: Services): Server {
     }
   }
 
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 120_000 }, (req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) sendJson(res, 500, errorBody(internalError(), 'unknown'));
-    });
-  });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n\r\n{"error":{"code":"bad_request","message":"Malformed HTTP request.","hint":"Send a valid HTTP/1.1 request.","requestId":"none"}}');
-    else socket.destroy();
+  const { headersSeconds, requestSeconds, idleSeconds } = services.options.connectionLimits;
+  const server = createServer(
+    {
+      headersTimeout: headersSeconds * 1000,
+      requestTimeout: requestSeconds * 1000,
+      keepAliveTimeout: idleSeconds * 1000,
+      // How often connections are checked against the two limits above (Node's default: 30 s late).
+      connectionsCheckingInterval: Math.min(1_000, headersSeconds * 250),
+    },
+    (req, res) => {
+      handle(req, res).catch(() => {
+        if (!res.headersSent) sendJson(res, 500, errorBody(internalError(), 'unknown'));
+      });
+    },
+  );
+  // A request Node refused (malformed, headers too large, or over a time limit): one answer, then the
+  // connection is closed. Ending it only half-closes it (an HTTP server's sockets allow half-open),
+  // so a client that never closes its side would hold it for ever.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const [status, code, message, hint] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
+    const body = JSON.stringify({ error: { code, message, hint, requestId: 'none' } });
+    // Node's own rule: answer only where no answer has started on this connection.
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (socket.writable && !answering) socket.write(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.destroy();
   });
   return server;
 }

@@ -21,13 +21,24 @@ import { Outbox } from './outbox.js';
 import { RateLimiter } from './rateLimiter.js';
 import { createJobWorkers } from './workers.js';
 
-/** The sandbox's clock: the configured source plus an offset tests can advance (POST /_sandbox/clock). */
+/** How far POST /_sandbox/clock may move the clock ahead of its source: every date it leads to stays an ordinary one. */
+export const MAX_CLOCK_LEAD_YEARS = 100;
+const MAX_CLOCK_LEAD_MS = MAX_CLOCK_LEAD_YEARS * 365.25 * 86_400_000;
+
+/** The sandbox's clock: the configured source plus an offset tests can advance (POST /_sandbox/clock), at most MAX_CLOCK_LEAD_MS. */
 class SandboxClock {
   private offsetMs = 0;
   constructor(private readonly source: () => number) {}
   now = (): number => this.source() + this.offsetMs;
-  advance(ms: number): void {
+  /** How much further the clock may move. */
+  get roomMs(): number {
+    return MAX_CLOCK_LEAD_MS - this.offsetMs;
+  }
+  /** Moves the clock `ms` forward; false (and unmoved) past MAX_CLOCK_LEAD_MS. */
+  advance(ms: number): boolean {
+    if (!(ms >= 0 && ms <= this.roomMs)) return false;
     this.offsetMs += ms;
+    return true;
   }
 }
 

@@ -129,6 +129,7 @@ export function createJobWorkers(services: WorkerDependencies): Record<JobKind, 
           throw new JobFailure('processing_failed', `Mapping failed in the sandbox: ${error instanceof Error ? error.message : String(error)}`);
         }
       },
+      stored: (input) => ({ ...(input as MappingJobInput), text: undefined }),
       complete(job, now, prepared): MappingJobResult {
         // From the prepared work, not job.input: reading that back parses up to 2,000,000 characters
         // of stored JSON on the event loop, which every other key's requests would wait for.

@@ -9,11 +9,20 @@
  * Fair across owners (API keys): each owner has its own queue and at most `perOwner` tasks running,
  * and free workers serve the owners with waiting tasks in turn (round robin), so one key's flood
  * waits behind its own work and another key's task waits for at most one task per worker. The queue
- * limit is per owner too: a flooding key is refused, not the keys it would crowd out.
+ * limit is per owner too: a flooding key is refused, not the keys it would crowd out. A pool has at
+ * least two workers and an owner at most all but one, so one key never holds every worker, also on
+ * a 2-core machine.
+ *
+ * Heavy tasks yield the CPU (issue 37): a task that has used more than DEMOTE_AFTER_CPU_MS of CPU
+ * has its thread's priority lowered to the least (Linux: the thread's nice value; elsewhere the
+ * priority stays), so the server's event loop and short tasks of other keys preempt it, and its
+ * worker is replaced once the task ends (a thread's priority cannot be raised again unprivileged),
+ * which also returns what the heavy task made the worker's heap grow to.
  */
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits, Transferable, Worker } from 'node:worker_threads';
 import { startWorker } from './startWorker.js';
+import { lowestPriority } from './threadPriority.js';
 
 export interface PoolLimits {
   /** Wall time one task may take, from the moment a worker takes it. */
@@ -23,16 +32,18 @@ export interface PoolLimits {
 }
 
 export interface WorkerPoolOptions {
-  /** Workers running at once; default: available parallelism minus one (the server's own thread), 1–4. */
+  /** Workers running at once; default: available parallelism minus one (the server's own thread), 2–4. */
   size?: number;
   /** Tasks of one owner waiting for a worker before further ones of it are refused; default twice the size. */
   queue?: number;
   /** Tasks of one owner running at once; default the size minus one (at least 1), so another owner always finds a worker. */
   perOwner?: number;
+  /** Milliseconds a worker stays idle before it is ended (its memory returned); default 30 s. */
+  idleMs?: number;
 }
 
 function defaultPoolSize(): number {
-  return Math.min(4, Math.max(1, availableParallelism() - 1));
+  return Math.min(4, Math.max(2, availableParallelism() - 1));
 }
 
 /** What the workers of a pool run and how their answers read. */
@@ -60,7 +71,8 @@ export interface TaskMessage<Task> {
   task: Task;
 }
 
-export type TaskReply<Output> = { id: number; started: true } | { id: number; ok: true; value: Output } | { id: number; ok: false; refusal: unknown };
+/** `thread`: the worker's kernel thread id, where the system has one (Linux), for its priority. */
+export type TaskReply<Output> = { id: number; started: true; thread?: number } | { id: number; ok: true; value: Output } | { id: number; ok: false; refusal: unknown };
 
 /** Every worker is busy and the queue is full: retry after `retryAfterSeconds`. */
 export class WorkerPoolBusy extends Error {
@@ -80,18 +92,35 @@ interface Pending<Task, Output> {
   reject(error: Error): void;
 }
 
+interface Running<Task, Output> extends Pending<Task, Output> {
+  id: number;
+  startedAt: number;
+  timer?: NodeJS.Timeout;
+  poll?: NodeJS.Timeout;
+  /** The worker's kernel thread id and CPU microseconds when the task started (from `started`). */
+  thread?: number;
+  cpuAtStart?: number;
+  /** Past DEMOTE_AFTER_CPU_MS: its thread runs at the lowest priority and the worker is replaced after it. */
+  demoted?: boolean;
+}
+
 interface Slot<Task, Output> {
   worker: Worker | undefined;
   /** The task the worker holds; its timer and memory poll run from the worker's `started`. */
-  job: (Pending<Task, Output> & { id: number; startedAt: number; timer?: NodeJS.Timeout; poll?: NodeJS.Timeout }) | undefined;
+  job: Running<Task, Output> | undefined;
+  /** Ends the slot's worker once it has been idle `idleMs` (retireWhenIdle). */
+  idle?: NodeJS.Timeout;
 }
 
 const MEMORY_POLL_MS = 50;
+/** CPU a task may use at the worker's normal priority: a mapping of a few pages or a small upload takes a tenth of this. */
+const DEMOTE_AFTER_CPU_MS = 100;
 
 export class WorkerPool<Task, Output> {
   readonly size: number;
   readonly queueLength: number;
   readonly perOwner: number;
+  private readonly idleMs: number;
   private readonly slots: Array<Slot<Task, Output>>;
   /** Waiting tasks by owner. */
   private readonly waiting = new Map<string, Array<Pending<Task, Output>>>();
@@ -111,6 +140,7 @@ export class WorkerPool<Task, Output> {
     this.size = Math.max(1, Math.floor(options.size ?? defaultPoolSize()));
     this.queueLength = Math.max(0, Math.floor(options.queue ?? this.size * 2));
     this.perOwner = Math.max(1, Math.floor(options.perOwner ?? this.size - 1));
+    this.idleMs = options.idleMs ?? 30_000;
     this.slots = Array.from({ length: this.size }, () => ({ worker: undefined, job: undefined }));
   }
 
@@ -133,6 +163,11 @@ export class WorkerPool<Task, Output> {
       else this.waiting.set(owner, [{ task, owner, resolve, reject }]);
       this.dispatch();
     });
+  }
+
+  /** Workers started and not yet ended (idle ones end after `idleMs`). */
+  get alive(): number {
+    return this.slots.filter((slot) => slot.worker).length;
   }
 
   /** Tasks of `owner` waiting or running: what admission bounds per key. */
@@ -167,6 +202,7 @@ export class WorkerPool<Task, Output> {
     for (const pending of queued) pending.reject(new Error('The sandbox is stopping.'));
     await Promise.all(
       this.slots.map(async (slot) => {
+        clearTimeout(slot.idle);
         const job = slot.job;
         if (job) this.finish(slot, () => job.reject(new Error('The sandbox is stopping.')));
         const worker = slot.worker;
@@ -189,6 +225,7 @@ export class WorkerPool<Task, Output> {
         continue;
       }
       const id = this.nextId++;
+      clearTimeout(slot.idle);
       slot.job = { ...pending, id, startedAt: performance.now() };
       worker.postMessage({ id, task: pending.task } satisfies TaskMessage<Task>, this.kind.transfer?.(pending.task) ?? []);
     }
@@ -202,8 +239,10 @@ export class WorkerPool<Task, Output> {
       if (!job || job.id !== reply.id) return;
       if ('started' in reply) {
         job.startedAt = performance.now();
+        if (reply.thread !== undefined) job.thread = reply.thread;
         job.timer = setTimeout(() => this.kill(slot, job.id, this.kind.timeLimit(job.task, this.limits)), this.limits.maxSeconds * 1000);
-        job.poll = setInterval(() => void this.checkMemory(slot, job.id), MEMORY_POLL_MS);
+        job.poll = setInterval(() => void this.watch(slot, job.id), MEMORY_POLL_MS);
+        void this.watch(slot, job.id);
         return;
       }
       if (reply.ok) {
@@ -241,10 +280,27 @@ export class WorkerPool<Task, Output> {
     const seconds = (performance.now() - job.startedAt) / 1000;
     this.averageSeconds = this.averageSeconds * 0.8 + seconds * 0.2;
     slot.job = undefined;
+    if (job.demoted && slot.worker) this.replace(slot, slot.worker);
     // An owner with nothing left in the pool is forgotten (keys come and go; the map stays small).
     if (!this.waiting.has(job.owner) && this.running(job.owner) === 0) this.lastServed.delete(job.owner);
     settle();
-    if (!this.closed) this.dispatch();
+    if (this.closed) return;
+    this.dispatch();
+    this.retireWhenIdle(slot);
+  }
+
+  /**
+   * A worker idle `idleMs` is ended: after a flood the workers' heaps go back to the system
+   * (a worker keeps what its largest task made its heap grow to); the next task starts a fresh one.
+   */
+  private retireWhenIdle(slot: Slot<Task, Output>): void {
+    if (slot.job || !slot.worker) return;
+    slot.idle = setTimeout(() => {
+      const worker = slot.worker;
+      if (slot.job || !worker) return;
+      slot.worker = undefined;
+      void worker.terminate();
+    }, this.idleMs).unref();
   }
 
   /** Ends the worker holding task `id` (its memory goes with it) and answers the task with `error`. */
@@ -267,7 +323,8 @@ export class WorkerPool<Task, Output> {
     }
   }
 
-  private async checkMemory(slot: Slot<Task, Output>, id: number): Promise<void> {
+  /** The task's memory (over the limit: ended) and CPU (past DEMOTE_AFTER_CPU_MS: demoted). */
+  private async watch(slot: Slot<Task, Output>, id: number): Promise<void> {
     const worker = slot.worker;
     if (!worker || slot.job?.id !== id) return;
     let used: number;
@@ -277,6 +334,24 @@ export class WorkerPool<Task, Output> {
     } catch {
       return; // the worker is gone; its exit handler answers the task
     }
-    if (used > this.limits.maxWorkerMemoryBytes && slot.job?.id === id) this.kill(slot, id, this.kind.memoryLimit(slot.job.task, this.limits));
+    const job = slot.job;
+    if (job?.id !== id) return;
+    if (used > this.limits.maxWorkerMemoryBytes) return this.kill(slot, id, this.kind.memoryLimit(job.task, this.limits));
+    if (!job.demoted) await demoteWhenHeavy(worker, job);
   }
+}
+
+/** Marks `job` demoted, and lowers its thread's priority, once it has used DEMOTE_AFTER_CPU_MS of CPU. */
+async function demoteWhenHeavy(worker: Worker, job: Running<unknown, unknown>): Promise<void> {
+  let cpu: number;
+  try {
+    const usage = await worker.cpuUsage();
+    cpu = usage.user + usage.system;
+  } catch {
+    return; // the worker is gone, or a Node before 24.6 (no worker.cpuUsage): not demoted
+  }
+  job.cpuAtStart ??= cpu;
+  if (job.demoted || cpu - job.cpuAtStart <= DEMOTE_AFTER_CPU_MS * 1000) return;
+  job.demoted = true;
+  if (job.thread !== undefined) lowestPriority(job.thread);
 }

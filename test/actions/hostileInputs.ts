@@ -1,11 +1,14 @@
 /**
  * A repository of hostile names and texts (issue 25), shared by the actions' test and the CLI's:
  * file names, titles, document text and config values that read as workflow commands, ANSI escapes,
- * a bare CR and mentions.
+ * a bare CR and mentions written every way (test/review/forgeMentions.ts).
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { liveMentions, MENTION_FORMS } from '../review/forgeMentions.js';
 import { HIPAA_CONFIG } from './harness.js';
+
+export { liveMentions };
 
 export const MARK = 'INJECTED';
 /** Each would be a workflow command (or hide the log) if printed as it is. */
@@ -17,7 +20,8 @@ export const HOSTILE_NAMES = [
   `cr\r::stop-commands::${MARK}-cr`,
   `esc\u001b[2K\u2028::notice::${MARK}-separator`,
 ];
-export const HOSTILE_TEXT = `\n::error::${MARK}-text\n##[warning]${MARK}-text-v1\nEscalate to @@admin-team and \`@security-team today.\n`;
+/** Every mention form issue 37 found (character references, fullwidth forms, Markdown and HTML around the @) and the earlier ones. */
+export const HOSTILE_TEXT = `\n::error::${MARK}-text\n##[warning]${MARK}-text-v1\nEscalate to @@admin-team and \`@security-team today.\nNotify ${MENTION_FORMS.join(', ')}.\n`;
 export const HOSTILE_CONFIG = `${HIPAA_CONFIG(
   80,
   `generate:
@@ -28,6 +32,12 @@ export const HOSTILE_CONFIG = `${HIPAA_CONFIG(
     formats: [md]
 gapIssues:
   labels: [compliance-gap]
+waivers:
+  - framework: hipaa-security
+    control: "164.314(b)(1)"
+    reason: ${JSON.stringify(`Notify ${MENTION_FORMS.join(', ')}`)}
+    owner: "&commat;all"
+    expires: "2099-01-01"
 `,
 )}`;
 

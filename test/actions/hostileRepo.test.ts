@@ -8,12 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { API_KEY, GITHUB_TOKEN, makeWorkspace, pullRequestEvent, runAction, type ActionRun } from './harness.js';
-import { HOSTILE_CONFIG, MARK, runnerCommands, writeHostileFiles } from './hostileInputs.js';
+import { HOSTILE_CONFIG, liveMentions, MARK, runnerCommands, writeHostileFiles } from './hostileInputs.js';
 import { useActionServices } from './services.js';
 
 /** What the actions print on purpose: masks (never shown) and annotations. */
 const INTENDED = new Set(['add-mask', 'error', 'warning', 'notice', 'debug']);
-const MENTION = /(^|[^\w])@[A-Za-z0-9]/;
 
 /** Command lines the action did not mean, and hostile text the runner would read as a command. */
 function unintended(run: ActionRun): string[] {
@@ -56,11 +55,11 @@ describe('every action on a hostile repository', () => {
     const report = JSON.parse(readFileSync(reportPath, 'utf8'));
     const [gap] = report.frameworks[0].gaps;
     gap.title = `Ping @@admin-team\n::error::${MARK}-gap-title`;
-    gap.missing = `Ask \`@security-team and @@admin-team.\n::warning::${MARK}-missing`;
+    gap.missing = `Ask \`@security-team and @@admin-team, &#64;user, &commat;all, ＠octocat or _@ghost_.\n::warning::${MARK}-missing`;
     writeFileSync(reportPath, JSON.stringify(report));
     runs['gap-issues'] = await runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN }, apiUrl: github.url });
     expect(runs['gap-issues'].code, runs['gap-issues'].stdout).toBe(0);
-    expect(github.issueList().some((issue) => issue.body?.includes('@\u200D@\u200Dadmin-team') || issue.body?.includes('@@\u200Dadmin-team'))).toBe(true);
+    expect(github.issueList().some((issue) => issue.body?.includes('@\u200D@\u200Dadmin-team'))).toBe(true);
 
     runs.generate = await runAction('generate', { workspace, inputs: service });
     expect(runs.generate.code, runs.generate.stdout).toBe(0);
@@ -73,6 +72,6 @@ describe('every action on a hostile repository', () => {
     for (const [name, run] of Object.entries(runs)) expect(unintended(run), `${name}:\n${run.stdout}`).toEqual([]);
     const sent = github.writes().flatMap((request) => strings(request.body));
     expect(sent.length).toBeGreaterThan(0);
-    expect(sent.filter((text) => MENTION.test(text))).toEqual([]);
+    expect(sent.filter((text) => liveMentions(text).length > 0)).toEqual([]);
   });
 });

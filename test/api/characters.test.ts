@@ -4,10 +4,10 @@ import { characterCount, isBlankText, libraryContentProblem } from '../../api/sc
 
 describe('library text, counted leniently', () => {
   it('passes what a service counting code points or UTF-16 code units could accept', () => {
-    // 150 emoji: 150 code points (under 200) but 300 code units, so a code-unit service accepts it.
-    expect(libraryContentProblem('🔒'.repeat(150))).toBeUndefined();
-    // 300,000 emoji: 600,000 code units, but 300,000 code points, which the service accepts.
-    expect(libraryContentProblem('🔒'.repeat(300_000))).toBeUndefined();
+    // 150 letters outside the BMP (𝐀, U+1D400): 150 code points (under 200) but 300 code units, so a code-unit service accepts it.
+    expect(libraryContentProblem('𝐀'.repeat(150))).toBeUndefined();
+    // 300,000 of them: 600,000 code units, but 300,000 code points, which the service accepts.
+    expect(libraryContentProblem('𝐀'.repeat(300_000))).toBeUndefined();
     expect(libraryContentProblem('x'.repeat(199))?.code).toBe('content_too_short');
     expect(libraryContentProblem('x'.repeat(300_001))?.code).toBe('content_too_long');
   });
@@ -17,9 +17,19 @@ describe('library text, counted leniently', () => {
     expect(characterCount('\uD800x')).toBe(2); // a lone surrogate is one
   });
 
-  it('calls text blank when nothing in it can be read', () => {
-    expect(isBlankText(' \t\n\u00A0\u200B\u200C\u200D\u2060\uFEFF\u0000')).toBe(true);
-    expect(isBlankText('\u200B.')).toBe(false);
-    expect(isBlankText('🔒')).toBe(false);
+  it('calls text blank when it has no letter or digit of any script (issue 37.5)', () => {
+    for (const blank of [
+      ' \t\n\u00A0\u200B\u200C\u200D\u2060\uFEFF\u0000',
+      '\u2800'.repeat(300), // Braille pattern blank
+      '\u0301'.repeat(300), // a combining acute accent, on nothing
+      '\u{1D159}', // musical symbol null notehead
+      '\u200B.',
+      '... --- !!! §§ ¶',
+      '🔒'.repeat(150),
+    ]) {
+      expect(isBlankText(blank), JSON.stringify(blank)).toBe(true);
+      expect(libraryContentProblem(blank.repeat(Math.ceil(300 / blank.length)))?.code).toBe('empty_document');
+    }
+    for (const text of ['x', 'é', '字', 'ع', '٣', '𝐀', '7', '\u2800 a']) expect(isBlankText(text), text).toBe(false);
   });
 });

@@ -38,6 +38,9 @@ describe('request validation', () => {
     ['ingest of 300 zero-width spaces', 'ingestLibraryDocument', { title: 'Blank', content: '\u200B'.repeat(300) }, 'empty_document', 'content'],
     ['refresh of invisible characters only', 'refreshLibraryDocument', { id: 'doc_1', content: '\uFEFF\u2060\u200D\n'.repeat(100) }, 'empty_document', 'content'],
     ['mapping of zero-width spaces', 'mapDocument', { framework: 'nist-csf-2', content: '\u200B'.repeat(300) }, 'missing_content', 'content'],
+    ['ingest of Braille blanks (issue 37)', 'ingestLibraryDocument', { title: 'Blank', content: '\u2800'.repeat(300) }, 'empty_document', 'content'],
+    ['ingest of combining marks alone', 'ingestLibraryDocument', { title: 'Blank', content: '\u0301'.repeat(300) }, 'empty_document', 'content'],
+    ['mapping of a musical symbol', 'mapDocument', { framework: 'nist-csf-2', content: '\u{1D159}' }, 'missing_content', 'content'],
     ['an unknown pack', 'createCheckout', { pack: 'pack1000' }, 'invalid_pack', 'pack'],
     ['auto-top-up with an unknown pack', 'setAutoTopUp', { enabled: true, thresholdTokens: 200_000, pack: 'pack7' }, 'invalid_pack', 'pack'],
     ['a threshold under 100,000', 'setAutoTopUp', { enabled: true, thresholdTokens: 99_999, pack: 'pack10' }, 'invalid_threshold', 'thresholdTokens'],
@@ -68,8 +71,8 @@ describe('request validation', () => {
     // 199 UTF-16 code units: fewer code points still, so under the minimum counted either way.
     expect((await refusal('ingestLibraryDocument', { title: 'Short', content: '🔒'.repeat(99) + 'x' })).message).toContain('199 characters even counted as UTF-16 code units');
     await service.close();
-    // 300,001 emoji are 300,001 code points (600,002 code units): over the maximum counted either way.
-    expect((await refusal('ingestLibraryDocument', { title: 'Long', content: '🔒'.repeat(300_001) })).message).toContain('300,001 characters counted as Unicode code points');
+    // 300,001 letters outside the BMP are 300,001 code points (600,002 code units): over the maximum counted either way.
+    expect((await refusal('ingestLibraryDocument', { title: 'Long', content: '𝐀'.repeat(300_001) })).message).toContain('300,001 characters counted as Unicode code points');
   });
 
   it('a non-object input', async () => {

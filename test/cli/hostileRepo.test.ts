@@ -4,10 +4,12 @@
  * terminal obeys escape sequences and a bare CR. Whatever the repository or the service holds, no
  * command's stdout or stderr may hold a workflow command, an ESC or a bare CR (the CLI means none).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { makeWorkspace } from '../actions/harness.js';
-import { HOSTILE_CONFIG, MARK, runnerCommands, writeHostileFiles } from '../actions/hostileInputs.js';
+import { HOSTILE_CONFIG, liveMentions, MARK, runnerCommands, writeHostileFiles } from '../actions/hostileInputs.js';
 import { buildCli, cli, liveSandbox, removeRepo, type Run } from './helpers.js';
 
 /**
@@ -49,7 +51,11 @@ describe('the CLI on a hostile repository', () => {
     expect(sync.stdout).toContain(`policies/x :\u200D:error:\u200D:${MARK}-newline.md`);
     expect(sync.stdout).toContain(`policies/cr :\u200D:stop-commands:\u200D:${MARK}-cr.md`);
     expect(sync.stdout).toContain(`policies/esc\\u001b[2K :\u200D:notice`);
-    await run(['review']);
+    expect((await run(['review', '--report-dir', 'compliance-report', '--formats', 'md'])).code).not.toBe(2);
+    // report.md is the body GitLab's merge-request note posts (templates/gitlab): it pings nobody.
+    const note = readFileSync(join(workspace, 'compliance-report', 'report.md'), 'utf8');
+    expect(note).toContain('Notify');
+    expect(liveMentions(note)).toEqual([]);
     await run(['map']);
     await run(['gaps']);
     await run(['library', 'list']);

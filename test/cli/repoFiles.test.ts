@@ -61,4 +61,8 @@ describe('review/node files', () => {
   it('a missing compliance.yml is a config error naming the file', async () => {
     await expect(readConfigFile(root)).rejects.toThrow(/compliance\.yml: not found/);
   });
+  it('reads only a YAML file as the configuration (issue 37.9): another file named as one is not read', async () => {
+    await expect(readConfigFile('/proc/self', 'status')).rejects.toThrow(/^status: is not a YAML file: .*nothing was read$/);
+    await expect(readConfigFile(root, 'docs/a.md')).rejects.toThrow(/is not a YAML file/);
+  });
 });

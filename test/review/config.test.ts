@@ -49,6 +49,13 @@ frameworkz: []
     ]);
   });
 
+  it('shows none of a YAML file that is no compliance configuration (issue 37.9), but helps a misspelt one', () => {
+    const other = () => parseConfig('Name: node\nUmask: "0022"\nPid: 42\n', 'status.yml');
+    expect(other).toThrow(/^status\.yml: is not a compliance configuration: none of its top-level keys is repository, documents, .* \(its content is not shown\)$/);
+    expect(other).not.toThrow(/Umask|Pid/);
+    expect(() => parseConfig('document:\n  - paths: ["*.md"]\n', 'compliance.yml')).toThrow(/document: unknown key \(did you mean "documents"\?\)/);
+  });
+
   it('says a missing key is required, pointing at its parent', () => {
     const text = `${minimal}waivers:
   - framework: nist-csf-2

@@ -99,7 +99,7 @@ describe('neutralise', () => {
   });
 
   it('breaks the mention forms GitHub pings: after a second @, after an unclosed backtick, at the start', () => {
-    expect(neutralise('ask @@admin-team')).toBe('ask @@\u200Dadmin-team');
+    expect(neutralise('ask @@admin-team')).toBe('ask @\u200D@\u200Dadmin-team');
     expect(neutralise('ask `@security-team now')).toBe('ask `@\u200Dsecurity-team now');
     expect(neutralise('@org/admins')).toBe('@\u200Dorg/admins');
   });

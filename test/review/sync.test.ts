@@ -29,16 +29,18 @@ describe('planSync', () => {
     const files = [
       { path: 'policies/spaces.md', content: ' '.repeat(300) },
       { path: 'policies/invisible.md', content: '\u200B'.repeat(300) },
-      // 150 emoji: 300 UTF-16 code units, so a service counting either way might take it; the service says.
-      { path: 'policies/emoji.md', content: '🔒'.repeat(150) },
+      { path: 'policies/braille.md', content: '\u2800'.repeat(300) },
+      // 150 letters outside the BMP: 300 UTF-16 code units, so a service counting either way might take it; the service says.
+      { path: 'policies/astral.md', content: '𝐀'.repeat(150) },
     ];
     const result = plan({ files });
     expect(result.items.map((item) => [item.path, item.kind])).toEqual([
       ['policies/spaces.md', 'invalid'],
       ['policies/invisible.md', 'invalid'],
-      ['policies/emoji.md', 'new'],
+      ['policies/braille.md', 'invalid'],
+      ['policies/astral.md', 'new'],
     ]);
-    expect(result.items[0]).toMatchObject({ reason: expect.stringContaining('no text to read'), tokens: 0 });
+    for (const item of result.items.slice(0, 3)) expect(item).toMatchObject({ reason: expect.stringContaining('no letter or digit'), tokens: 0 });
   });
 
   it('classifies new, changed, unchanged and removed, and prices them', () => {

@@ -1,9 +1,14 @@
 /**
- * One key cannot starve another (issue 25): the worker pools keep a queue per key, cap each key's
- * running tasks and serve waiting keys in turn, and a key's pending mappings are bounded at
- * admission. Real worker threads and a real sandbox over loopback.
+ * One key cannot starve another (issues 25 and 37): the worker pools keep a queue per key, cap each
+ * key's running tasks and serve waiting keys in turn, have at least two workers of which one key
+ * holds at most all but one, demote a heavy task's thread, end idle workers, and a key's pending
+ * mappings are bounded at admission. Real worker threads and a real sandbox over loopback.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findFramework } from '../../sandbox/catalogue/index.js';
 import { ExtractionBusy, ExtractionPool } from '../../sandbox/formats/upload/extractionPool.js';
 import { renderDocx } from '../../sandbox/formats/index.js';
@@ -63,6 +68,72 @@ describe('fair worker pools', () => {
   }, 60_000);
 });
 
+/** Ids of this process's threads at the lowest priority (Linux: nice, field 19 of /proc/self/task/<tid>/stat, is 19). */
+function lowestPriorityThreads(): string[] {
+  return readdirSync('/proc/self/task').filter((tid) => {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16] === '19';
+    } catch {
+      return false; // the thread ended meanwhile
+    }
+  });
+}
+
+describe('pools on a small machine (issue 37)', () => {
+  it('have two workers at least, one key holding all but one: the other key does not wait for the first key\'s work', async () => {
+    const pool = createMappingPool();
+    try {
+      expect(pool.size).toBeGreaterThanOrEqual(2);
+      expect(pool.perOwner).toBe(pool.size - 1);
+      const finished: string[] = [];
+      const large = policySet(1_900_000);
+      const flood = Array.from({ length: pool.size + 1 }, () => pool.run({ text: large, framework: controls }, 'flooding').then(() => void finished.push('flooding')));
+      const small = pool.run({ text: policyText('small'), framework: controls }, 'other').then(() => void finished.push('other'));
+      await Promise.all([...flood, small]);
+      expect(finished[0]).toBe('other');
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it.runIf(process.platform === 'linux')('lower a heavy task\'s thread to the lowest priority and replace its worker after it; a light task keeps its priority', async () => {
+    const pool = createMappingPool({ size: 2 });
+    try {
+      // Threads another test's pool demoted may still be ending: only new ones count.
+      const before = new Set(lowestPriorityThreads());
+      const demotedNow = () => lowestPriorityThreads().filter((tid) => !before.has(tid));
+      await pool.run({ text: policyText('light'), framework: controls }, 'light');
+      expect(demotedNow()).toEqual([]);
+      const demoted = new Set<string>();
+      let done = false;
+      const heavy = pool.run({ text: policySet(1_900_000), framework: controls }, 'heavy').finally(() => (done = true));
+      while (!done) {
+        for (const tid of demotedNow()) demoted.add(tid);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await heavy;
+      expect(demoted.size).toBe(1);
+      // The demoted thread is ended with its worker.
+      await vi.waitFor(() => expect(demotedNow()).toEqual([]), { timeout: 10_000 });
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('end idle workers, and start a fresh one for the next task', async () => {
+    const pool = createMappingPool({ size: 2, idleMs: 50 });
+    try {
+      await pool.run({ text: policyText('first'), framework: controls }, 'key');
+      await vi.waitFor(() => expect(pool.alive).toBe(0), { timeout: 10_000 });
+      expect(await pool.run({ text: policyText('again'), framework: controls }, 'key')).toMatchObject({ framework: { slug: 'hipaa-security' } });
+      expect(pool.alive).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
 describe('mapping admission per key', () => {
   it(`holds at most ${MAX_PENDING_MAPPINGS_PER_KEY} pending mappings per key (429 mappings_busy beyond), while another key is served`, async () => {
     box = await sandbox();
@@ -80,4 +151,19 @@ describe('mapping admission per key', () => {
     const mine = await other('POST', '/documents/map', { body: { framework: 'hipaa-security', content: policyText('small') } });
     expect([200, 202]).toContain(mine.status);
   }, 120_000);
+
+  it('keeps no mapping text in the jobs table: what a flood admitted does not stay in memory (or on disk) after its jobs', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fairness-data-'));
+    box = await sandbox({ dataDir });
+    const text = policyText('stored input');
+    const mapped = await client(box, SANDBOX_KEY)('POST', '/documents/map', { body: { framework: 'hipaa-security', content: text, title: 'Stored' } });
+    expect(mapped.status).toBe(202);
+    const db = new DatabaseSync(join(dataDir, 'sandbox.sqlite'), { readOnly: true });
+    try {
+      const row = db.prepare('SELECT input_json FROM sbx_jobs WHERE id = ?').get(mapped.body.jobId) as { input_json: string };
+      expect(JSON.parse(row.input_json)).toEqual({ mode: 'sandbox', frameworkSlug: 'hipaa-security', title: 'Stored' });
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -124,17 +124,17 @@ describe('what the library counts and refuses', () => {
     box = await sandbox();
     const call = client(box, LIVE_KEY);
     const balance = (await call('GET', '/billing')).body.balanceTokens;
-    for (const content of [' '.repeat(300), '\u200B'.repeat(300), '\uFEFF\u2060\u200D\n'.repeat(100)]) {
+    for (const content of [' '.repeat(300), '\u200B'.repeat(300), '\uFEFF\u2060\u200D\n'.repeat(100), '\u2800'.repeat(300), '\u0301'.repeat(300), '\u{1D159}'.repeat(200), '🔒'.repeat(300)]) {
       const error = envelope(await call('POST', '/library/documents', { body: { title: 'Blank', content } }), 400, 'empty_document');
-      expect(error.message).toContain('no text to read');
+      expect(error.message).toContain('no letter or digit');
     }
-    // 150 emoji are 150 characters (300 UTF-16 code units): under the minimum, and the message says how it counted.
-    const short = envelope(await call('POST', '/library/documents', { body: { title: 'Emoji', content: '🔒'.repeat(150) } }), 400, 'content_too_short');
+    // 150 letters outside the BMP are 150 characters (300 UTF-16 code units): under the minimum, and the message says how it counted.
+    const short = envelope(await call('POST', '/library/documents', { body: { title: 'Astral', content: '𝐀'.repeat(150) } }), 400, 'content_too_short');
     expect(short.message).toContain('has 150 characters (Unicode code points)');
     expect((await call('GET', '/billing')).body.balanceTokens).toBe(balance);
 
-    // 300,000 emoji are 300,000 characters: within the maximum, held and reported as that size.
-    const emoji = await call('POST', '/library/documents', { body: { title: 'Emoji', content: '🔒 '.repeat(150_000) } });
+    // 300,000 of them (with spaces) are 300,000 characters: within the maximum, held and reported as that size.
+    const emoji = await call('POST', '/library/documents', { body: { title: 'Astral', content: '𝐀 '.repeat(150_000) } });
     expect(emoji.status).toBe(202);
     expect((await call('GET', `/library/documents/${emoji.body.documentId}`)).body.size).toBe(300_000);
     const blankRefresh = await call('POST', `/library/documents/${emoji.body.documentId}/refresh`, { body: { content: '\u200B'.repeat(300) } });

@@ -72,19 +72,22 @@ describe('generation rules', () => {
 });
 
 describe('bad-key block', () => {
-  it('blocks an address after repeated bad keys, even for a good key, until the block ends', async () => {
+  it('refuses further bad keys from an address after repeated ones, until the block ends, while a valid key from it is served', async () => {
     const clock = new ManualClock();
     box = await sandbox({ badKeyThreshold: 3, badKeyWindowSeconds: 60, badKeyBlockSeconds: 300, clock: clock.now });
     const call = client(box);
     for (let i = 0; i < 3; i++) envelope(await call('GET', '/ping', { key: `csk_sandbox_wrong_${i}_xxxx` }), 401, 'invalid_api_key');
-    const blocked = await call('GET', '/ping', { key: SANDBOX_KEY });
+    const blocked = await call('GET', '/ping', { key: 'csk_sandbox_wrong_3_xxxx' });
     const error = envelope(blocked, 429, 'auth_blocked');
     expect(blocked.headers.get('retry-after')).toBe('300');
     expect(error.hint).toContain('retry in 300 s');
-    // Public endpoints stay open.
-    expect((await call('GET', '/', { key: null })).status).toBe(200);
-    clock.advance(300_000);
+    // The address's valid key is served during the block, and public endpoints stay open.
     expect((await call('GET', '/ping', { key: SANDBOX_KEY })).status).toBe(200);
+    expect((await call('GET', '/', { key: null })).status).toBe(200);
+    clock.advance(299_000);
+    envelope(await call('GET', '/ping', { key: 'csk_sandbox_wrong_4_xxxx' }), 429, 'auth_blocked');
+    clock.advance(1_000);
+    envelope(await call('GET', '/ping', { key: 'csk_sandbox_wrong_5_xxxx' }), 401, 'invalid_api_key');
   });
 
   it('does not block for failures spread beyond the window', async () => {

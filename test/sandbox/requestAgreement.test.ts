@@ -80,15 +80,18 @@ const EXAMPLES: Record<OperationId, { valid: Input[]; invalid: Input[] }> = {
       { title: '  Padded title ', content: TEXT, tags: ' a ,, b ,', category: ' policy ' },
       { title: 'T', content: TEXT, tags: [' a', 'b '] },
       { title: 'x'.repeat(500), content: 'y'.repeat(300_000) },
-      // Characters are code points: 200 emoji are 200 (400 UTF-16 code units), and 300,000 fit.
-      { title: 'T', content: '🔒'.repeat(200) },
-      { title: 'T', content: '🔒'.repeat(300_000) },
+      // Characters are code points: 200 letters outside the BMP are 200 (400 UTF-16 code units), and 300,000 fit.
+      { title: 'T', content: '𝐀'.repeat(200) },
+      { title: 'T', content: '𝐀'.repeat(300_000) },
     ],
     invalid: [
       { title: 'T', content: 'too short' },
       { title: 'T', content: ' '.repeat(300) },
       { title: 'T', content: '\u200B'.repeat(300) },
-      { title: 'T', content: '🔒'.repeat(300_001) },
+      { title: 'T', content: '\u2800'.repeat(300) },
+      { title: 'T', content: '\u0301'.repeat(300) },
+      { title: 'T', content: '🔒'.repeat(300) },
+      { title: 'T', content: '𝐀'.repeat(300_001) },
       { title: 'T', content: 'a'.repeat(300_001) },
       { title: 'T', content: 12345 },
       { title: 'T', content: TEXT, owner: 'x' },

@@ -153,8 +153,11 @@ export class ZipPackage {
     if (entry.method !== 8) throw damaged(`compression method ${entry.method} is not supported`);
     let bytes: Buffer;
     try {
-      // zlib counts what it produces and stops one byte past what is left of the budget.
-      bytes = inflateRawSync(compressed, { maxOutputLength: Math.max(1, this.budget.remainingBytes + 1) });
+      // zlib counts what it produces and stops one byte past what is left of the budget. It writes
+      // into one buffer that size (its pages used only as written, and returned to the system when
+      // freed), not into thousands of 16 KB chunks the worker's allocator would keep after the upload.
+      const room = Math.max(1, this.budget.remainingBytes + 1);
+      bytes = inflateRawSync(compressed, { maxOutputLength: room, chunkSize: Math.max(64, room) });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw this.budget.overBytes();
       throw damaged(describeFailure(error));

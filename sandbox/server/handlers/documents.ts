@@ -1,5 +1,5 @@
 /** generateDocument, mapDocument, getJob and downloadDocument. */
-import { isBlankText, LIMITS, type DownloadFormat } from '../../../api/schemas/common.js';
+import { BLANK_TEXT, isBlankText, LIMITS, type DownloadFormat } from '../../../api/schemas/common.js';
 import { findFramework } from '../../catalogue/index.js';
 import type { DocumentModel } from '../../documentModel.js';
 import { CONTENT_TYPES, renderDocx, renderMarkdown, renderPdf, UploadRejection } from '../../formats/index.js';
@@ -196,7 +196,7 @@ export const documentHandlers: Pick<HandlerTable, 'generateDocument' | 'mapDocum
     if (!framework.verified || !framework.controls?.length) throw frameworkNotVerified(framework);
     const text = await mappingText(services, account.keyHash, input);
     if (isBlankText(text)) {
-      throw new HttpError(400, 'empty_document', 'No text could be found in the document.', 'Upload a document with text (scanned images are not read).');
+      throw new HttpError(400, 'empty_document', `No text could be found in the document: it ${BLANK_TEXT}.`, 'Upload a document with text (scanned images are not read).');
     }
     // Checked again in the same turn as the admission: the body arrived and was read meanwhile.
     refuseBusyMappings(services, account.keyHash);

@@ -1,0 +1,78 @@
+/**
+ * Every connection is closed once its headers, its body or its idleness exceed their limits (issue
+ * 37.8): a client that stalls, and never closes its own side, holds no socket of the sandbox. Raw
+ * sockets over loopback against the real server, its limits set small.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../sandbox/index.js';
+import { sandbox, SANDBOX_KEY } from './helpers.js';
+
+const LIMITS = { headersSeconds: 0.5, requestSeconds: 1, idleSeconds: 0.5 };
+
+let box: RunningSandbox;
+beforeAll(async () => {
+  box = await sandbox({ connectionLimits: LIMITS });
+});
+afterAll(async () => {
+  await box?.close();
+});
+
+/**
+ * Connects, writes `sent`, and never closes its own side, as a stalled client would not: resolves
+ * with what came back and when the server really closed the connection. A server that only ends its
+ * side (half-close) accepts the bytes this client keeps writing after the server's FIN; one that
+ * closed the connection answers them with a reset.
+ */
+function stall(sent: string): Promise<{ received: string; closedAfterMs: number }> {
+  const { port, hostname } = new URL(box.origin);
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let received = '';
+    let probe: NodeJS.Timeout | undefined;
+    const socket: Socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true }, () => {
+      if (sent) socket.write(sent);
+    });
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('end', () => {
+      probe = setInterval(() => socket.write('x'), 50);
+    });
+    socket.on('error', () => undefined); // the reset that says the server closed it
+    socket.on('close', () => {
+      clearInterval(probe);
+      resolve({ received, closedAfterMs: performance.now() - started });
+    });
+  });
+}
+
+describe('connection limits', () => {
+  const head = (method: string, extra = '') => `${method} /api/public/v1/ping HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${SANDBOX_KEY}\r\n${extra}`;
+
+  it('closes a connection whose headers never finish, with 408, after the headers limit', async () => {
+    const { received, closedAfterMs } = await stall(head('GET'));
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'request_timeout' } });
+    expect(closedAfterMs).toBeGreaterThanOrEqual(LIMITS.headersSeconds * 1000 - 50);
+    expect(closedAfterMs).toBeLessThan(10_000);
+  });
+
+  it('closes a connection that sends no bytes at all after the headers limit', async () => {
+    const { closedAfterMs } = await stall('');
+    expect(closedAfterMs).toBeGreaterThanOrEqual(LIMITS.headersSeconds * 1000 - 50);
+    expect(closedAfterMs).toBeLessThan(10_000);
+  });
+
+  it('closes a connection whose body stops short, with 408, after the request limit', async () => {
+    const { received, closedAfterMs } = await stall(`${head('POST').replace('/ping', '/frameworks/suggest')}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":`);
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(LIMITS.requestSeconds * 1000 - 50);
+    expect(closedAfterMs).toBeLessThan(10_000);
+  });
+
+  it('answers a request, then closes the connection once it is idle past the idle limit', async () => {
+    const { received, closedAfterMs } = await stall(`${head('GET')}\r\n`);
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(LIMITS.idleSeconds * 1000 - 50);
+    expect(closedAfterMs).toBeLessThan(10_000);
+  });
+});
