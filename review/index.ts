@@ -33,6 +33,7 @@ export * from './frameworkUpdates.js';
 export * from './drift.js';
 export * from './generation.js';
 export * from './events.js';
+export * from './ciContext.js';
 export * from './gateConfig.js';
 export * from './scope.js';
 export * from './verdict.js';

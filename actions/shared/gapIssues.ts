@@ -23,7 +23,8 @@ import { warnRefused } from './github/permissions.js';
 import { DEFAULT_REPORT_DIR } from './map.js';
 import { configExists, configPathInput } from './repo.js';
 import { booleanInput, InputError, listInput, numberInput, textInput } from './runtime/inputs.js';
-import { currentEventPolicy, type ActionDefinition } from './runtime/run.js';
+import type { ActionDefinition } from './runtime/run.js';
+import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { appendSummary } from './runtime/summary.js';
 
 /** The report input, through the one reader (review/node/report.ts); relative to the workspace. */

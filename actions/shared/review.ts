@@ -49,7 +49,8 @@ import {
 } from './report.js';
 import { loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, InputError, numberInput, textInput } from './runtime/inputs.js';
-import { currentEventPolicy, type ActionDefinition } from './runtime/run.js';
+import type { ActionDefinition } from './runtime/run.js';
+import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary } from './runtime/summary.js';
 import { finishStep, renderRefusal, setVerdictOutputs } from './verdict.js';

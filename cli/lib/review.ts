@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { parseConfig } from '../../review/config.js';
 import { readRepoBytes, writeRepoFile } from '../../review/node/files.js';
 import { readReportFile } from '../../review/node/report.js';
-import { eventPolicy, gitHubEvent, gitLabEvent, isForkPullRequestPayload, notEvaluatedReason, type PullRequestHeads, type ReviewEvent } from '../../review/events.js';
+import { notEvaluatedReason } from '../../review/events.js';
+import { currentCiContext, currentEventPolicy } from '../../review/node/ciContext.js';
 import { ReviewError } from '../../review/errors.js';
 import { gateConfiguration, gateNotes, type GateConfiguration, type GateRequest } from '../../review/gateConfig.js';
 import { DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type ConfigFile } from '../../review/pullRequest.js';
@@ -20,7 +21,6 @@ import type { HistoryPoint } from '../../review/reportHistory.js';
 import { runReview, type ReviewInput, type ReviewResult } from '../../review/review.js';
 import { decideVerdict, notEvaluatedVerdict } from '../../review/verdict.js';
 import type { ReviewReport } from '../../review/reportDocument.js';
-import { readFileSync } from 'node:fs';
 import { booleanFlag, dateFlag, enumFlag, integerFlag, listFlag, repositoryFlag, stringFlag, type OptionSpecs, type Parsed } from './args.js';
 import { EXIT, UsageError, type ExitCode } from './errors.js';
 import { today, tokens } from './format.js';
@@ -86,13 +86,14 @@ interface ReviewRunOptions {
 
 export async function executeReview(parsed: Parsed, out: Output, repo: Repo, options: ReviewRunOptions, files?: RepoFile[]): Promise<ReviewRun> {
   const v = parsed.values;
-  const repository = repositoryFlag(v, 'repo') ?? options.config.repository ?? envRepository();
+  const repository = repositoryFlag(v, 'repo') ?? options.config.repository ?? currentCiContext().repository;
   const maxTokens = integerFlag(v, 'max-tokens', { min: 0, example: '2000000' });
   const concurrency = integerFlag(v, 'concurrency', { min: 1, max: 16 });
   const requestedFailOn: FailOn | undefined = enumFlag(v, 'fail-on', FAIL_ON);
   const baselinePath = stringFlag(v, 'baseline');
   const lastReviewDate = dateFlag(v, 'since');
-  const policy = eventPolicy(ciEvent());
+  const context = currentCiContext();
+  const policy = currentEventPolicy();
   const baseConfigPath = stringFlag(v, 'base-config');
   const base = policy.gateFromBaseBranch && baseConfigPath ? await readBaseConfig(baseConfigPath) : undefined;
   const request: GateRequest = { failOn: requestedFailOn, ...options.gate, labels: { failOn: '--fail-on', framework: '--framework', threshold: '--threshold', waivers: '--waivers' } };
@@ -110,9 +111,8 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const historyDir = stringFlag(v, 'history');
   const history = historyDir ? await readHistory(historyDir, '--history') : undefined;
   const commit = await gitHead(repo.root);
-  // In GitLab CI, links go to the GitLab the pipeline runs on, in its spelling.
-  const gitlab = process.env.GITLAB_CI === 'true' ? process.env.CI_SERVER_URL?.trim() : undefined;
-  const serverUrl = gitlab ?? process.env.GITHUB_SERVER_URL?.trim();
+  // Links go to the forge the pipeline runs on, in its spelling.
+  const { serverUrl } = context;
   const generated = options.checkDrift && options.config.generate.length > 0 ? await loadGenerated(repo) : undefined;
   // A pull request's mappings, kept for its re-runs (read only on a pull request, as the action does).
   const storePath = `${(stringFlag(v, 'mapping-store') ?? DEFAULT_MAPPING_STORE_DIR).replace(/[\\/]+$/, '')}/${MAPPING_STORE_FILE}`;
@@ -128,7 +128,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       ...(repository ? { repository } : {}),
       ...(commit ? { commit } : {}),
       ...(serverUrl ? { serverUrl } : {}),
-      ...(gitlab ? { forge: 'gitlab' as const } : {}),
+      ...(context.forge ? { forge: context.forge } : {}),
       deleteRemoved: booleanFlag(v, 'delete-removed'),
       dryRun: booleanFlag(v, 'dry-run'),
       ...(maxTokens !== undefined ? { maxTokens } : {}),
@@ -188,31 +188,17 @@ async function readBaseConfig(path: string): Promise<ConfigFile> {
   return { config: parseConfig(text, path), text };
 }
 
-/** The CI event the command runs in (GitHub Actions' GITHUB_EVENT_NAME, GitLab CI's CI_PIPELINE_SOURCE); `other` at a terminal. */
-export function ciEvent(): ReviewEvent {
-  if (process.env.GITLAB_CI === 'true') {
-    const mergeRequest = Number(process.env.CI_MERGE_REQUEST_IID);
-    return gitLabEvent(process.env.CI_PIPELINE_SOURCE, Number.isSafeInteger(mergeRequest) && mergeRequest > 0 ? mergeRequest : undefined);
-  }
-  if (process.env.GITHUB_ACTIONS !== 'true') return gitHubEvent(undefined);
-  const event = gitHubEvent(process.env.GITHUB_EVENT_NAME);
-  if (event.kind !== 'pull_request') return event;
-  // The pull request's number keys its mapping store (a re-run of the same pull request reuses it).
-  const number = eventPayload()?.pull_request?.number;
-  return { ...event, pullRequest: typeof number === 'number' ? number : undefined };
-}
-
 /**
- * A fork's pull request in GitHub Actions gets no secrets: without a key the check is not
+ * A change request from a fork (or Dependabot's) gets no secrets: without a key the check is not
  * evaluated (review/ words why), never answered by the embedded sandbox nor by a usage error.
- * The reason, or undefined when the run has a key or is no fork's pull request.
+ * The reason, or undefined when the run has a key or gets secrets.
  */
 function keylessForkPullRequest(parsed: Parsed): string | undefined {
-  if (process.env.GITHUB_ACTIONS !== 'true' || ciEvent().kind !== 'pull_request') return undefined;
+  const context = currentCiContext();
+  if (!context.withoutSecrets || !currentEventPolicy().gateFromBaseBranch) return undefined;
   if (stringFlag(parsed.values, 'api-key') ?? process.env.COMPLIANCE_API_KEY?.trim()) return undefined;
-  const payload = eventPayload();
-  if (!isForkPullRequestPayload(payload?.pull_request, process.env.GITHUB_REPOSITORY)) return undefined;
-  return notEvaluatedReason('compliance', 'pull requests from forks');
+  const { changeRequest } = currentEventPolicy();
+  return notEvaluatedReason('compliance', context.withoutSecrets === 'fork' ? `${changeRequest}s from forks` : `Dependabot's ${changeRequest}s`, context.forge === 'gitlab' ? 'GitLab' : 'GitHub');
 }
 
 const FORK_HINT = 'Run the check on a branch of this repository, where the workflow has the key.';
@@ -237,23 +223,6 @@ export function answerKeylessForkPullRequest(parsed: Parsed, out: Output): ExitC
     () => ({ status: 'skipped', verdict, exitCode: EXIT.gateFailed, tokensSpent: 0 }),
   );
   return EXIT.gateFailed;
-}
-
-/** The webhook payload of the GitHub Actions run (GITHUB_EVENT_PATH); undefined when there is none to read. */
-function eventPayload(): { number?: unknown; pull_request?: PullRequestHeads & { number?: unknown } } | undefined {
-  try {
-    return JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH ?? '', 'utf8')) as { pull_request?: PullRequestHeads };
-  } catch {
-    return undefined;
-  }
-}
-
-/** GITHUB_REPOSITORY, or in GitLab CI the project's path (group/subgroup/project). */
-function envRepository(): string | undefined {
-  const github = process.env.GITHUB_REPOSITORY?.trim();
-  if (github && /^[^/\s]+\/[^/\s]+$/.test(github)) return github;
-  const gitlab = process.env.GITLAB_CI === 'true' ? process.env.CI_PROJECT_PATH?.trim() : undefined;
-  return gitlab && /^[^/\s]+(\/[^/\s]+)+$/.test(gitlab) ? gitlab : undefined;
 }
 
 /** 1 when a gate failed; else 3 for a refused plan or a framework that could not be judged; else 0 (review/'s verdict decides). */

@@ -4,3 +4,4 @@ export * from './files.js';
 export * from './config.js';
 export * from './report.js';
 export * from './publish.js';
+export * from './ciContext.js';

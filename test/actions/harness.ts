@@ -15,6 +15,13 @@ export const API_KEY = 'csk_sandbox_actions_test_key_0001';
 export const LIVE_API_KEY = 'csk_live_actions_test_key_0002';
 export const GITHUB_TOKEN = 'ghs_fakeGitHubTokenForActionsTests0001';
 
+const PUSH_PAYLOAD = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'events', 'push.json'), 'utf8')) as { repository: unknown };
+
+/** Every webhook payload of a repository's event names the repository (and its default branch), as GitHub sends it. */
+function withRepository(payload: unknown): unknown {
+  return payload !== null && typeof payload === 'object' && !('repository' in payload) ? { repository: PUSH_PAYLOAD.repository, ...payload } : payload;
+}
+
 export interface ActionRun {
   code: number | null;
   stdout: string;
@@ -74,7 +81,9 @@ export async function runAction(name: string, options: RunOptions): Promise<Acti
   const eventFile = join(runnerDir, 'event.json');
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
-  writeFileSync(eventFile, JSON.stringify(options.event?.payload ?? {}));
+  // Without an event: a push to the default branch, as the runner gives it (an event payload that
+  // names no default branch is unlisted, deny-by-default).
+  writeFileSync(eventFile, JSON.stringify(options.event ? withRepository(options.event.payload) : PUSH_PAYLOAD));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: runnerDir,
@@ -84,6 +93,7 @@ export async function runAction(name: string, options: RunOptions): Promise<Acti
     GITHUB_STEP_SUMMARY: summaryFile,
     GITHUB_EVENT_PATH: eventFile,
     GITHUB_EVENT_NAME: options.event?.name ?? 'push',
+    GITHUB_REF: 'refs/heads/main',
     GITHUB_REPOSITORY: REPOSITORY,
     GITHUB_WORKSPACE: options.workspace,
     GITHUB_SERVER_URL: 'https://github.example',

@@ -8,11 +8,12 @@ import { log } from './log.js';
 import { ComplianceError } from '../../../api/errors.js';
 import { ConfigError, ReviewError } from '../../../review/errors.js';
 import { neutralise } from '../../../review/neutralise.js';
-import { assertMayWriteLibrary, eventPolicy, gitHubEvent, notEvaluatedReason, type EventPolicy } from '../../../review/events.js';
+import { assertMayWriteLibrary, notEvaluatedReason } from '../../../review/events.js';
+import { currentEventPolicy } from '../../../review/node/ciContext.js';
 import { RepoFileError } from '../../../review/node/files.js';
 import { notEvaluatedVerdict } from '../../../review/verdict.js';
 import { setVerdictOutputs } from '../verdictOutputs.js';
-import { isDependabotRun, isForkPullRequest, pullRequestNumber } from '../github/context.js';
+import { isDependabotRun, isForkPullRequest } from '../github/context.js';
 import { describeGitHubError, httpStatus } from '../github/permissions.js';
 import { readGitHubToken } from '../github/token.js';
 import { InputError } from './inputs.js';
@@ -64,11 +65,6 @@ function annotateConfigIssues(error: ConfigError): void {
       ...(issue.column !== undefined ? { startColumn: issue.column } : {}),
     });
   }
-}
-
-/** What this run's event may change (review/events.ts decides; pull requests write no library and no issues). */
-export function currentEventPolicy(): EventPolicy {
-  return eventPolicy(gitHubEvent(process.env.GITHUB_EVENT_NAME, pullRequestNumber(undefined)));
 }
 
 /** Refuses a library write the event forbids (a pull request: unmerged text, two pull requests would overwrite each other). */
