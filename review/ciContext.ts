@@ -135,14 +135,18 @@ function gitLabContext(env: Env): CiContext {
     defaultBranch,
   };
   if (name === 'merge_request_event' || name === 'external_pull_request_event') {
-    const base = commitOf(env.CI_MERGE_REQUEST_DIFF_BASE_SHA);
-    const source = text(env.CI_MERGE_REQUEST_SOURCE_PROJECT_ID);
-    const target = text(env.CI_MERGE_REQUEST_PROJECT_ID);
+    // The target branch as it stands (merged-results pipelines name its commit), else its diff base.
+    const target = commitOf(env.CI_MERGE_REQUEST_TARGET_BRANCH_SHA);
+    const targetBranch = text(env.CI_MERGE_REQUEST_TARGET_BRANCH_NAME);
+    const diffBase = commitOf(env.CI_MERGE_REQUEST_DIFF_BASE_SHA);
+    const base: BaseCommit | undefined = target ? { commit: target } : targetBranch ? { branch: targetBranch } : diffBase ? { commit: diffBase } : undefined;
+    const sourceProject = text(env.CI_MERGE_REQUEST_SOURCE_PROJECT_ID);
+    const targetProject = text(env.CI_MERGE_REQUEST_PROJECT_ID);
     return {
       ...common,
       event: { kind: 'pull_request', name, pullRequest: positive(env.CI_MERGE_REQUEST_IID), changeRequest: 'merge request' },
-      withoutSecrets: source !== undefined && target !== undefined && source !== target ? 'fork' : undefined,
-      base: base ? { commit: base } : undefined,
+      withoutSecrets: sourceProject !== undefined && targetProject !== undefined && sourceProject !== targetProject ? 'fork' : undefined,
+      base,
     };
   }
   const kind = GITLAB_DEFAULT_BRANCH_SOURCES.get(name ?? '');

@@ -39,3 +39,5 @@ export * from './scope.js';
 export * from './verdict.js';
 export * from './review.js';
 export * from './pullRequest.js';
+export * from './changes.js';
+export * from './verifyMapping.js';

@@ -129,7 +129,7 @@ const NOTHING_SPENT = { mode: undefined, plannedTokens: 0, tokensSpent: 0, maxTo
  */
 export function unchangedVerdict(baseline: ReviewReport | undefined, money: Omit<VerdictFigures, 'source' | 'frameworks' | 'coverage' | 'gaps' | 'waivedGaps' | 'newGaps'> = NOTHING_SPENT): Verdict {
   const frameworks = baseline ? baseline.frameworks.map(frameworkFigures) : [];
-  const reasons = baseline ? [] : ['no document in scope nor the gate changed; the default branch has no saved report to show'];
+  const reasons = baseline ? [] : ['no document in scope nor the gate changed; nothing was mapped, so no figures are shown'];
   return { status: 'unchanged', passed: baseline ? baseline.passed : true, reasons, figures: { source: baseline ? 'baseline' : 'none', frameworks, ...totals(frameworks), ...money }, errors: [] };
 }
 

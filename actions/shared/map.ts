@@ -11,7 +11,6 @@
  * call (nothingInScope, review/'s pullRequestScope).
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import { log } from './runtime/log.js';
@@ -31,7 +30,7 @@ import {
   type ReviewResult,
   type Verdict,
 } from '../../review/index.js';
-import { readRepoBytes, writeRepoFile } from '../../review/node/index.js';
+import { readMappingStoreText, writeRepoFile } from '../../review/node/index.js';
 import { currentRepository, currentRevision, repositoryName } from './github/context.js';
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
 import {
@@ -42,7 +41,6 @@ import {
   historyInput,
   MAX_ANNOTATIONS,
   parseWaiversInput,
-  readBaseConfig,
   readGateInputs,
   renderCosts,
   renderReportSummary,
@@ -52,8 +50,8 @@ import {
   type Baseline,
   type GateInputs,
 } from './report.js';
-import { loadRepoConfig, readDocuments } from './repo.js';
-import { booleanInput, choiceInput, InputError, numberInput, textInput } from './runtime/inputs.js';
+import { gatedBase, loadRepoConfig, readDocuments } from './repo.js';
+import { booleanInput, choiceInput, numberInput, textInput } from './runtime/inputs.js';
 import type { ActionDefinition } from './runtime/run.js';
 import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { createClient } from './runtime/service.js';
@@ -104,10 +102,11 @@ function mergePriceLine(price: MergePrice | undefined): string {
 }
 
 /** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
-function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gateLines: readonly string[]; baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
+function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gateLines: readonly string[]; baseline: Baseline | undefined; baselineMissing: string | undefined; baselineRejected: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
   const lines: string[] = [verdictLine(context.verdict)];
   lines.push(...context.gateLines);
   if (context.baselineMissing) lines.push(`No report of the default branch yet (${tableCell(context.baselineMissing)}): no comparison this time. The default branch's next run saves one.`);
+  if (context.baselineRejected) lines.push(tableCell(context.baselineRejected));
   if (context.baseline && result.status === 'completed') {
     const introduced = result.frameworks.flatMap((framework) => framework.newGaps.map((gap) => `${gap.controlId}`));
     const resolved = resolvedGaps(result, context.baseline).map((key) => decodeURIComponent(key.slice(key.indexOf('/') + 1)));
@@ -126,26 +125,19 @@ function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gat
 }
 
 /**
- * A pull request whose changed files (`changed-files`, one path per line, listed by the workflow)
- * touch no document in scope nor compliance.yml passes at once, with the default branch's figures
- * when its report is at hand: no key, no service call, no comment.
+ * A gated run whose changes since its base commit (git's own list) touch no document in scope nor
+ * compliance.yml passes at once, also from a fork: no key, no service call, no comment. It shows
+ * no figures: the default branch's saved report counts only once the service confirms it.
  */
 async function nothingInScope(): Promise<boolean> {
-  const listPath = textInput('changed-files');
-  const policy = currentEventPolicy();
-  if (!listPath || policy.event.kind !== 'pull_request') return false;
   const repo = await loadRepoConfig();
-  // A runner file (usually under RUNNER_TEMP), not repository content: read as given.
-  const listed = await readFile(isAbsolute(listPath) ? listPath : resolve(repo.root, listPath), 'utf8').catch(() => {
-    throw new InputError('changed-files', `names no readable file (${listPath})`, 'List the pull request\'s changed files first (git diff --name-only), as templates/github/compliance-pr-check.yml does.');
-  });
-  const base = await readBaseConfig(repo.root);
-  const { verdict, scope } = await changedPathsCheck(policy, listed.split('\n'), { head: repo.config, base: base?.config, path: repo.path }, async () => (await readPullRequestGateInputs(repo.root)).baseline?.report);
+  const base = await gatedBase(repo.root);
+  const { verdict, scope } = changedPathsCheck(currentEventPolicy(), base, { config: repo.config, path: repo.path });
   if (!verdict) {
-    if (scope) log.info(`In scope: ${scope.configChanged ? `${repo.path}, ` : ''}${scope.documents.length} changed document${scope.documents.length === 1 ? '' : 's'}.`);
+    if (scope) log.info(`In scope: ${scope.configChanged ? `${repo.path}, ` : ''}${scope.documents.length} changed document${scope.documents.length === 1 ? '' : 's'}${scope.unclassified.length ? `; git listed changes it could not classify (${scope.unclassified.join(', ')}), so everything counts as changed` : ''}.`);
     return false;
   }
-  log.notice('No document in scope changed (nor compliance.yml): nothing to map, nothing spent.', { title: 'Compliance check: nothing in scope' });
+  log.notice(`No document in scope changed since ${base?.describe} (nor compliance.yml): nothing to map, nothing spent.`, { title: 'Compliance check: nothing in scope' });
   appendSummary(`## Compliance check: no document in scope changed\n\n${verdictLine(verdict)}\n`);
   setVerdictOutputs(verdict);
   core.setOutput('merge-tokens', '0');
@@ -164,8 +156,8 @@ export const mapAction: ActionDefinition = {
     const repo = await loadRepoConfig();
     const policy = currentEventPolicy();
     const unmerged = !policy.mayWriteLibrary;
-    const base = unmerged ? await readBaseConfig(repo.root) : undefined;
-    const gate = unmerged ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
+    const base = await gatedBase(repo.root);
+    const inputs = unmerged ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
     const failBelow = booleanInput('fail-below', true);
     const failOnRefusal = booleanInput('fail-on-refusal', true);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
@@ -178,16 +170,17 @@ export const mapAction: ActionDefinition = {
     const files = await readDocuments(repo.root, repo.config.documents);
     // A re-run of the same pull request reuses its unchanged mappings (the store is kept by actions/cache).
     const storePath = textInput('mapping-store') ?? DEFAULT_MAPPING_STORE;
-    const stored = unmerged ? await readRepoBytes(repo.root, storePath) : undefined;
+    const stored = unmerged ? await readMappingStoreText(repo.root, storePath) : undefined;
+    if (stored?.ignored) log.warning(stored.ignored, { title: 'Mapping store ignored' });
 
     const check = await runMapCheck(client, {
       policy,
-      head: { config: repo.config, text: repo.text },
+      head: { config: repo.config, text: repo.text, path: repo.path },
       base,
-      request: { failOn: gate.failOn, framework: textInput('framework'), threshold: numberInput('threshold', { min: 0, max: 100 }), mode: modeInput(), waivers: gate.waivers },
+      request: { failOn: inputs.failOn, framework: textInput('framework'), threshold: numberInput('threshold', { min: 0, max: 100 }), mode: modeInput(), waivers: inputs.waivers },
       files,
-      baseline: gate.baseline,
-      mappingStore: stored === undefined ? undefined : new TextDecoder().decode(stored),
+      baseline: inputs.baseline,
+      mappingStore: stored?.text,
       review: {
         today: new Date().toISOString().slice(0, 10),
         now: new Date().toISOString(),
@@ -199,7 +192,9 @@ export const mapAction: ActionDefinition = {
       },
     });
     const { result, verdict, gate: gateConfig } = check;
-    if (unmerged && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
+    // The baseline as it counts: on a gated run only once the service confirmed it.
+    const gate = { ...inputs, baseline: check.baseline?.report && inputs.baseline ? { ...inputs.baseline, gapKeys: new Set(check.baseline.gapKeys) } : undefined };
+    if (check.baselineRejected) log.warning(check.baselineRejected, { title: 'Baseline not confirmed' });
     for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
     const gateLines = gateNotes(gateConfig, policy.changeRequest);
     if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
@@ -217,7 +212,7 @@ export const mapAction: ActionDefinition = {
     const shown = verdict.figures.source === 'baseline' && gate.baseline?.report ? gate.baseline.report : result.report;
     // What this pull request does to the default branch's evidence (its report carries the traced quotes).
     const evidence = unmerged && result.status === 'completed' && gate.baseline?.report ? compareEvidence(gate.baseline.report, result.report, files) : undefined;
-    const notes = unmerged ? pullRequestNotes(result, { verdict, gateLines, baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent, evidence }) : '';
+    const notes = unmerged ? pullRequestNotes(result, { verdict, gateLines, baseline: gate.baseline, baselineMissing: gate.missingBaseline, baselineRejected: check.baselineRejected, tokensSpent, evidence }) : '';
     const notesSection = notes ? `## This pull request\n\n${notes}\n` : '';
 
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.

@@ -16,14 +16,12 @@ import {
   formatTokens,
   lostEvidenceMessage,
   neutralise,
-  parseConfig,
   parseReportFormats,
   renderReportMarkdown,
   ReviewError,
   tableCell,
   truncate,
   type BudgetCheck,
-  type Config,
   type CostEstimate,
   type FailOn,
   type GateGap,
@@ -35,7 +33,7 @@ import {
   type ReviewReport,
   type Waiver,
 } from '../../review/index.js';
-import { decodeUtf8, publishedPath, publishReport, readHistory, readRepoBytes, readReportFile } from '../../review/node/index.js';
+import { publishedPath, publishReport, readHistory, readReportFile } from '../../review/node/index.js';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { choiceInput, InputError, listInput, textInput } from './runtime/inputs.js';
 import { MAX_COMMENT_CHARS } from './github/stickyComment.js';
@@ -89,27 +87,6 @@ export async function readGateInputs(root: string): Promise<GateInputs> {
   const baselinePath = textInput('baseline');
   const baseline = baselinePath ? await readBaseline(root, baselinePath) : undefined;
   return { failOn, baseline, waivers: parseWaiversInput(textInput('waivers')) };
-}
-
-type BaseConfig = { path: string; text: string; config: Config } | undefined;
-let baseConfigRead: Promise<BaseConfig> | undefined;
-
-/** The default branch's compliance.yml (`base-config`): its text and parsed gate; undefined when not given or absent. Read once per run. */
-export function readBaseConfig(root: string): Promise<BaseConfig> {
-  baseConfigRead ??= readBaseConfigFile(root);
-  return baseConfigRead;
-}
-
-async function readBaseConfigFile(root: string): Promise<BaseConfig> {
-  const path = textInput('base-config');
-  if (!path) return undefined;
-  const bytes = await readRepoBytes(root, path);
-  if (!bytes) {
-    log.notice(`base-config ${path} does not exist: compliance.yml is treated as changed, and this run is judged by its own gate.`);
-    return undefined;
-  }
-  const text = decodeUtf8(bytes, path);
-  return { path, text, config: parseConfig(text, path) };
 }
 
 /** The `fail-on` input, undefined when not given: it may only make compliance.yml's failOn stricter (gateConfiguration). */

@@ -9,6 +9,7 @@ import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import {
   assertMayWriteLibrary,
+  baselineThatCounts,
   decideVerdict,
   chargedTokens,
   formatTokens,
@@ -38,7 +39,6 @@ import { reportDirectory } from './map.js';
 import {
   annotateExpiredWaivers,
   annotateGaps,
-  readBaseConfig,
   readGateInputs,
   renderCosts,
   renderReportSummary,
@@ -47,7 +47,7 @@ import {
   reportFormatsInput,
   writeReportFiles,
 } from './report.js';
-import { loadRepoConfig, readDocuments } from './repo.js';
+import { gatedBase, loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, InputError, numberInput, textInput } from './runtime/inputs.js';
 import type { ActionDefinition } from './runtime/run.js';
 import { currentEventPolicy } from '../../review/node/ciContext.js';
@@ -82,7 +82,7 @@ export const reviewAction: ActionDefinition = {
   reportsStatus: true,
   async run({ apiKey, githubToken }) {
     const repo = await loadRepoConfig();
-    const gate = await readGateInputs(repo.root);
+    const inputs = await readGateInputs(repo.root);
     const failBelow = booleanInput('fail-below', true);
     const dryRun = booleanInput('dry-run', false);
     const failOnRefusal = booleanInput('fail-on-refusal', true);
@@ -98,15 +98,18 @@ export const reviewAction: ActionDefinition = {
     const history = await historyInput(repo.root);
     const since = textInput('since');
     if (since !== undefined && !isoDate.safeParse(since).success) throw new InputError('since', `must be a date written YYYY-MM-DD (got ${JSON.stringify(since)})`);
-    // On a pull request (sync: false) the default branch's gate applies, as in map; inputs only tighten it.
-    const base = policy.gateFromBaseBranch ? await readBaseConfig(repo.root) : undefined;
-    const gateConfig = gateConfiguration(policy, repo.config, base?.config, { failOn: gate.failOn, waivers: gate.waivers });
-    if (policy.gateFromBaseBranch && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
+    // On a pull request (sync: false) the base commit's gate applies, as in map; inputs only tighten it.
+    const base = await gatedBase(repo.root);
+    const gateConfig = gateConfiguration(policy, repo.config, base?.config.config, { failOn: inputs.failOn, waivers: inputs.waivers });
     for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
     const gateLines = gateNotes(gateConfig, policy.changeRequest);
     const { config } = gateConfig;
     const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'review');
+    // On a gated run a cached baseline counts only once the service confirms it against the base commit.
+    const counted = await baselineThatCounts(client, inputs.baseline, base, undefined);
+    if (counted.rejected) log.warning(counted.rejected, { title: 'Baseline not confirmed' });
+    const gate = { ...inputs, baseline: counted.value?.report && inputs.baseline ? { ...inputs.baseline, gapKeys: new Set(counted.value.gapKeys) } : undefined };
 
     const label = config.gapIssues.labels[0];
     const issuesAllowed = wantIssues && policy.mayWriteIssues;
@@ -140,7 +143,7 @@ export const reviewAction: ActionDefinition = {
       dryRun,
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       failOn: gateConfig.failOn,
-      ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
+      ...(counted.value ? { baseline: counted.value.gapKeys } : {}),
       ...(existingIssues ? { existingIssues } : {}),
       ...(since ? { lastReviewDate: since } : {}),
       ...(hasGenerate ? { manifest: await readManifest(repo.root), generatedFiles: await readOptionalRepoFiles(repo.root, driftInputPaths(config.generate)) } : {}),

@@ -45,7 +45,7 @@ export function verdictLine(verdict: Verdict): string {
   const gaps = `${figures.gaps} gap${figures.gaps === 1 ? '' : 's'}${figures.waivedGaps ? ` (+${figures.waivedGaps} waived)` : ''}`;
   switch (verdict.status) {
     case 'unchanged':
-      return `**Status: unchanged.** No document in scope nor compliance.yml differs from the default branch: nothing was mapped, nothing spent. ${figures.source === 'baseline' ? `The default branch's result stands: ${verdict.passed ? 'passed' : 'failed'}${coverage}, ${gaps}.` : 'The default branch has no saved report to show.'}`;
+      return `**Status: unchanged.** No document in scope nor compliance.yml differs from the default branch: nothing was mapped, nothing spent. ${figures.source === 'baseline' ? `The default branch's result stands: ${verdict.passed ? 'passed' : 'failed'}${coverage}, ${gaps}.` : 'No figures are shown (no confirmed report of the default branch at hand).'}`;
     case 'refused':
       return `**Status: refused.** ${tableCell(verdict.reasons.join('; '))}`;
     case 'skipped':

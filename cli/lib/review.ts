@@ -6,23 +6,25 @@
 import type { Config } from '../../review/config.js';
 import type { RepoFile } from '../../review/documents.js';
 import { FAIL_ON, type FailOn } from '../../review/gate.js';
-import { readFile } from 'node:fs/promises';
-import { parseConfig } from '../../review/config.js';
-import { readRepoBytes, writeRepoFile } from '../../review/node/files.js';
+import { CONFIG_FILE_NAME } from '../../review/config.js';
+import { writeRepoFile } from '../../review/node/files.js';
 import { readReportFile } from '../../review/node/report.js';
-import { notEvaluatedReason } from '../../review/events.js';
+import { assertMayWriteLibrary, notEvaluatedReason } from '../../review/events.js';
 import { currentCiContext, currentEventPolicy } from '../../review/node/ciContext.js';
 import { ReviewError } from '../../review/errors.js';
 import { gateConfiguration, gateNotes, type GateConfiguration, type GateRequest } from '../../review/gateConfig.js';
-import { DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type ConfigFile } from '../../review/pullRequest.js';
-import { gitHead, readHistory } from '../../review/node/publish.js';
+import { baselineThatCounts, changedPathsCheck, DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type BaseCommitFiles } from '../../review/pullRequest.js';
+import { readBaseCommit } from '../../review/node/baseCommit.js';
+import { readMappingStoreText } from '../../review/node/mappingStore.js';
+import { readHistory } from '../../review/node/publish.js';
+import { gitHead } from '../../review/node/git.js';
 import { DEFAULT_REPORT_FORMATS, type ReportFormat } from '../../review/publish.js';
 import type { HistoryPoint } from '../../review/reportHistory.js';
 import { runReview, type ReviewInput, type ReviewResult } from '../../review/review.js';
 import { decideVerdict, notEvaluatedVerdict } from '../../review/verdict.js';
 import type { ReviewReport } from '../../review/reportDocument.js';
 import { booleanFlag, dateFlag, enumFlag, integerFlag, listFlag, repositoryFlag, stringFlag, type OptionSpecs, type Parsed } from './args.js';
-import { EXIT, UsageError, type ExitCode } from './errors.js';
+import { EXIT, type ExitCode } from './errors.js';
 import { today, tokens } from './format.js';
 import { table, type Output } from './output.js';
 import { REPORT_FORMATS, writeReports } from './reports.js';
@@ -42,7 +44,7 @@ export const SYNC_OPTIONS = {
 
 export const GATE_OPTIONS = {
   'fail-on': { type: 'string', valueName: 'WHAT', description: 'coverage, new-gaps (also fail on gaps absent from --baseline) or declared-without-evidence (also fail on front matter satisfies: without evidence); default compliance.yml failOn, which this can only make stricter' },
-  'base-config': { type: 'string', valueName: 'FILE', description: "in a pull request's CI run: the default branch's compliance.yml, whose gate (frameworks, thresholds, waivers, failOn) judges it; flags can only make it stricter" },
+  'base-config': { type: 'string', valueName: 'FILE', description: "ignored (older workflows pass it): a pull request's CI run is judged by its base commit's compliance.yml, read from git" },
   baseline: { type: 'string', valueName: 'FILE', description: 'a previous report.json or --json output: gaps in it are not new' },
   'report-dir': { type: 'string', valueName: 'DIR', description: 'write report.md, report.json (and the other --formats) into DIR' },
   formats: { type: 'string', valueName: 'LIST', description: 'report formats for --report-dir: md,json,html,sarif,junit,pdf,docx (default md,json)' },
@@ -81,6 +83,8 @@ interface ReviewRunOptions {
   gate?: Pick<GateRequest, 'framework' | 'threshold' | 'mode'>;
   /** See ReviewInput.sync (default run). */
   sync?: ReviewInput['sync'];
+  /** The base commit of a gated run, when the command read it already (gatedBase). */
+  base?: BaseCommitFiles | undefined;
   checkDrift?: boolean;
 }
 
@@ -94,15 +98,16 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const lastReviewDate = dateFlag(v, 'since');
   const context = currentCiContext();
   const policy = currentEventPolicy();
-  const baseConfigPath = stringFlag(v, 'base-config');
-  const base = policy.gateFromBaseBranch && baseConfigPath ? await readBaseConfig(baseConfigPath) : undefined;
+  // A sync the event forbids is refused first: nothing else needs reading (runReview refuses it too).
+  if (!options.gate && (options.sync ?? 'run') === 'run' && !booleanFlag(v, 'dry-run')) assertMayWriteLibrary(policy, 'a review with the library sync', 'Skip the sync in a pull request (compliance map prices the merge without writing); the library syncs on pushes to the default branch.');
+  if (stringFlag(v, 'base-config')) out.warn(`--base-config is ignored: a ${policy.changeRequest} is judged by the gate of its base commit's compliance.yml, read from git`);
+  const base = options.base ?? (await gatedBase(repo));
   const request: GateRequest = { failOn: requestedFailOn, ...options.gate, labels: { failOn: '--fail-on', framework: '--framework', threshold: '--threshold', waivers: '--waivers' } };
   const warnGate = (gate: GateConfiguration) => {
-    if (policy.gateFromBaseBranch && gate.source === 'head') out.warn(`judged by this checkout's own compliance.yml: give --base-config with the default branch's copy, so a ${policy.changeRequest} cannot set its own gate`);
     for (const line of [...gate.changes.map((change) => `this ${policy.changeRequest} changes the gate (applies once merged): ${change}`), ...gate.ignored]) out.warn(line);
   };
   // map's check decides its gate itself (runMapCheck); the other commands run the loop with it.
-  const gate = options.gate ? undefined : gateConfiguration(policy, options.config, base?.config, request);
+  const gate = options.gate ? undefined : gateConfiguration(policy, options.config, base?.config.config, request);
   if (gate) warnGate(gate);
   const config = gate?.config ?? options.config;
   const documents = files ?? (await loadDocuments({ ...repo, config }));
@@ -116,7 +121,8 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const generated = options.checkDrift && options.config.generate.length > 0 ? await loadGenerated(repo) : undefined;
   // A pull request's mappings, kept for its re-runs (read only on a pull request, as the action does).
   const storePath = `${(stringFlag(v, 'mapping-store') ?? DEFAULT_MAPPING_STORE_DIR).replace(/[\\/]+$/, '')}/${MAPPING_STORE_FILE}`;
-  const stored = options.gate && !policy.mayWriteLibrary ? await readRepoBytes(repo.root, storePath) : undefined;
+  const stored = options.gate && !policy.mayWriteLibrary ? await readMappingStoreText(repo.root, storePath) : undefined;
+  if (stored?.ignored) out.warn(stored.ignored);
 
   refuseKeylessForkPullRequest(parsed);
   const session = await openSession(parsed, out);
@@ -140,6 +146,9 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
     let ran: ReviewResult;
     let judged: GateConfiguration;
     if (gate) {
+      // On a gated run a cached baseline counts only once the service confirms it against the base commit.
+      const counted = await baselineThatCounts(session.client, baseline, base, undefined);
+      if (counted.rejected) out.warn(counted.rejected);
       ran = await runReview(session.client, {
         ...common,
         config,
@@ -147,23 +156,24 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
         event: policy.event,
         sync: options.sync ?? 'run',
         failOn: gate.failOn,
-        ...(baseline ? { baseline: baseline.gapKeys } : {}),
+        ...(counted.value ? { baseline: counted.value.gapKeys } : {}),
       });
       out.done();
       judged = gate;
     } else {
       const check = await runMapCheck(session.client, {
         policy,
-        head: { config: options.config, text: repo.configText ?? '' },
+        head: { config: options.config, text: repo.configText ?? '', path: repo.configPath },
         base,
         request,
         files: documents,
         ...(baseline ? { baseline } : {}),
-        mappingStore: stored === undefined ? undefined : new TextDecoder().decode(stored),
+        mappingStore: stored?.text,
         review: common,
       });
       out.done();
       warnGate(check.gate);
+      if (check.baselineRejected) out.warn(check.baselineRejected);
       if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
       ran = check.result;
       judged = check.gate;
@@ -180,12 +190,31 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   }
 }
 
-/** --base-config: the default branch's compliance.yml (its text tells an unchanged one), validated like the repo's. */
-async function readBaseConfig(path: string): Promise<ConfigFile> {
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`--base-config ${path} cannot be read (${error.code ?? error.message})`, "Save the default branch's compliance.yml beside its report (compliance-library-sync.yml does) and pass that path.");
-  });
-  return { config: parseConfig(text, path), text };
+/**
+ * On a gated event (a pull or merge request, a merge-queue run, an unlisted event) the base commit,
+ * read from git before anything else: its compliance.yml is the gate. Undefined on other events;
+ * throws `not_evaluated` (exit 1) when the clone does not hold it.
+ */
+export async function gatedBase(repo: Repo): Promise<BaseCommitFiles | undefined> {
+  const policy = currentEventPolicy();
+  if (!policy.gateFromBaseBranch) return undefined;
+  const configPath = repo.configText === undefined ? CONFIG_FILE_NAME : repo.configPath;
+  return readBaseCommit(repo.root, configPath, currentCiContext(), policy);
+}
+
+/**
+ * A gated run whose change since its base touches no document in scope nor compliance.yml:
+ * review/'s `unchanged` verdict, before any key or call (exit 0, nothing spent), also from a fork.
+ * Undefined when the check must run.
+ */
+export function answerUnchangedChange(out: Output, repo: Repo, base: BaseCommitFiles | undefined): ExitCode | undefined {
+  const { verdict } = changedPathsCheck(currentEventPolicy(), base, { config: repo.config, path: repo.configPath });
+  if (!verdict) return undefined;
+  out.result(
+    () => `${out.style('Unchanged:', 'green', 'bold')} no document in scope nor ${repo.configPath} differs from ${base?.describe}, so nothing was mapped and nothing spent.`,
+    () => ({ status: 'unchanged', verdict, exitCode: EXIT.ok, tokensSpent: 0 }),
+  );
+  return EXIT.ok;
 }
 
 /**

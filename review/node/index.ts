@@ -5,3 +5,6 @@ export * from './config.js';
 export * from './report.js';
 export * from './publish.js';
 export * from './ciContext.js';
+export * from './git.js';
+export * from './baseCommit.js';
+export * from './mappingStore.js';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { API_KEY, GITHUB_TOKEN, makeWorkspace, pullRequestEvent, runAction, type ActionRun } from './harness.js';
+import { API_KEY, GITHUB_TOKEN, makeWorkspace, onPullRequest, runAction, type ActionRun } from './harness.js';
 import { HOSTILE_CONFIG, MARK, runnerCommands, writeHostileFiles } from './hostileInputs.js';
 import { useActionServices } from './services.js';
 
@@ -48,7 +48,7 @@ describe('every action on a hostile repository', () => {
     expect(runs.sync.stdout).toContain(`policies/x\\n:\u200D:error:\u200D:${MARK}-newline.md`);
     expect(runs.sync.stdout).toContain(`policies/#\u200D#[error]${MARK}-v1.md`);
 
-    runs.map = await runAction('map', { workspace, inputs: { ...service, 'github-token': GITHUB_TOKEN, comment: 'always' }, event: pullRequestEvent(pr), apiUrl: github.url });
+    runs.map = await runAction('map', { workspace, inputs: { ...service, 'github-token': GITHUB_TOKEN, comment: 'always' }, event: onPullRequest(workspace, pr), apiUrl: github.url });
     expect(runs.map.code, runs.map.stdout).toBe(0);
 
     // A report in the workspace is repository content too: its gap texts carry both mention forms.

@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
-import { GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, LIVE_API_KEY, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
+import { checkoutPullRequest, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, LIVE_API_KEY, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
 
 const MAP_PRICE = 250_000;
 let sandbox: RunningSandbox;
@@ -28,8 +28,14 @@ async function balance(): Promise<number> {
   return ((await response.json()) as { balanceTokens: number }).balanceTokens;
 }
 
+/** Each workspace is a pull request's checkout whose base commit differs in one policy (made once). */
+const bases = new Map<string, string>();
+const eventOf = (workspace: string, pr: number) => {
+  if (!bases.has(workspace)) bases.set(workspace, checkoutPullRequest(workspace, { baseDiffers: true }));
+  return pullRequestEvent(pr, { base: bases.get(workspace) as string });
+};
 const mapOn = (workspace: string, pr: number) =>
-  runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr), apiUrl: github.url });
+  runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: eventOf(workspace, pr), apiUrl: github.url });
 
 describe('actions/map re-run of a pull request', () => {
   it('reuses an unchanged mapping (0 tokens, said in the comment and outputs) and maps again when a document changed', async () => {
@@ -83,7 +89,7 @@ describe('actions/map re-run of a pull request', () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(50));
     const pr = github.addPullRequest();
     const before = await balance();
-    const run = await runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'dry-run': 'true', 'max-tokens': String(MAP_PRICE) }, event: pullRequestEvent(pr), apiUrl: github.url });
+    const run = await runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'dry-run': 'true', 'max-tokens': String(MAP_PRICE) }, event: eventOf(workspace, pr), apiUrl: github.url });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.outputs).toMatchObject({ status: 'skipped', 'tokens-spent': '0' });
     expect(run.outputs.passed).toBe('false');
@@ -95,6 +101,7 @@ describe('actions/map re-run of a pull request', () => {
   it('ignores a store that does not read as one (maps again) rather than failing', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(50));
     const pr = github.addPullRequest();
+    eventOf(workspace, pr);
     mkdirSync(join(workspace, '.compliance-mappings'));
     writeFileSync(join(workspace, '.compliance-mappings', 'mappings.json'), '{"version": 1, "pullRequest": "not a number"');
     const before = await balance();

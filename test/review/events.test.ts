@@ -43,6 +43,9 @@ describe('readCiContext: the event, the change request and the base, from the en
     const mr = gitlab('merge_request_event', { CI_MERGE_REQUEST_IID: '12', CI_MERGE_REQUEST_DIFF_BASE_SHA: SHA('d'), CI_MERGE_REQUEST_PROJECT_ID: '1', CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '1' });
     expect(mr).toMatchObject({ forge: 'gitlab', event: { kind: 'pull_request', pullRequest: 12, changeRequest: 'merge request' }, base: { commit: SHA('d') }, withoutSecrets: undefined });
     expect(gitlab('merge_request_event', { CI_MERGE_REQUEST_PROJECT_ID: '1', CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '2' }).withoutSecrets).toBe('fork');
+    // The target branch as it stands judges: its commit in a merged-results pipeline, else the branch to resolve.
+    expect(gitlab('merge_request_event', { CI_MERGE_REQUEST_TARGET_BRANCH_SHA: SHA('e'), CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main', CI_MERGE_REQUEST_DIFF_BASE_SHA: SHA('d') }).base).toEqual({ commit: SHA('e') });
+    expect(gitlab('merge_request_event', { CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main', CI_MERGE_REQUEST_DIFF_BASE_SHA: SHA('d') }).base).toEqual({ branch: 'main' });
     const onMain = (source: string) => gitlab(source, { CI_COMMIT_BRANCH: 'main' }).event.kind;
     expect(['push', 'schedule', 'web', 'api', 'trigger'].map(onMain)).toEqual(['push', 'schedule', 'manual', 'manual', 'manual']);
     expect(['push', 'schedule', 'web'].map((source) => gitlab(source, { CI_COMMIT_BRANCH: 'feature' }).event.kind)).toEqual(['unlisted', 'unlisted', 'unlisted']);

@@ -56,7 +56,7 @@ describe('decideVerdict: one status with the figures it rests on', () => {
     expect(verdictFailsStep(decideVerdict(run('unchanged'), { baseline: failing }), { failBelow: true, failOnRefusal: true })).toBe(false);
     const without = decideVerdict(run('unchanged'));
     expect(without.figures).toMatchObject({ source: 'none', coverage: undefined, frameworks: [] });
-    expect(without.reasons[0]).toContain('no saved report');
+    expect(without.reasons[0]).toContain('no figures are shown');
   });
 
   it('skipped: a dry run, saying whether a real run would be refused', () => {
