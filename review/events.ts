@@ -102,6 +102,14 @@ export function assertMayWriteLibrary(policy: EventPolicy, what: string, hint: s
   throw new ReviewError('event_forbids_write', `${what} writes the library, which mirrors the default branch: ${policy.withheld} (two open ${policy.changeRequest}s would otherwise overwrite each other's versions)`, hint);
 }
 
+/** The operations that write the library (what `call` could otherwise write on any event). */
+const LIBRARY_WRITES: ReadonlySet<string> = new Set(['ingestLibraryDocument', 'refreshLibraryDocument', 'deleteLibraryDocument']);
+
+/** Throws when calling `operationId` (the call action, `compliance call`) would write what the event may not. */
+export function assertMayCall(policy: EventPolicy, operationId: string, hint: string): void {
+  if (LIBRARY_WRITES.has(operationId)) assertMayWriteLibrary(policy, operationId, hint);
+}
+
 /**
  * The pull request a run may comment on. In a pull request only its own: a `requested` other
  * number is refused (the returned `refused` says why); a merge-queue or unlisted run none;

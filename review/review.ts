@@ -215,6 +215,8 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
       ...(input.commit ? { commit: input.commit } : {}),
       ...(input.serverUrl ? { serverUrl: input.serverUrl } : {}),
       ...(input.forge ? { forge: input.forge } : {}),
+      mode,
+      notEvaluated: frameworkErrors,
     });
     return {
       status,

@@ -23,6 +23,7 @@ import {
   MAPPING_MODES,
   changedPathsCheck,
   runMapCheck,
+  stepOptions,
   tableCell,
   type EvidenceChanges,
   type MappingMode,
@@ -102,9 +103,8 @@ function mergePriceLine(price: MergePrice | undefined): string {
 }
 
 /** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
-function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gateLines: readonly string[]; baseline: Baseline | undefined; baselineMissing: string | undefined; baselineRejected: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
+function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; baseline: Baseline | undefined; baselineMissing: string | undefined; baselineRejected: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
   const lines: string[] = [verdictLine(context.verdict)];
-  lines.push(...context.gateLines);
   if (context.baselineMissing) lines.push(`No report of the default branch yet (${tableCell(context.baselineMissing)}): no comparison this time. The default branch's next run saves one.`);
   if (context.baselineRejected) lines.push(tableCell(context.baselineRejected));
   if (context.baseline && result.status === 'completed') {
@@ -158,10 +158,10 @@ export const mapAction: ActionDefinition = {
     const unmerged = !policy.mayWriteLibrary;
     const base = await gatedBase(repo.root);
     const inputs = unmerged ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
-    const failBelow = booleanInput('fail-below', true);
-    const failOnRefusal = booleanInput('fail-on-refusal', true);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const dryRun = booleanInput('dry-run', false);
+    // On a gated run nothing may turn a failed, refused or unevaluated check green.
+    const step = stepOptions(policy, { failBelow: booleanInput('fail-below', true), failOnRefusal: booleanInput('fail-on-refusal', true), dryRun });
     const formats = reportFormatsInput();
     const history = await historyInput(repo.root);
     const commentInputs = readCommentInputs(policy);
@@ -195,15 +195,18 @@ export const mapAction: ActionDefinition = {
     // The baseline as it counts: on a gated run only once the service confirmed it.
     const gate = { ...inputs, baseline: check.baseline?.report && inputs.baseline ? { ...inputs.baseline, gapKeys: new Set(check.baseline.gapKeys) } : undefined };
     if (check.baselineRejected) log.warning(check.baselineRejected, { title: 'Baseline not confirmed' });
-    for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
-    const gateLines = gateNotes(gateConfig, policy.changeRequest);
+    const ignored = [...gateConfig.ignored, ...step.ignored];
+    for (const line of ignored) log.warning(line, { title: 'Input not applied' });
+    const gateLines = gateNotes({ ...gateConfig, ignored }, policy.changeRequest);
     if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
     if (result.status === 'dry-run') {
-      // Priced only: no report, no comment, no gate; what a real run would map and spend.
+      // Priced only: no report, no comment; what a real run would map and spend. On a gated run it evaluated nothing: the step fails.
       const plan = result.estimate.lines.length ? result.budget.plan : 'nothing to map';
-      appendSummary(`## Dry run: nothing was sent\n\n${plan}: ${formatTokens(result.estimate.totalTokens)} at live prices.\n\n${renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent: 0 })}`);
+      const title = step.gated ? `Compliance check: not evaluated (dry run: nothing was sent)` : 'Dry run: nothing was sent';
+      appendSummary(`## ${title}\n\n${gateLines.map((line) => `> ${line}\n\n`).join('')}${plan}: ${formatTokens(result.estimate.totalTokens)} at live prices.\n\n${renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent: 0 })}`);
       setVerdictOutputs(verdict);
       core.setOutput('tokens-spent', '0');
+      finishStep(verdict, step);
       return;
     }
     for (const entry of result.frameworkErrors) log.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
@@ -212,19 +215,19 @@ export const mapAction: ActionDefinition = {
     const shown = verdict.figures.source === 'baseline' && gate.baseline?.report ? gate.baseline.report : result.report;
     // What this pull request does to the default branch's evidence (its report carries the traced quotes).
     const evidence = unmerged && result.status === 'completed' && gate.baseline?.report ? compareEvidence(gate.baseline.report, result.report, files) : undefined;
-    const notes = unmerged ? pullRequestNotes(result, { verdict, gateLines, baseline: gate.baseline, baselineMissing: gate.missingBaseline, baselineRejected: check.baselineRejected, tokensSpent, evidence }) : '';
+    const notes = unmerged ? pullRequestNotes(result, { verdict, baseline: gate.baseline, baselineMissing: gate.missingBaseline, baselineRejected: check.baselineRejected, tokensSpent, evidence }) : '';
     const notesSection = notes ? `## This pull request\n\n${notes}\n` : '';
 
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.
     if (result.status === 'refused') {
-      const refusal = renderRefusal('map', result, verdict, failOnRefusal);
-      appendSummary(`${refusal}\n${notesSection}`);
+      const refusal = renderRefusal('map', result, verdict, step.failOnRefusal);
+      appendSummary(`${gateLines.map((line) => `> ${line}\n\n`).join('')}${refusal}\n${notesSection}`);
       setVerdictOutputs(verdict);
       core.setOutput('merge-tokens', result.mergePrice?.tokens === undefined ? '' : String(result.mergePrice.tokens));
-      core.setOutput('gaps-resolved', '0');
-      const url = await publishReportComment(undefined, commentInputs, { githubToken, baseline: undefined, body: `${refusal}\n${notes}`, createIfMissing: true });
+      core.setOutput('gaps-resolved', '');
+      const url = await publishReportComment(undefined, commentInputs, { githubToken, baseline: undefined, body: `${gateLines.map((line) => `> ${line}\n\n`).join('')}${refusal}\n${notes}`, createIfMissing: true });
       core.setOutput('comment-url', url ?? '');
-      finishStep(verdict, { failBelow, failOnRefusal });
+      finishStep(verdict, step);
       return;
     }
     const written = await writeReportFiles(client, result.report, repo.root, reportDirectory(repo.root), formats, {
@@ -236,8 +239,8 @@ export const mapAction: ActionDefinition = {
     });
     const relativeJson = written.json.startsWith(repo.root) ? written.json.slice(repo.root.length + 1) : written.json;
     const costs = renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent });
-    appendSummary(`${renderReportSummary(shown, { detail: 'full', baseline: gate.baseline })}\n${notesSection}\n${costs}`, {
-      shortened: () => `${renderReportSummary(shown, { detail: 'summary', baseline: gate.baseline, maxGaps: 25 })}\n${notesSection}\n${costs}`,
+    appendSummary(`${renderReportSummary(shown, { detail: 'full', baseline: gate.baseline, gateNotes: gateLines })}\n${notesSection}\n${costs}`, {
+      shortened: () => `${renderReportSummary(shown, { detail: 'summary', baseline: gate.baseline, maxGaps: 25, gateNotes: gateLines })}\n${notesSection}\n${costs}`,
       moreAt: relativeJson.replace(/report\.json$/, 'report.md'),
     });
     if (result.frameworkErrors.length > 0) appendSummary(`## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n`);
@@ -251,8 +254,8 @@ export const mapAction: ActionDefinition = {
     core.setOutput('merge-tokens', result.mergePrice?.tokens === undefined ? '' : String(result.mergePrice.tokens));
     core.setOutput('gaps-resolved', String(resolvedGaps(result, gate.baseline).length));
 
-    const url = await publishReportComment(shown, commentInputs, { githubToken, baseline: gate.baseline, ...(notes ? { notes } : {}), ...(gateConfig.changes.length ? { createIfMissing: true } : {}) });
+    const url = await publishReportComment(shown, commentInputs, { githubToken, baseline: gate.baseline, gateNotes: gateLines, ...(notes ? { notes } : {}), ...(gateConfig.changes.length ? { createIfMissing: true } : {}) });
     core.setOutput('comment-url', url ?? '');
-    finishStep(verdict, { failBelow, failOnRefusal });
+    finishStep(verdict, step);
   },
 };

@@ -10,6 +10,7 @@ import { log } from './runtime/log.js';
 import {
   assertMayWriteLibrary,
   baselineThatCounts,
+  stepOptions,
   decideVerdict,
   chargedTokens,
   formatTokens,
@@ -83,11 +84,11 @@ export const reviewAction: ActionDefinition = {
   async run({ apiKey, githubToken }) {
     const repo = await loadRepoConfig();
     const inputs = await readGateInputs(repo.root);
-    const failBelow = booleanInput('fail-below', true);
     const dryRun = booleanInput('dry-run', false);
-    const failOnRefusal = booleanInput('fail-on-refusal', true);
     const sync = booleanInput('sync', true) ? 'run' : 'skip';
     const policy = currentEventPolicy();
+    // On a gated run nothing may turn a failed, refused or unevaluated check green.
+    const step = stepOptions(policy, { failBelow: booleanInput('fail-below', true), failOnRefusal: booleanInput('fail-on-refusal', true), dryRun });
     if (sync === 'run' && !dryRun) assertMayWriteLibrary(policy, 'review with sync: true', 'Give sync: false in a pull request, or use map, which prices the merge without writing.');
     const deleteRemoved = booleanInput('delete-removed', false);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
@@ -101,8 +102,9 @@ export const reviewAction: ActionDefinition = {
     // On a pull request (sync: false) the base commit's gate applies, as in map; inputs only tighten it.
     const base = await gatedBase(repo.root);
     const gateConfig = gateConfiguration(policy, repo.config, base?.config.config, { failOn: inputs.failOn, waivers: inputs.waivers });
-    for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
-    const gateLines = gateNotes(gateConfig, policy.changeRequest);
+    const ignored = [...gateConfig.ignored, ...step.ignored];
+    for (const line of ignored) log.warning(line, { title: 'Input not applied' });
+    const gateLines = gateNotes({ ...gateConfig, ignored }, policy.changeRequest);
     const { config } = gateConfig;
     const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'review');
@@ -178,7 +180,7 @@ export const reviewAction: ActionDefinition = {
     const parts = [
       `# Compliance review of ${tableCell(repository)}`,
       '',
-      renderStatus(result, verdict, failOnRefusal),
+      renderStatus(result, verdict, step.failOnRefusal),
       gateLines.map((line) => `> ${line}\n`).join('\n'),
       result.sync?.run ? renderSyncMarkdown(result.sync.run) : '',
     ];
@@ -220,6 +222,6 @@ export const reviewAction: ActionDefinition = {
     const failedGeneration = generation?.run.results.filter((entry) => entry.status !== 'generated') ?? [];
     if (failedGeneration.length > 0) log.warning(`regeneration failed for ${failedGeneration.map((entry) => entry.output).join(', ')}`);
     if (result.sync?.run && !result.sync.run.complete) log.warning('the library sync did not finish: see the job summary');
-    finishStep(verdict, { failBelow, failOnRefusal });
+    finishStep(verdict, step);
   },
 };

@@ -81,7 +81,7 @@ export const syncAction: ActionDefinition = {
     core.setOutput('planned-tokens', String(plan.totalTokens));
     if (!spend.budget.allowed) {
       const preview = await runSync(client, plan, { mode, dryRun: true });
-      appendSummary(`${renderSyncMarkdown(preview)}\n**Refused before spending anything:** ${spend.budget.reasons.join('; ')}.\n`);
+      appendSummary(`${renderSyncMarkdown(preview, 'Library sync: refused, nothing sent (the plan it refused)')}\n**Refused before spending anything:** ${spend.budget.reasons.join('; ')}.\n`);
       assertBudget(spend.budget, 'max-tokens');
     }
 

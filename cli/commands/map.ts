@@ -6,8 +6,9 @@ import type { Command } from '../lib/command.js';
 import { UsageError } from '../lib/errors.js';
 import type { Output } from '../lib/output.js';
 import { loadRepo, repoRoot, type Repo } from '../lib/repo.js';
-import { GATE_OPTIONS, MAPPING_STORE_OPTIONS, SPEND_OPTIONS, answerKeylessForkPullRequest, answerUnchangedChange, executeReview, gatedBase, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
+import { GATE_OPTIONS, MAPPING_STORE_OPTIONS, SPEND_OPTIONS, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
 import { renderReview } from './review.js';
+import { answerKeylessForkPullRequest, answerUnchangedChange, gatedBase } from '../lib/gatedRun.js';
 
 const OPTIONS = {
   framework: { type: 'string', valueName: 'SLUG', description: 'map against this framework only (a verified slug or name; see `compliance frameworks list`)' },

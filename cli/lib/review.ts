@@ -6,22 +6,20 @@
 import type { Config } from '../../review/config.js';
 import type { RepoFile } from '../../review/documents.js';
 import { FAIL_ON, type FailOn } from '../../review/gate.js';
-import { CONFIG_FILE_NAME } from '../../review/config.js';
 import { writeRepoFile } from '../../review/node/files.js';
 import { readReportFile } from '../../review/node/report.js';
-import { assertMayWriteLibrary, notEvaluatedReason } from '../../review/events.js';
+import { assertMayWriteLibrary } from '../../review/events.js';
 import { currentCiContext, currentEventPolicy } from '../../review/node/ciContext.js';
-import { ReviewError } from '../../review/errors.js';
 import { gateConfiguration, gateNotes, type GateConfiguration, type GateRequest } from '../../review/gateConfig.js';
-import { baselineThatCounts, changedPathsCheck, DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type BaseCommitFiles } from '../../review/pullRequest.js';
-import { readBaseCommit } from '../../review/node/baseCommit.js';
+import { baselineThatCounts, DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type BaseCommitFiles } from '../../review/pullRequest.js';
+import { gatedBase, refuseKeylessForkPullRequest } from './gatedRun.js';
 import { readMappingStoreText } from '../../review/node/mappingStore.js';
 import { readHistory } from '../../review/node/publish.js';
 import { gitHead } from '../../review/node/git.js';
 import { DEFAULT_REPORT_FORMATS, type ReportFormat } from '../../review/publish.js';
 import type { HistoryPoint } from '../../review/reportHistory.js';
 import { runReview, type ReviewInput, type ReviewResult } from '../../review/review.js';
-import { decideVerdict, notEvaluatedVerdict } from '../../review/verdict.js';
+import { decideVerdict, isUnknownFramework } from '../../review/verdict.js';
 import type { ReviewReport } from '../../review/reportDocument.js';
 import { booleanFlag, dateFlag, enumFlag, integerFlag, listFlag, repositoryFlag, stringFlag, type OptionSpecs, type Parsed } from './args.js';
 import { EXIT, type ExitCode } from './errors.js';
@@ -181,6 +179,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
     // A dry run reports a plan the balance or --max-tokens would refuse (exit 0, per-file plan and
     // shortfall): it is a question answered, not a refusal of something asked for.
     const result: ReviewResult = common.dryRun && ran.status === 'refused' ? { ...ran, status: 'dry-run' } : ran;
+    if (result.status === 'dry-run' && policy.gateFromBaseBranch) out.warn(`--dry-run evaluates nothing: on a ${policy.changeRequest} the check is not evaluated, so not passed (exit 1)`);
     mappedFrameworks.set(result, judged.config.frameworks.map((framework) => framework.framework));
     return { result, session, files: documents, repo, history, formats, baselineReport: baseline?.report, gateNotes: gateNotes(judged, policy.changeRequest) };
   } catch (error) {
@@ -191,75 +190,17 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
 }
 
 /**
- * On a gated event (a pull or merge request, a merge-queue run, an unlisted event) the base commit,
- * read from git before anything else: its compliance.yml is the gate. Undefined on other events;
- * throws `not_evaluated` (exit 1) when the clone does not hold it.
+ * review/'s verdict as an exit code: 1 for a dry run of a gated run (nothing evaluated); 3 for a refused plan; a framework that could not be evaluated
+ * 2 when it is one the service does not know (a usage mistake: a misspelt --framework or
+ * compliance.yml entry), else 3; 1 when a gate failed; else 0.
  */
-export async function gatedBase(repo: Repo): Promise<BaseCommitFiles | undefined> {
-  const policy = currentEventPolicy();
-  if (!policy.gateFromBaseBranch) return undefined;
-  const configPath = repo.configText === undefined ? CONFIG_FILE_NAME : repo.configPath;
-  return readBaseCommit(repo.root, configPath, currentCiContext(), policy);
-}
-
-/**
- * A gated run whose change since its base touches no document in scope nor compliance.yml:
- * review/'s `unchanged` verdict, before any key or call (exit 0, nothing spent), also from a fork.
- * Undefined when the check must run.
- */
-export function answerUnchangedChange(out: Output, repo: Repo, base: BaseCommitFiles | undefined): ExitCode | undefined {
-  const { verdict } = changedPathsCheck(currentEventPolicy(), base, { config: repo.config, path: repo.configPath });
-  if (!verdict) return undefined;
-  out.result(
-    () => `${out.style('Unchanged:', 'green', 'bold')} no document in scope nor ${repo.configPath} differs from ${base?.describe}, so nothing was mapped and nothing spent.`,
-    () => ({ status: 'unchanged', verdict, exitCode: EXIT.ok, tokensSpent: 0 }),
-  );
-  return EXIT.ok;
-}
-
-/**
- * A change request from a fork (or Dependabot's) gets no secrets: without a key the check is not
- * evaluated (review/ words why), never answered by the embedded sandbox nor by a usage error.
- * The reason, or undefined when the run has a key or gets secrets.
- */
-function keylessForkPullRequest(parsed: Parsed): string | undefined {
-  const context = currentCiContext();
-  if (!context.withoutSecrets || !currentEventPolicy().gateFromBaseBranch) return undefined;
-  if (stringFlag(parsed.values, 'api-key') ?? process.env.COMPLIANCE_API_KEY?.trim()) return undefined;
-  const { changeRequest } = currentEventPolicy();
-  return notEvaluatedReason('compliance', context.withoutSecrets === 'fork' ? `${changeRequest}s from forks` : `Dependabot's ${changeRequest}s`, context.forge === 'gitlab' ? 'GitLab' : 'GitHub');
-}
-
-const FORK_HINT = 'Run the check on a branch of this repository, where the workflow has the key.';
-
-/** Commands without a verdict of their own (sync, gaps) refuse a keyless fork pull request as an error. */
-function refuseKeylessForkPullRequest(parsed: Parsed): void {
-  const reason = keylessForkPullRequest(parsed);
-  if (reason) throw new ReviewError('not_evaluated', reason, FORK_HINT);
-}
-
-/**
- * map and review answer a keyless fork pull request with review/'s verdict: skipped, not passed
- * (exit 1), nothing spent; --json carries it as every other run's verdict. Undefined when the run
- * goes ahead.
- */
-export function answerKeylessForkPullRequest(parsed: Parsed, out: Output): ExitCode | undefined {
-  const reason = keylessForkPullRequest(parsed);
-  if (!reason) return undefined;
-  const verdict = notEvaluatedVerdict(reason);
-  out.result(
-    () => `${out.style(reason, 'red')}\n  ${FORK_HINT}`,
-    () => ({ status: 'skipped', verdict, exitCode: EXIT.gateFailed, tokensSpent: 0 }),
-  );
-  return EXIT.gateFailed;
-}
-
-/** 1 when a gate failed; else 3 for a refused plan or a framework that could not be judged; else 0 (review/'s verdict decides). */
 export function reviewExitCode(result: ReviewResult): ExitCode {
   const verdict = decideVerdict(result);
+  // A dry run evaluated nothing: on a gated run (a pull or merge request) that is never a pass.
+  if (result.status === 'dry-run' && result.policy.gateFromBaseBranch) return EXIT.gateFailed;
   if (verdict.status === 'refused') return EXIT.service;
+  if (verdict.errors.length > 0) return verdict.errors.every((entry) => isUnknownFramework(entry.code)) ? EXIT.usage : EXIT.service;
   if (result.frameworks.some((framework) => !framework.passed)) return EXIT.gateFailed;
-  if (verdict.errors.length > 0) return EXIT.service;
   if (result.sync?.run && !result.sync.run.dryRun && !result.sync.run.complete) return EXIT.service;
   return EXIT.ok;
 }

@@ -8,3 +8,4 @@ export * from './ciContext.js';
 export * from './git.js';
 export * from './baseCommit.js';
 export * from './mappingStore.js';
+export * from './processWarnings.js';

@@ -168,7 +168,8 @@ describe('a pull request is judged by the default branch gate', () => {
     const other = github.addPullRequest();
     const event = pullRequestEvent(own, { base: checkoutPullRequest(workspace, { baseConfig: HIPAA_CONFIG(98) }) });
     const run = await runAction('map', { workspace, inputs: inputs({ 'pull-request': String(other), 'fail-below': 'false' }), event, apiUrl: github.url });
-    expect(run.code, run.stdout).toBe(0);
+    // Below the threshold: on a pull request fail-below: false is not applied, the step fails.
+    expect(run.code, run.stdout).toBe(1);
     expect(ours(own)).toHaveLength(1);
     expect(github.commentsOn(other)).toHaveLength(0);
     expect(run.annotations).toContainEqual(expect.objectContaining({ kind: 'warning', message: `a pull request run comments only on its own pull request #${own} (pull-request ${other} ignored)` }));
@@ -182,7 +183,7 @@ describe('refusals and no-ops are loud and true', () => {
     const event = pullRequestEvent(pr, { base: checkoutPullRequest(workspace, { baseConfig: HIPAA_CONFIG(79) }) });
     const run = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000' }), event, apiUrl: github.url });
     expect(run.code).toBe(1);
-    expect(run.outputs).toMatchObject({ status: 'refused', passed: 'false', 'tokens-spent': '0', coverage: '', gaps: '0' });
+    expect(run.outputs).toMatchObject({ status: 'refused', passed: 'false', 'tokens-spent': '0', coverage: '', gaps: '', 'new-gaps': '' });
     expect(run.summary).toContain('## Compliance map: refused, nothing spent');
     expect(run.summary).toMatch(/The plan costs \*\*[\d,]+ tokens\*\* at live prices, against a cap of 1,000 tokens \(max-tokens\)/);
     expect(run.summary).toContain('To run it: raise max-tokens to at least');
@@ -191,11 +192,16 @@ describe('refusals and no-ops are loud and true', () => {
     expect(comment).toContain('a cap of 1,000 tokens');
     expect(run.annotations.at(-1)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^refused before spending anything: 1 × mapDocument at [\d,]+ tokens costs [\d,]+ tokens, but the cap of 1,000 tokens allows 1,000 tokens more: enough for 0 of the 1 call$/) });
 
+    // A refused check evaluated nothing: on a pull request fail-on-refusal: false cannot turn it green.
     const reported = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000', 'fail-on-refusal': 'false' }), event, apiUrl: github.url });
-    expect(reported.code).toBe(0);
+    expect(reported.code).toBe(1);
     expect(reported.outputs.status).toBe('refused');
-    expect(reported.summary).toContain('fail-on-refusal is false, so the step passes');
+    expect(reported.annotations).toContainEqual(expect.objectContaining({ kind: 'warning', message: 'fail-on-refusal: false not applied: on a pull request a refused check evaluated nothing, so the step fails' }));
     expect(ours(pr)).toHaveLength(1);
+    // On the default branch it reports and passes, as asked.
+    const onPush = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000', 'fail-on-refusal': 'false' }) });
+    expect(onPush.code).toBe(0);
+    expect(onPush.summary).toContain('fail-on-refusal is false, so the step passes');
   });
 
   it('unchanged: git shows no document in scope nor compliance.yml changed, so it passes calling nothing, spending nothing, writing no comment and showing no unconfirmed figures', { timeout: 60_000 }, async () => {
@@ -215,7 +221,7 @@ describe('refusals and no-ops are loud and true', () => {
       apiUrl: github.url,
     });
     expect(run.code, run.stdout).toBe(0);
-    expect(run.outputs).toMatchObject({ status: 'unchanged', passed: 'true', coverage: '', gaps: '0', frameworks: '[]', 'tokens-spent': '0' });
+    expect(run.outputs).toMatchObject({ status: 'unchanged', passed: 'true', coverage: '', gaps: '', frameworks: '[]', 'tokens-spent': '0' });
     expect(run.summary).toContain('**Status: unchanged.** No document in scope nor compliance.yml differs from the default branch: nothing was mapped, nothing spent. No figures are shown (no confirmed report of the default branch at hand).');
     expect(github.writes()).toHaveLength(writesBefore);
   });

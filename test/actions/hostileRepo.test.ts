@@ -20,7 +20,8 @@ function unintended(run: ActionRun): string[] {
   const lines = runnerCommands(run.stdout).filter((line) => !INTENDED.has(/^::([\w-]+)/.exec(line.trimStart())?.[1] ?? ''));
   const smuggled = run.stdout.match(new RegExp(`(::|##\\[\\w*\\])${MARK}`, 'g')) ?? [];
   const control = run.stdout.includes('\u001b') ? ['an ANSI escape'] : [];
-  return [...lines, ...smuggled, ...control];
+  // The runner reads stderr too: nothing there is ours to command with (a library's warning least of all).
+  return [...lines, ...smuggled, ...control, ...runnerCommands(run.stderr)];
 }
 
 /** Every string a request to GitHub carried (titles, bodies, comments). */

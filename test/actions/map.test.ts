@@ -78,13 +78,17 @@ describe('actions/map', () => {
     expect(evaluation?.properties).toMatch(/line=\d+/);
   });
 
-  it('with fail-below false reports a failed gate without failing the step; comment never writes nothing', async () => {
+  it('with fail-below false reports a failed gate without failing the step on the default branch, but never on a pull request; comment never writes nothing', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(99));
     const pr = github.addPullRequest();
-    const run = await runAction('map', { workspace, inputs: inputs({ 'fail-below': 'false', comment: 'never' }), event: onPullRequest(workspace, pr), apiUrl: github.url });
-    expect(run.code).toBe(0);
-    expect(run.outputs.passed).toBe('false');
-    expect(run.annotations.some((annotation) => annotation.kind === 'warning' && annotation.message.includes('compliance gate failed (fail-below is false'))).toBe(true);
+    const onPush = await runAction('map', { workspace, inputs: inputs({ 'fail-below': 'false', comment: 'never' }), apiUrl: github.url });
+    expect(onPush.code).toBe(0);
+    expect(onPush.outputs.passed).toBe('false');
+    expect(onPush.annotations.some((annotation) => annotation.kind === 'warning' && annotation.message.includes('compliance gate failed (fail-below is false'))).toBe(true);
+    // On a pull request the workflow file is its own text: fail-below: false cannot turn the check green.
+    const onPr = await runAction('map', { workspace, inputs: inputs({ 'fail-below': 'false', comment: 'never' }), event: onPullRequest(workspace, pr), apiUrl: github.url });
+    expect(onPr.code).toBe(1);
+    expect(onPr.annotations).toContainEqual(expect.objectContaining({ kind: 'warning', message: 'fail-below: false not applied: on a pull request a failed gate fails the step' }));
     expect(github.commentsOn(pr)).toHaveLength(0);
   });
 
@@ -213,7 +217,7 @@ describe('actions/map', () => {
     expect(run.code).toBe(1);
     expect(run.outputs.skipped).toBe('true');
     // Every verdict output action.yml documents, as for any run nothing evaluated.
-    expect(run.outputs).toMatchObject({ status: 'skipped', passed: 'false', coverage: '', gaps: '0', 'new-gaps': '0', frameworks: '[]', 'tokens-spent': '0' });
+    expect(run.outputs).toMatchObject({ status: 'skipped', passed: 'false', coverage: '', gaps: '', 'new-gaps': '', frameworks: '[]', 'tokens-spent': '0' });
     expect(run.summary).toContain('GitHub does not pass secrets to pull requests from forks');
     expect(run.annotations.at(-1)?.message).toContain('not evaluated, so not passed');
     expect(run.annotations.at(-1)?.message).toContain('A maintainer must read the change and push it to a branch of this repository');

@@ -85,15 +85,16 @@ describe('actions/map re-run of a pull request', () => {
     for (const run of [first, rerun, elsewhere, changed]) expect(leakedSecrets(run, [LIVE_API_KEY, GITHUB_TOKEN])).toEqual([]);
   }, 120_000);
 
-  it('dry-run prices the mapping and sends nothing: no charge, no comment, status skipped (priced only)', async () => {
+  it('dry-run prices the mapping and sends nothing: no charge, no comment, status skipped; on a pull request it evaluated nothing, so the step fails', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(50));
     const pr = github.addPullRequest();
     const before = await balance();
     const run = await runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'dry-run': 'true', 'max-tokens': String(MAP_PRICE) }, event: eventOf(workspace, pr), apiUrl: github.url });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.outputs).toMatchObject({ status: 'skipped', 'tokens-spent': '0' });
     expect(run.outputs.passed).toBe('false');
-    expect(run.summary).toContain('## Dry run: nothing was sent\n\n1 × mapDocument at 250,000 tokens: 250,000 tokens at live prices.');
+    expect(run.summary).toContain('## Compliance check: not evaluated (dry run: nothing was sent)');
+    expect(run.summary).toContain('1 × mapDocument at 250,000 tokens: 250,000 tokens at live prices.');
     expect(await balance()).toBe(before);
     expect(github.commentsOn(pr)).toEqual([]);
   }, 60_000);

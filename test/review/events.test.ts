@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertMayWriteLibrary, commentTarget, eventPolicy, isForkPullRequestPayload, notEvaluatedReason, readCiContext, ReviewError } from '../../review/index.js';
+import { assertMayCall, assertMayWriteLibrary, commentTarget, eventPolicy, isForkPullRequestPayload, notEvaluatedReason, readCiContext, ReviewError } from '../../review/index.js';
 
 const SHA = (digit: string) => digit.repeat(40);
 const REPOSITORY = { full_name: 'acme/policies', default_branch: 'main' };
@@ -91,6 +91,14 @@ describe('eventPolicy: the event table, deny-by-default', () => {
     expect(policy.withheld).toMatch(/^a merge request carries unmerged text: .*its own merge request's comment\)$/);
     expect(() => assertMayWriteLibrary(policy, 'sync', '')).toThrow(/two open merge requests would otherwise/);
     expect(eventPolicy({ kind: 'pull_request', pullRequest: 12 }).changeRequest).toBe('pull request');
+  });
+
+  it('calling a library write (the call action, compliance call) is refused where the event may not write the library', () => {
+    for (const operationId of ['ingestLibraryDocument', 'refreshLibraryDocument', 'deleteLibraryDocument']) {
+      expect(() => assertMayCall(eventPolicy({ kind: 'unlisted', name: 'issue_comment' }), operationId, 'Run it on the default branch.'), operationId).toThrow(/writes the library, which mirrors the default branch/);
+      expect(() => assertMayCall(eventPolicy({ kind: 'push' }), operationId, '')).not.toThrow();
+    }
+    expect(() => assertMayCall(eventPolicy({ kind: 'pull_request', pullRequest: 2 }), 'searchLibrary', '')).not.toThrow();
   });
 
   it('the refusal names the step, the reason and the fix', () => {

@@ -180,7 +180,7 @@ describe('compliance-pr-check.yml with compliance-library-sync.yml: the library 
         expect(runC.result.conclusion, runC.result.log).toBe('success');
         expect(runC.entries).toEqual([]);
         // No figures: the saved report counts only once the service confirms it, and nothing is called.
-        expect(runC.result.step('compliance', 'map').outputs).toMatchObject({ status: 'unchanged', passed: 'true', coverage: '', gaps: '0', 'tokens-spent': '0', 'merge-tokens': '0' });
+        expect(runC.result.step('compliance', 'map').outputs).toMatchObject({ status: 'unchanged', passed: 'true', coverage: '', gaps: '', 'tokens-spent': '0', 'merge-tokens': '0' });
         expect(runC.result.summary).toContain('## Compliance check: no document in scope changed');
         expect(runC.result.summary).toContain('No figures are shown (no confirmed report of the default branch at hand).');
         expect(fake.writes()).toHaveLength(writesBefore);
