@@ -159,8 +159,10 @@ describe('bundled actions under faults (100-document repo)', () => {
       return forward;
     };
     for (let run = 1; run <= 3; run++) {
-      const map = await action('map', { comment: 'always', 'fail-below': 'false' }, `map run ${run}`, onPullRequest(workspace, pr));
-      expect(map.code, map.stdout).toBe(0);
+      const map = await action('map', { comment: 'always' }, `map run ${run}`, onPullRequest(workspace, pr));
+      // Evaluated despite the faults: the gate's own answer (below its threshold, so the step fails on a pull request).
+      expect(map.outputs.status, map.stdout).toBe('failed');
+      expect(map.code).toBe(1);
       expect(Number(map.outputs.gaps)).toBeGreaterThan(0);
       const comments = github.commentsOn(pr).filter((comment) => comment.login === 'github-actions[bot]');
       expect(comments, `after map run ${run}`).toHaveLength(1);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { git } from '../actions/harness.js';
 import { HOSTILE_FRONT_MATTER } from '../actions/hostileInputs.js';
 import type { Run } from '../cli/helpers.js';
-import { COMMENTED, edit, gitHubJob, GITLAB_MR, NO_GITHUB, prMap, threshold } from './gateRows.js';
+import { COMMENTED, edit, gitHubJob, GITLAB_MR, measuredPrMap, NO_GITHUB, prMap, threshold } from './gateRows.js';
 import {
   actionStep, cliIn, cliStep, clone, EXAMPLE_POLICIES, EXAMPLES_CONFIG, facts, INGEST_PRICE, injected, MAP_PRICE, measure, payload, runAction, service,
   type GateWorld, type Row,
@@ -37,8 +37,7 @@ export const EVENT_ROWS: Row[] = [
     expected: { steps: [{ name: 'map', status: 'passed', exitCode: 0 }], github: COMMENTED, libraryWrites: 0, tokens: MAP_PRICE },
     async run(world, row, github) {
       const { root, base } = clone(EXAMPLES_CONFIG(), edit);
-      const pr = github.addPullRequest();
-      return measure(world, row, github, pr, async () => [actionStep('map', await prMap(world, row, github, root, base, pr))]);
+      return (await measuredPrMap(world, row, github, root, base)).outcome;
     },
   },
   {
@@ -47,8 +46,7 @@ export const EVENT_ROWS: Row[] = [
     expected: { steps: [{ name: 'map', status: 'skipped', exitCode: 1 }], github: NO_GITHUB, libraryWrites: 0, tokens: 0 },
     async run(world, row, github) {
       const { root, base } = clone(EXAMPLES_CONFIG(), edit);
-      const pr = github.addPullRequest();
-      return measure(world, row, github, pr, async () => [actionStep('map', await prMap(world, row, github, root, base, pr, { 'api-key': '' }, { fork: true }))]);
+      return (await measuredPrMap(world, row, github, root, base, { 'api-key': '' }, { fork: true })).outcome;
     },
   },
   {
@@ -168,9 +166,7 @@ export const EVENT_ROWS: Row[] = [
     expected: { steps: [{ name: 'map', status: 'not-evaluated', exitCode: 1 }], github: COMMENTED, libraryWrites: 0, tokens: MAP_PRICE },
     async run(world, row, github) {
       const { root, base } = clone(EXAMPLES_CONFIG(), edit);
-      const pr = github.addPullRequest();
-      let run!: Awaited<ReturnType<typeof prMap>>;
-      const outcome = await measure(world, row, github, pr, async () => [actionStep('map', (run = await prMap(world, row, github, root, base, pr, { framework: 'hippa', threshold: '50' })))]);
+      const { outcome, run } = await measuredPrMap(world, row, github, root, base, { framework: 'hippa', threshold: '50' });
       const report = JSON.parse(readFileSync(join(root, 'compliance-report', 'report.json'), 'utf8')) as { passed: boolean; notEvaluated?: Array<{ framework: string }> };
       const frameworks = JSON.parse(run.outputs.frameworks ?? '[]') as Array<{ key: string; evaluated?: boolean }>;
       facts.set(this.id, { reportPassed: report.passed, notEvaluated: report.notEvaluated?.map((entry) => entry.framework), listed: frameworks.map((entry) => `${entry.key}${entry.evaluated === false ? ' (not evaluated)' : ''}`), headline: run.summary.split('\n')[0] });

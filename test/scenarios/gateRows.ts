@@ -35,6 +35,14 @@ export function prMap(world: GateWorld, row: number, github: FakeGitHub, root: s
   return runAction('map', { workspace: root, inputs: { ...service(world, row), baseline, ...inputs }, event: { name: 'pull_request', payload: payload('pull_request.synchronize', { pullRequest: pr, base, fork: options.fork }) }, apiUrl: github.url });
 }
 
+/** A new pull request of `root`, its PR template map step measured; `run` is the step as it ran. */
+export async function measuredPrMap(world: GateWorld, row: number, github: FakeGitHub, root: string, base: string, inputs: Record<string, string> = {}, options: { fork?: boolean } = {}) {
+  const pr = github.addPullRequest();
+  let run!: Awaited<ReturnType<typeof prMap>>;
+  const outcome = await measure(world, row, github, pr, async () => [actionStep('map', (run = await prMap(world, row, github, root, base, pr, inputs, options)))]);
+  return { outcome, run };
+}
+
 /** The CLI in a GitHub Actions pull_request job of pull request `pr`. */
 export function gitHubJob(root: string, pr: number, base: string): Record<string, string> {
   const path = join(mkdtempSync(join(tmpdir(), 'gate-event-')), 'event.json');
@@ -59,9 +67,7 @@ export const CASE_ROWS: Row[] = [
       await savedBaseline(world, row, config, root);
       // What the old template's list gave the check: the new path only, out of scope.
       facts.set(this.id, { nameOnly: git(root, 'diff', '--name-only', `${base}...HEAD`) });
-      const pr = github.addPullRequest();
-      let run!: Awaited<ReturnType<typeof prMap>>;
-      const outcome = await measure(world, row, github, pr, async () => [actionStep('map', (run = await prMap(world, row, github, root, base, pr)))]);
+      const { outcome, run } = await measuredPrMap(world, row, github, root, base);
       facts.set(this.id, { ...(facts.get(this.id) as object), coverage: run.outputs.coverage, newGaps: run.outputs['new-gaps'] });
       return outcome;
     },
@@ -73,8 +79,7 @@ export const CASE_ROWS: Row[] = [
     async run(world, row, github) {
       const { root, base } = clone(EXAMPLES_CONFIG(), (dir) => writeFileSync(join(dir, 'policies', 'continuité.md'), '# Continuité\n\nBackups are restored and tested every quarter; the recovery plan names an owner.\n'));
       facts.set(this.id, { nameOnly: git(root, 'diff', '--name-only', `${base}...HEAD`) });
-      const pr = github.addPullRequest();
-      return measure(world, row, github, pr, async () => [actionStep('map', await prMap(world, row, github, root, base, pr))]);
+      return (await measuredPrMap(world, row, github, root, base)).outcome;
     },
   },
   {
@@ -116,8 +121,7 @@ export const CASE_ROWS: Row[] = [
         edit(dir);
         writeFileSync(join(dir, 'compliance.yml'), threshold(10));
       });
-      const pr = github.addPullRequest();
-      return measure(world, row, github, pr, async () => [actionStep('map', await prMap(world, row, github, root, base, pr))]);
+      return (await measuredPrMap(world, row, github, root, base)).outcome;
     },
   },
   {
@@ -128,8 +132,7 @@ export const CASE_ROWS: Row[] = [
       const { root, base } = clone(EXAMPLES_CONFIG(), edit);
       const shallow = mkdtempSync(join(tmpdir(), 'gate-shallow-'));
       git(shallow, 'clone', '-q', '--depth', '1', '--branch', 'feature', `file://${root}`, 'clone');
-      const pr = github.addPullRequest();
-      return measure(world, row, github, pr, async () => [actionStep('map', await prMap(world, row, github, join(shallow, 'clone'), base, pr))]);
+      return (await measuredPrMap(world, row, github, join(shallow, 'clone'), base)).outcome;
     },
   },
   {
