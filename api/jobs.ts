@@ -152,14 +152,19 @@ export async function mapAndDownload(
 ): Promise<{ job: JobStatusModel; report: MappingReportModel }> {
   const accepted = await api.mapDocument(input, { signal: options.signal });
   const job = await api.waitForJob(accepted.jobId, { estimatedSeconds: accepted.estimatedSeconds, ...options });
-  const download = await api.downloadDocument({ jobId: accepted.jobId, format: 'json' }, { signal: options.signal });
+  return { job, report: await downloadMappingReport(api, accepted.jobId, { signal: options.signal }) };
+}
+
+/** The mapping report of a finished job as the service holds it (a download: free), in the normalised model. */
+export async function downloadMappingReport(api: Pick<ComplianceApi, 'downloadDocument'>, jobId: string, options: { signal?: AbortSignal | undefined } = {}): Promise<MappingReportModel> {
+  const download = await api.downloadDocument({ jobId, format: 'json' }, { signal: options.signal });
   if (download.kind !== 'json') {
     throw new ComplianceApiError({
       code: 'unexpected_response',
       operationId: 'downloadDocument',
-      message: `downloadDocument: the mapping report of job ${accepted.jobId} did not come back as JSON`,
+      message: `downloadDocument: the mapping report of job ${jobId} did not come back as JSON`,
       hint: 'Report it with the job id.',
     });
   }
-  return { job, report: normalizeMappingReport(download.data, { operationId: 'downloadDocument', input: { jobId: accepted.jobId } }) };
+  return normalizeMappingReport(download.data, { operationId: 'downloadDocument', input: { jobId } });
 }

@@ -89,7 +89,10 @@ async function main(argv: string[]): Promise<number> {
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!entry) return unknownCommand(out, json, name);
   try {
-    return await (await entry.load()).run(rest, out);
+    const command = await entry.load();
+    // A library's warning quotes repository text: escaped to one line, never raw on stderr.
+    (await import('../review/node/processWarnings.js')).routeProcessWarnings((line) => out.warn(line));
+    return await command.run(rest, out);
   } catch (error) {
     out.done();
     const { describeError } = await import('./lib/errors.js');

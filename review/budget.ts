@@ -159,9 +159,9 @@ export function checkBudget(cost: Pick<CostEstimate, 'totalTokens'> & Partial<Pi
     const pack = suggestedPack
       ? `the smallest pack that covers it is ${suggestedPack.code} (US$${suggestedPack.priceUsd}, ${formatTokens(suggestedPack.tokens)})`
       : `that is more than the largest pack: buy several or ask for an invoiced block`;
-    reasons.push(
-      `${plan} costs ${formatTokens(planned)} but the balance is ${formatTokens(options.balanceTokens)}: ${formatTokens(shortfall)} short; ${pack}`,
-    );
+    // At zero the account is read-only (SERVICE_API 3.2): say that, not only a figure.
+    const balance = options.balanceTokens === 0 ? 'the account is read-only (balance 0 tokens; it reactivates on a top-up)' : `the balance is ${formatTokens(options.balanceTokens)}`;
+    reasons.push(`${plan} costs ${formatTokens(planned)} but ${balance}: ${formatTokens(shortfall)} short; ${pack}`);
   }
   return {
     allowed: reasons.length === 0,

@@ -5,6 +5,13 @@
  */
 import * as z from 'zod/v4';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+
+/**
+ * Every YAML read of repository text: errors are thrown (and shown through our escaping), warnings
+ * never printed. The library would print them raw to stderr, quoting the line they are about, and a
+ * runner reads a line that starts with `::` as a workflow command.
+ */
+export const YAML_LOG_LEVEL = 'error';
 import { CADENCES, FORMATS } from '../api/schemas/common.js';
 import { ConfigError, type ConfigIssue } from './errors.js';
 import { FAIL_ON } from './gate.js';
@@ -261,7 +268,7 @@ function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
 /** Parses and validates compliance.yml; throws ConfigError listing every problem with its line. */
 export function parseConfig(source: string, fileName: string = CONFIG_FILE_NAME): Config {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter, schema: 'core', prettyErrors: false });
+  const doc = parseDocument(source, { lineCounter, schema: 'core', prettyErrors: false, logLevel: YAML_LOG_LEVEL });
   const issueAt = (offset: number | undefined, path: readonly PathSegment[], message: string): ConfigIssue => {
     const pos = offset === undefined ? undefined : lineCounter.linePos(offset);
     return { file: fileName, line: pos?.line, column: pos?.col, path: formatPath(path), message };

@@ -3,6 +3,7 @@
  * documents as committed; never sent to the service. The check against evidence is declaredCheck.ts.
  */
 import { parse as parseYaml } from 'yaml';
+import { YAML_LOG_LEVEL } from './config.js';
 import type { RepoFile } from './documents.js';
 import { ReviewError } from './errors.js';
 import type { Declaration } from './declaredCheck.js';
@@ -17,7 +18,7 @@ export function readDeclarations(files: readonly RepoFile[]): Declaration[] {
     const fix = 'Write it as satisfies: { <framework slug>: [<control id>, …] }, for example satisfies: { soc2: [CC6.1, CC6.2] }.';
     let data: unknown;
     try {
-      data = parseYaml(block.yaml, { schema: 'core' });
+      data = parseYaml(block.yaml, { schema: 'core', logLevel: YAML_LOG_LEVEL });
     } catch (error) {
       throw new ReviewError('invalid_config', `${file.path}: the front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`, fix);
     }

@@ -151,7 +151,7 @@ export function evaluateGate(reports: MappingReportModel | readonly SourcedRepor
     ...expiredWaivers.map((waiver) => `EXPIRED WAIVER: ${waiver.control} (${waiver.owner}) expired on ${waiver.expires}; the gap counts again. Reason was: ${waiver.reason}`),
     ...unusedWaivers.map((waiver) => `waiver for ${waiver.control} is unused: it is no longer a gap; remove it from compliance.yml`),
   ];
-  if (options.failOn === 'new-gaps' && !options.baseline) warnings.push('no baseline given: every gap counts as new');
+  if (options.failOn === 'new-gaps' && !options.baseline) warnings.push('no baseline given: no gap can be told new, so failOn new-gaps checks the threshold only (a pull request without a confirmed baseline counts every gap as new)');
   if (options.failOn !== 'declared-without-evidence' && unbacked.length > 0) warnings.push(`declared in front matter without evidence: ${unbackedText}`);
 
   const summary = report.summary ?? {

@@ -9,7 +9,7 @@
 import { escapeXml as escape } from '../api/xmlText.js';
 import { blobBase, evidencePlace, evidenceUrl } from './evidenceLinks.js';
 import type { Evidence, GateControl, GateGap, GateResult } from './gate.js';
-import type { ReviewReport } from './reportDocument.js';
+import { modeNote, reportVerdict, type ReviewReport } from './reportDocument.js';
 import { historyPoint, trendPoints, type HistoryPoint } from './reportHistory.js';
 
 interface HtmlOptions {
@@ -166,7 +166,7 @@ function trend(report: ReviewReport, history: readonly HistoryPoint[]): string {
 }
 
 export function renderReportHtml(report: ReviewReport, options: HtmlOptions = {}): string {
-  const verdict = report.passed ? 'passed' : 'failed';
+  const verdict = reportVerdict(report);
   const base = blobBase(report);
   const where = [
     report.repository ? `Repository ${escape(report.repository)}` : undefined,
@@ -174,7 +174,8 @@ export function renderReportHtml(report: ReviewReport, options: HtmlOptions = {}
     `reviewed ${escape(report.generatedAt.slice(0, 16).replace('T', ' '))} UTC`,
   ].filter(Boolean);
   const summaryRows = report.frameworks.map((result) =>
-    `<tr><th scope="row"><a href="#${anchorId('fw', result.framework.key)}">${escape(result.framework.name)}</a></th><td>${pct(result.coverage)}</td><td>${pct(result.effectiveCoverage)}</td><td>${pct(result.threshold)}</td><td>${result.gaps.length}</td><td class="${result.passed ? 'covered' : 'missing'}">${result.passed ? '✔ passed' : '✘ failed'}</td></tr>`);
+    `<tr><th scope="row"><a href="#${anchorId('fw', result.framework.key)}">${escape(result.framework.name)}</a></th><td>${pct(result.coverage)}</td><td>${pct(result.effectiveCoverage)}</td><td>${pct(result.threshold)}</td><td>${result.gaps.filter((gap) => !gap.waived).length}</td><td class="${result.passed ? 'covered' : 'missing'}">${result.passed ? '✔ passed' : '✘ failed'}</td></tr>`);
+  const notEvaluated = (report.notEvaluated ?? []).map((entry) => `<tr><th scope="row">${escape(entry.framework)}</th><td colspan="4">${escape(`${entry.code}: ${entry.message}`)}</td><td class="missing">✘ not evaluated</td></tr>`);
   const frameworks = report.frameworks.map((result) => {
     const id = anchorId('fw', result.framework.key);
     const reasons = [...result.reasons.map((reason) => `<li>✘ ${escape(reason)}</li>`), ...result.warnings.map((warning) => `<li>⚠ ${escape(warning)}</li>`)];
@@ -194,11 +195,11 @@ ${declared(result)}
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>Compliance review: ${verdict}</title><style>${STYLE}</style></head>
+<title>Compliance review: ${verdict}${escape(modeNote(report.mode))}</title><style>${STYLE}</style></head>
 <body><a class="skip" href="#main">Skip to the report</a>
-<header><h1>Compliance review: <span class="verdict ${report.passed ? 'pass' : 'fail'}">${verdict}</span></h1><p class="meta">${where.join(', ')}.</p></header>
+<header><h1>Compliance review: <span class="verdict ${report.passed ? 'pass' : 'fail'}">${verdict}</span>${escape(modeNote(report.mode))}</h1><p class="meta">${where.join(', ')}.</p></header>
 <main id="main">
-<table><caption>Frameworks</caption><thead><tr><th scope="col">Framework</th><th scope="col">Coverage</th><th scope="col">With waivers</th><th scope="col">Threshold</th><th scope="col">Gaps</th><th scope="col">Result</th></tr></thead><tbody>${summaryRows.join('')}</tbody></table>
+<table><caption>Frameworks</caption><thead><tr><th scope="col">Framework</th><th scope="col">Coverage</th><th scope="col">With waivers</th><th scope="col">Threshold</th><th scope="col">Gaps</th><th scope="col">Result</th></tr></thead><tbody>${[...summaryRows, ...notEvaluated].join('')}</tbody></table>
 ${report.frameworks.length > 0 ? trend(report, options.history ?? []) : ''}
 ${frameworks.join('\n')}
 </main></body></html>

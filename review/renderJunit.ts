@@ -7,7 +7,7 @@
 import { escapeXml as escape, XML_DECLARATION } from '../api/xmlText.js';
 import { evidencePlace, evidenceUrl } from './evidenceLinks.js';
 import type { GateGap, GateResult } from './gate.js';
-import type { ReviewReport } from './reportDocument.js';
+import { modeNote, type ReviewReport } from './reportDocument.js';
 
 function testCase(report: ReviewReport, result: GateResult, control: GateResult['controls'][number], gap: GateGap | undefined): string {
   const name = `${control.id} ${control.title}`;
@@ -58,5 +58,15 @@ export function renderReportJunit(report: ReviewReport): string {
       '  </testsuite>',
     ].join('\n');
   });
-  return `${XML_DECLARATION}<testsuites name="compliance" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}">\n${suites.join('\n')}\n</testsuites>\n`;
+  // A framework that could not be evaluated is an error of its own suite, never an absent one.
+  for (const entry of report.notEvaluated ?? []) {
+    tests += 1;
+    suites.push([
+      `  <testsuite name="${escape(entry.framework)}" tests="1" failures="0" errors="1" skipped="0" timestamp="${escape(report.generatedAt.replace(/Z$/, ''))}">`,
+      `    <testcase classname="${escape(entry.framework)}" name="evaluation"><error type="${escape(entry.code)}" message="${escape(`not evaluated: ${entry.message}`)}"/></testcase>`,
+      '  </testsuite>',
+    ].join('\n'));
+  }
+  const errors = report.notEvaluated?.length ?? 0;
+  return `${XML_DECLARATION}<testsuites name="compliance${escape(modeNote(report.mode))}" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

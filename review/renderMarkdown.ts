@@ -3,7 +3,7 @@ import { formatTokens } from './budget.js';
 import { evidencePlace, evidenceUrl } from './evidenceLinks.js';
 import type { GateGap, GateResult } from './gate.js';
 import { neutralise, tableCell, truncate } from './neutralise.js';
-import type { ReviewReport } from './reportDocument.js';
+import { modeNote, reportVerdict, type ReviewReport } from './reportDocument.js';
 import type { SyncRunResult } from './syncRun.js';
 
 interface MarkdownOptions {
@@ -15,6 +15,8 @@ interface MarkdownOptions {
   links?: Pick<ReviewReport, 'repository' | 'commit' | 'serverUrl' | 'forge'>;
   /** Lines on the gate the run was judged by (gateNotes), shown under the title. */
   gateNotes?: readonly string[];
+  /** Lines comparing with a baseline (a coverage change table), shown after the notes, before the frameworks. */
+  comparison?: readonly string[];
 }
 
 const pct = (value: number) => `${Math.round(value * 10) / 10}%`;
@@ -68,7 +70,8 @@ function renderFrameworkMarkdown(result: GateResult, options: MarkdownOptions = 
     lines.push('');
   }
 
-  lines.push(`### Gaps (${result.gaps.length})`, '');
+  const waivedCount = result.gaps.length - openGaps(result);
+  lines.push(`### Gaps (${openGaps(result)}${waivedCount ? `, +${waivedCount} waived` : ''})`, '');
   if (result.gaps.length === 0) lines.push('None.', '');
   for (const gap of result.gaps.slice(0, maxGaps)) {
     if (detail === 'summary') {
@@ -99,16 +102,30 @@ function renderFrameworkMarkdown(result: GateResult, options: MarkdownOptions = 
   return lines.join('\n');
 }
 
+/** `# Compliance review: ✅ passed`, `❌ not evaluated`, with the key's mode when it is not live. */
+function reportHeadline(report: Pick<ReviewReport, 'passed' | 'notEvaluated' | 'mode'>): string {
+  const said = reportVerdict(report);
+  return `${said === 'passed' ? '✅' : '❌'} ${said}${modeNote(report.mode)}`;
+}
+
+/** Gaps an active waiver does not accept: the `gaps` figure of the verdict and the outputs. */
+const openGaps = (result: GateResult) => result.gaps.filter((gap) => !gap.waived).length;
+
 export function renderReportMarkdown(report: ReviewReport, options: MarkdownOptions = {}): string {
-  const lines = [`# Compliance review: ${verdict(report.passed)}`, ''];
+  const lines = [`# Compliance review: ${reportHeadline(report)}`, ''];
+  // What a reader must see first: the gate the change proposes, and what was not evaluated.
   for (const note of options.gateNotes ?? []) lines.push(`> ${note}`, '');
+  for (const entry of report.notEvaluated ?? []) lines.push(`> **${tableCell(entry.framework)}: not evaluated** (${tableCell(entry.code)}): ${tableCell(truncate(entry.message, 400))}. The review cannot pass until every framework is evaluated.`, '');
+  lines.push(...(options.comparison ?? []));
   lines.push('| Framework | Coverage | With waivers | Threshold | Gaps | New gaps | Result |', '|---|---|---|---|---|---|---|');
   for (const result of report.frameworks) {
     const newGaps = result.gaps.some((gap) => gap.isNew !== undefined) ? String(result.newGaps.length) : '—';
+    const waived = result.gaps.length - openGaps(result);
     lines.push(
-      `| ${tableCell(result.framework.name)} | ${pct(result.coverage)} | ${pct(result.effectiveCoverage)} | ${pct(result.threshold)} | ${result.gaps.length} | ${newGaps} | ${verdict(result.passed)} |`,
+      `| ${tableCell(result.framework.name)} | ${pct(result.coverage)} | ${pct(result.effectiveCoverage)} | ${pct(result.threshold)} | ${openGaps(result)}${waived ? ` (+${waived} waived)` : ''} | ${newGaps} | ${verdict(result.passed)} |`,
     );
   }
+  for (const entry of report.notEvaluated ?? []) lines.push(`| ${tableCell(entry.framework)} | — | — | — | — | — | ❌ not evaluated |`);
   lines.push('');
   const links = options.links ?? report;
   for (const result of report.frameworks) lines.push(renderFrameworkMarkdown(result, { ...options, links }));

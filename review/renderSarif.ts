@@ -8,7 +8,7 @@ import { configLine } from './configLine.js';
 import { lostEvidenceMessage, type LostEvidence } from './evidenceChanges.js';
 import { evidenceUrl } from './evidenceLinks.js';
 import type { GateGap, GateResult } from './gate.js';
-import type { ReviewReport } from './reportDocument.js';
+import { reportVerdict, type ReviewReport } from './reportDocument.js';
 
 export interface SarifOptions {
   /** compliance.yml's repo path and text: a gap without evidence is located at its framework's line there. */
@@ -93,7 +93,9 @@ export function renderReportSarif(report: ReviewReport, options: SarifOptions = 
       ? { versionControlProvenance: [{ repositoryUri: `${(report.serverUrl ?? 'https://github.com').replace(/\/+$/, '')}/${report.repository}`, revisionId: report.commit }] }
       : {}),
     results,
-    properties: { passed: report.passed, generatedAt: report.generatedAt },
+    // A run that could not evaluate a framework did not succeed; sandbox results are samples.
+    invocations: [{ executionSuccessful: (report.notEvaluated?.length ?? 0) === 0, ...(report.notEvaluated?.length ? { toolExecutionNotifications: report.notEvaluated.map((entry) => ({ level: 'error', message: { text: `${entry.framework}: not evaluated (${entry.code}): ${entry.message}` } })) } : {}) }],
+    properties: { passed: report.passed, verdict: reportVerdict(report), ...(report.mode ? { mode: report.mode } : {}), generatedAt: report.generatedAt },
   };
   return `${JSON.stringify({ $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] }, null, 2)}\n`;
 }

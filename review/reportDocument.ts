@@ -3,6 +3,7 @@
  * templates) that also serves as the baseline of a later `--fail-on new-gaps` run.
  */
 import * as z from 'zod/v4';
+import type { KeyMode } from '../api/schemas/common.js';
 import { ReviewError } from './errors.js';
 import type { GateResult } from './gate.js';
 import { frameworkKey, gapKey } from './keys.js';
@@ -21,15 +22,27 @@ export interface ReviewReport {
   serverUrl?: string | undefined;
   /** How that server spells a link to lines (GitLab: `/-/blob/…#L3-5`); GitHub's when absent. */
   forge?: 'github' | 'gitlab' | undefined;
-  /** Every framework passed its gate. */
+  /** The key's mode: `sandbox` results are samples (nothing charged); absent in reports written before it was recorded. */
+  mode?: KeyMode | undefined;
+  /** Every framework was evaluated and passed its gate. */
   passed: boolean;
   frameworks: GateResult[];
+  /** Frameworks that could not be evaluated (not in the catalogue, a failed mapping): the report cannot pass. */
+  notEvaluated?: NotEvaluatedFramework[] | undefined;
+}
+
+interface NotEvaluatedFramework {
+  /** As compliance.yml (or the flag or input) names it. */
+  framework: string;
+  code: string;
+  message: string;
 }
 
 export function buildReviewReport(
   frameworks: GateResult[],
-  meta: { generatedAt: string; repository?: string; commit?: string; serverUrl?: string; forge?: 'github' | 'gitlab' },
+  meta: { generatedAt: string; repository?: string; commit?: string; serverUrl?: string; forge?: 'github' | 'gitlab'; mode?: KeyMode; notEvaluated?: readonly NotEvaluatedFramework[] },
 ): ReviewReport {
+  const notEvaluated = [...(meta.notEvaluated ?? [])];
   return {
     schema: REPORT_SCHEMA,
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -38,9 +51,22 @@ export function buildReviewReport(
     commit: meta.commit,
     serverUrl: meta.serverUrl,
     ...(meta.forge === 'gitlab' ? { forge: meta.forge } : {}),
-    passed: frameworks.every((framework) => framework.passed),
+    ...(meta.mode ? { mode: meta.mode } : {}),
+    passed: notEvaluated.length === 0 && frameworks.every((framework) => framework.passed),
     frameworks,
+    ...(notEvaluated.length > 0 ? { notEvaluated } : {}),
   };
+}
+
+/** The report's verdict in words, the same in every format: `passed`, `failed`, or `not evaluated` when a framework could not be. */
+export function reportVerdict(report: Pick<ReviewReport, 'passed' | 'notEvaluated'>): 'passed' | 'failed' | 'not evaluated' {
+  if ((report.notEvaluated?.length ?? 0) > 0) return 'not evaluated';
+  return report.passed ? 'passed' : 'failed';
+}
+
+/** What every headline adds when the results are not live: empty for a live key (or a report that does not say). */
+export function modeNote(mode: KeyMode | undefined): string {
+  return mode === 'sandbox' ? ' (sandbox key: sample results, nothing charged)' : '';
 }
 
 // Only what a baseline needs is checked; the rest of a report is kept as it is.

@@ -2,6 +2,9 @@
  * A re-run never pays twice: the mappings of a pull request's run are kept (the PR template keeps them
  * with actions/cache), and a later run of the same pull request reuses a framework's mapping when its
  * framework, mapping mode and documents (by content hash) are the same, instead of mapping again.
+ * The store holds only where each report is (its job id): a cache a branch's own runs can write is
+ * no source of figures, so the reports are fetched again from the service and checked against the
+ * text (verifiedReuse) before they count.
  */
 import * as z from 'zod/v4';
 import type { MappingMode } from './config.js';
@@ -10,26 +13,32 @@ import { bytesHash, contentHash } from '../api/contentHash.js';
 import { removeFrontMatter } from './frontMatter.js';
 import type { SourcedReport } from './mapping.js';
 
-/** One framework's mapping as a later run can reuse it. */
+/** One framework's mapping as a later run can reuse it: where its reports are on the service. */
 export interface StoredMapping {
   /** mappingKey of what was mapped. */
   key: string;
   framework: string;
-  reports: SourcedReport[];
+  reports: Array<Pick<SourcedReport, 'source' | 'jobId'>>;
 }
 
 /** The mappings of one pull request's latest run. */
 export interface MappingStore {
-  version: 1;
+  version: 2;
   pullRequest: number;
   mappings: StoredMapping[];
 }
 
 const storeSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   pullRequest: z.number().int().positive(),
-  mappings: z.array(z.object({ key: z.string().min(1), framework: z.string(), reports: z.array(z.object({ source: z.string(), jobId: z.string(), report: z.object({ coverage: z.number() }).loose() })).min(1) })),
+  mappings: z.array(z.object({ key: z.string().min(1), framework: z.string(), reports: z.array(z.object({ source: z.string(), jobId: z.string().min(1) })).min(1) })),
 });
+
+/** The store a run leaves for the next run of the same pull request: its mappings' job ids, nothing the next run would have to trust. */
+export function serializeMappingStore(pullRequest: number, mappings: readonly StoredMapping[]): string {
+  const store: MappingStore = { version: 2, pullRequest, mappings: mappings.map(({ key, framework, reports }) => ({ key, framework, reports: reports.map(({ source, jobId }) => ({ source, jobId })) })) };
+  return `${JSON.stringify(store)}\n`;
+}
 
 /**
  * What identifies a mapping: the framework, the mode and each document's path and content hash.
@@ -55,11 +64,10 @@ export function readMappingStore(text: string | undefined, pullRequest: number):
   }
   const store = storeSchema.safeParse(parsed);
   if (!store.success || store.data.pullRequest !== pullRequest) return undefined;
-  // The reports are this package's own normalised models, written by the run that mapped them.
-  return store.data as unknown as MappingStore;
+  return store.data as MappingStore;
 }
 
-/** The reports of an unchanged mapping, or undefined when it must be mapped (and paid for) again. */
-export function reusableReports(store: MappingStore | undefined, key: string): SourcedReport[] | undefined {
+/** Where the reports of an unchanged mapping are, or undefined when it must be mapped (and paid for) again. */
+export function reusableReports(store: MappingStore | undefined, key: string): StoredMapping['reports'] | undefined {
   return store?.mappings.find((mapping) => mapping.key === key)?.reports;
 }

@@ -23,6 +23,7 @@ import { traceReports } from './evidenceTrace.js';
 import { mappingCalls, runMapping } from './mapping.js';
 import { buildReviewReport, type ReviewReport } from './reportDocument.js';
 import { mappingKey, reusableReports, type MappingStore, type StoredMapping } from './reuse.js';
+import { verifiedReuse } from './verifyMapping.js';
 import { syncCalls, type SyncPlan } from './syncPlan.js';
 import { runSync, type SyncRunResult } from './syncRun.js';
 
@@ -61,10 +62,10 @@ export interface ReviewInput {
    */
   sync?: 'run' | 'price' | 'skip';
   /**
-   * With sync `price`: compliance.yml equals the default branch's. When the plan then changes no
-   * document either, nothing is mapped and nothing spent (status `unchanged`).
+   * Git lists no change since the base commit to a document in scope nor to compliance.yml
+   * (changedPathsCheck): nothing is mapped and nothing spent (status `unchanged`).
    */
-  configUnchanged?: boolean;
+  unchangedSinceBase?: boolean;
   /** Read framework updates (free, one call per framework); default true. */
   checkUpdates?: boolean;
   deleteRemoved?: boolean;
@@ -99,7 +100,7 @@ export interface ReviewInput {
 export interface ReviewResult {
   /**
    * `refused`: over budget, nothing was spent. `dry-run`: planned and priced only. `unchanged`
-   * (sync `price` with configUnchanged): no document in scope differs from the library, nothing mapped.
+   * (unchangedSinceBase): no document in scope nor compliance.yml changed since the base commit, nothing mapped.
    */
   status: 'completed' | 'dry-run' | 'refused' | 'unchanged';
   mode: KeyMode;
@@ -184,19 +185,26 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   // Front matter declarations are read before anything is spent: a malformed one stops the run.
   const declarations = readDeclarations(documents);
   // A framework whose group or glob selects nothing is a configuration error: thrown before spending.
-  const mappings = config.frameworks.map((framework) => {
-    const files = frameworkDocuments(framework, config.documents, documents);
-    const key = mappingKey(framework.framework, framework.mode, files);
-    return { framework, files, key, reused: reusableReports(input.reuse, key) };
-  });
+  const mappings = await Promise.all(
+    config.frameworks.map(async (framework) => {
+      const files = frameworkDocuments(framework, config.documents, documents);
+      const key = mappingKey(framework.framework, framework.mode, files);
+      // A stored mapping came from a cache a branch's own runs can write: reused only as the service confirms it.
+      const stored = reusableReports(input.reuse, key);
+      const reuse = stored ? await verifiedReuse(client, stored, files, signal) : undefined;
+      if (reuse?.rejected) progress('map', `the stored mapping of ${framework.framework} is not reused: ${reuse.rejected}`);
+      return { framework, files, key, reused: reuse?.value };
+    }),
+  );
   const mergePrice = plan && syncMode === 'price' ? priceSyncPlan(plan, billing.prices) : undefined;
   const toSync = syncMode === 'run' ? plan : undefined;
-  const unchanged = mergePrice !== undefined && input.configUnchanged === true && mergePrice.counts.new + mergePrice.counts.changed + mergePrice.counts.removed === 0;
+  const unchanged = input.unchangedSinceBase === true;
   const calls: PlannedCalls[] = toSync ? syncCalls(toSync) : [];
   // A reused mapping makes no call: it is neither priced nor charged.
   if (!unchanged) for (const { framework, files, reused } of mappings) if (!reused) calls.push(mappingCalls(framework.mode, files.length));
   // The cap this review counts against; later spending of the same run (a regeneration) reserves from it too.
   const ledger = input.ledger ?? new SpendLedger({ mode, ...(input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}) });
+
   const mapPrice = priceOf('mapDocument', billing.prices) ?? 0;
 
   /** The charged part: the sync, then each framework's mapping (or its reuse). */
@@ -277,6 +285,8 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
       ...(input.commit ? { commit: input.commit } : {}),
       ...(input.serverUrl ? { serverUrl: input.serverUrl } : {}),
       ...(input.forge ? { forge: input.forge } : {}),
+      mode,
+      notEvaluated: frameworkErrors,
     });
     return {
       status,

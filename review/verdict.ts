@@ -1,20 +1,22 @@
 /**
  * The verdict of a review run, decided once for every surface (CLI exit code and output, action
  * outputs, summaries and comments, n8n, MCP), with the figures it rests on:
- * - `passed` / `failed`: mapped now; failed below a threshold, on new gaps, or when a framework
- *   could not be judged;
+ * - `passed` / `failed`: mapped now; failed below a threshold or on new gaps;
+ * - `not-evaluated`: a framework could not be evaluated (not in the catalogue, a failed mapping) or
+ *   the run could not evaluate the change at all (no base commit): never passed;
  * - `refused`: over the cap or the balance, nothing spent;
  * - `unchanged`: a pull request changing no document in scope nor the gate: nothing mapped, the
  *   default branch's result (its coverage and gaps) stands;
- * - `skipped`: nothing evaluated (a dry run, no API key).
+ * - `skipped`: nothing was attempted (a dry run, no API key on a fork's pull request).
  */
 import type { KeyMode } from '../api/schemas/common.js';
 import type { PackSuggestion } from './budget.js';
 import type { GateResult } from './gate.js';
 import type { ReviewReport } from './reportDocument.js';
 import type { ReviewResult } from './review.js';
+import type { EventPolicy } from './events.js';
 
-type VerdictStatus = 'passed' | 'failed' | 'refused' | 'unchanged' | 'skipped';
+type VerdictStatus = 'passed' | 'failed' | 'not-evaluated' | 'refused' | 'unchanged' | 'skipped';
 
 interface FrameworkFigures {
   /** The framework's key (slug), as in report.json and gap keys. */
@@ -114,9 +116,11 @@ export function decideVerdict(result: VerdictSource, context: { baseline?: Revie
       return unchangedVerdict(context.baseline, money);
     case 'completed': {
       const gateReasons = result.frameworks.flatMap((entry) => entry.reasons.map((reason) => `${entry.framework.name}: ${reason}`));
-      const errorReasons = errors.map((entry) => `${entry.framework}: could not be judged (${entry.message})`);
-      const reasons = [...gateReasons, ...errorReasons];
-      return { status: reasons.length === 0 ? 'passed' : 'failed', passed: reasons.length === 0, reasons, figures: figuresOf('this run', mapped), errors };
+      const errorReasons = errors.map((entry) => `${entry.framework}: not evaluated (${entry.message})`);
+      // A framework that could not be evaluated leaves the verdict not evaluated, whatever the others say.
+      const reasons = [...errorReasons, ...gateReasons];
+      const status = errors.length > 0 ? 'not-evaluated' : reasons.length === 0 ? 'passed' : 'failed';
+      return { status, passed: reasons.length === 0, reasons, figures: figuresOf('this run', mapped), errors };
     }
   }
 }
@@ -129,22 +133,54 @@ const NOTHING_SPENT = { mode: undefined, plannedTokens: 0, tokensSpent: 0, maxTo
  */
 export function unchangedVerdict(baseline: ReviewReport | undefined, money: Omit<VerdictFigures, 'source' | 'frameworks' | 'coverage' | 'gaps' | 'waivedGaps' | 'newGaps'> = NOTHING_SPENT): Verdict {
   const frameworks = baseline ? baseline.frameworks.map(frameworkFigures) : [];
-  const reasons = baseline ? [] : ['no document in scope nor the gate changed; the default branch has no saved report to show'];
+  const reasons = baseline ? [] : ['no document in scope nor the gate changed; nothing was mapped, so no figures are shown'];
   return { status: 'unchanged', passed: baseline ? baseline.passed : true, reasons, figures: { source: baseline ? 'baseline' : 'none', frameworks, ...totals(frameworks), ...money }, errors: [] };
 }
 
 /**
- * Nothing could be evaluated (a fork's pull request gets no API key): status skipped, never
- * passed, no figures, nothing spent. `reason` says why and what a maintainer must do.
+ * Nothing was evaluated, never passed, no figures, nothing spent: `skipped` when nothing was
+ * attempted (a fork's pull request gets no API key), `not-evaluated` when the run stopped before it
+ * could evaluate (no base commit, an invalid configuration), `refused` when the event or the cap
+ * forbade what was asked. `reason` says why and what to do.
  */
-export function notEvaluatedVerdict(reason: string): Verdict {
-  return { status: 'skipped', passed: false, reasons: [reason], figures: { source: 'none', frameworks: [], ...totals([]), ...NOTHING_SPENT }, errors: [] };
+export function notEvaluatedVerdict(reason: string, status: 'skipped' | 'not-evaluated' | 'refused' = 'skipped'): Verdict {
+  return { status, passed: false, reasons: [reason], figures: { source: 'none', frameworks: [], ...totals([]), ...NOTHING_SPENT }, errors: [] };
 }
 
-/** Whether the verdict fails a CI step: a failed gate (unless `failBelow` is false) and a refusal (unless `failOnRefusal` is false). */
-export function verdictFailsStep(verdict: Verdict, options: { failBelow: boolean; failOnRefusal: boolean }): boolean {
+/** The service's answer to a framework it does not know (`framework_not_found`): a usage mistake, not a fault. */
+export function isUnknownFramework(code: string): boolean {
+  return code === 'framework_not_found' || code === 'unknown_framework';
+}
+
+/** What ends a CI step besides the verdict: the inputs `fail-below` and `fail-on-refusal`, and whether the run gates a change. */
+export interface StepOptions {
+  failBelow: boolean;
+  failOnRefusal: boolean;
+  /** A gated run (events.ts: gateFromBaseBranch): nothing that did not evaluate the change reports success. */
+  gated?: boolean;
+}
+
+/**
+ * The step options as far as the event allows. On a gated run the workflow file is the change's
+ * own text, so inputs that would turn a failed, refused or unevaluated check green
+ * (`fail-below: false`, `fail-on-refusal: false`) are not applied, like a lower `threshold`; a dry
+ * run evaluates nothing, so its step fails there. `ignored` says so, one line each, in the labels
+ * the user wrote.
+ */
+export function stepOptions(policy: Pick<EventPolicy, 'gateFromBaseBranch' | 'changeRequest'>, requested: { failBelow: boolean; failOnRefusal: boolean; dryRun: boolean }): StepOptions & { ignored: string[] } {
+  const gated = policy.gateFromBaseBranch;
+  const ignored: string[] = [];
+  if (gated && !requested.failBelow) ignored.push(`fail-below: false not applied: on a ${policy.changeRequest} a failed gate fails the step`);
+  if (gated && !requested.failOnRefusal) ignored.push(`fail-on-refusal: false not applied: on a ${policy.changeRequest} a refused check evaluated nothing, so the step fails`);
+  if (gated && requested.dryRun) ignored.push(`dry-run: true evaluates nothing: on a ${policy.changeRequest} its step fails, not evaluated`);
+  return { failBelow: gated || requested.failBelow, failOnRefusal: gated || requested.failOnRefusal, gated, ignored };
+}
+
+/** Whether the verdict fails a CI step: a failed gate (unless `failBelow` is false), a refusal (unless `failOnRefusal` is false), anything not evaluated; on a gated run also a skip. */
+export function verdictFailsStep(verdict: Verdict, options: StepOptions): boolean {
   if (verdict.status === 'refused') return options.failOnRefusal;
-  if (verdict.status !== 'failed') return false;
-  // A framework that could not be judged is never a pass, whatever fail-below says.
-  return verdict.errors.length > 0 || options.failBelow;
+  // What could not be evaluated is never a pass, whatever fail-below says.
+  if (verdict.status === 'not-evaluated') return true;
+  if (verdict.status === 'skipped') return options.gated === true;
+  return verdict.status === 'failed' && options.failBelow;
 }

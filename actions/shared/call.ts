@@ -11,6 +11,8 @@
 import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import { isOperationId, operationIds, operations } from '../../api/operations.js';
+import { assertMayCall } from '../../review/events.js';
+import { currentEventPolicy } from '../../review/node/ciContext.js';
 import type { Download } from '../../api/clientTypes.js';
 import { chargedStep, chargedStepSentence, formatTokens } from '../../review/index.js';
 import { writeRepoFile } from '../../review/node/index.js';
@@ -37,6 +39,7 @@ export const callAction: ActionDefinition = {
     const outputPath = textInput('output-path');
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const dryRun = booleanInput('dry-run', false);
+    if (!dryRun) assertMayCall(currentEventPolicy(), operationId, 'Write the library from the default branch (templates/github/compliance-library-sync.yml); elsewhere give dry-run: true.');
     const operation = operations[operationId];
     const client = createClient(apiKey, 'call');
 

@@ -23,7 +23,8 @@ import { warnRefused } from './github/permissions.js';
 import { DEFAULT_REPORT_DIR } from './map.js';
 import { configExists, configPathInput } from './repo.js';
 import { booleanInput, InputError, listInput, numberInput, textInput } from './runtime/inputs.js';
-import { currentEventPolicy, type ActionDefinition } from './runtime/run.js';
+import type { ActionDefinition } from './runtime/run.js';
+import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { appendSummary } from './runtime/summary.js';
 
 /** The report input, through the one reader (review/node/report.ts); relative to the workspace. */
@@ -120,6 +121,8 @@ export const gapIssuesAction: ActionDefinition = {
     }
     const root = workspaceRoot();
     const report = await readReport(root, textInput('report') ?? `${DEFAULT_REPORT_DIR}/report.json`);
+    // A framework the report could not evaluate has no gaps to act on: its issues stay as they are.
+    for (const entry of report.notEvaluated ?? []) log.notice(`${entry.framework} was not evaluated (${entry.code}): its gap issues are left alone.`, { title: 'Framework not evaluated' });
     const settings = await readGapIssueSettings(root);
     if (!githubToken) {
       throw new InputError(GITHUB_TOKEN_INPUT, 'is empty and GITHUB_TOKEN is not set', 'Leave github-token at its default (the workflow token) and grant `issues: write`.');

@@ -11,7 +11,6 @@
  * call (nothingInScope, review/'s pullRequestScope).
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import * as core from '@actions/core';
 import { log } from './runtime/log.js';
@@ -25,6 +24,7 @@ import {
   MAPPING_MODES,
   changedPathsCheck,
   runMapCheck,
+  stepOptions,
   tableCell,
   type EvidenceChanges,
   type MappingMode,
@@ -32,7 +32,7 @@ import {
   type ReviewResult,
   type Verdict,
 } from '../../review/index.js';
-import { readRepoBytes, writeRepoFile } from '../../review/node/index.js';
+import { readMappingStoreText, writeRepoFile } from '../../review/node/index.js';
 import { currentRepository, currentRevision, repositoryName } from './github/context.js';
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
 import {
@@ -43,7 +43,6 @@ import {
   historyInput,
   MAX_ANNOTATIONS,
   parseWaiversInput,
-  readBaseConfig,
   readGateInputs,
   renderCosts,
   renderReportSummary,
@@ -53,9 +52,10 @@ import {
   type Baseline,
   type GateInputs,
 } from './report.js';
-import { loadRepoConfig, readDocuments } from './repo.js';
-import { booleanInput, choiceInput, InputError, numberInput, textInput } from './runtime/inputs.js';
-import { currentEventPolicy, type ActionDefinition } from './runtime/run.js';
+import { gatedBase, loadRepoConfig, readDocuments } from './repo.js';
+import { booleanInput, choiceInput, numberInput, textInput } from './runtime/inputs.js';
+import type { ActionDefinition } from './runtime/run.js';
+import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary } from './runtime/summary.js';
 import { finishStep, renderRefusal, setVerdictOutputs, verdictLine } from './verdict.js';
@@ -104,10 +104,10 @@ function mergePriceLine(price: MergePrice | undefined): string {
 }
 
 /** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
-function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gateLines: readonly string[]; baseline: Baseline | undefined; baselineMissing: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
+function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; baseline: Baseline | undefined; baselineMissing: string | undefined; baselineRejected: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
   const lines: string[] = [verdictLine(context.verdict)];
-  lines.push(...context.gateLines);
   if (context.baselineMissing) lines.push(`No report of the default branch yet (${tableCell(context.baselineMissing)}): no comparison this time. The default branch's next run saves one.`);
+  if (context.baselineRejected) lines.push(tableCell(context.baselineRejected));
   if (context.baseline && result.status === 'completed') {
     const introduced = result.frameworks.flatMap((framework) => framework.newGaps.map((gap) => `${gap.controlId}`));
     const resolved = resolvedGaps(result, context.baseline).map((key) => decodeURIComponent(key.slice(key.indexOf('/') + 1)));
@@ -126,26 +126,19 @@ function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; gat
 }
 
 /**
- * A pull request whose changed files (`changed-files`, one path per line, listed by the workflow)
- * touch no document in scope nor compliance.yml passes at once, with the default branch's figures
- * when its report is at hand: no key, no service call, no comment.
+ * A gated run whose changes since its base commit (git's own list) touch no document in scope nor
+ * compliance.yml passes at once, also from a fork: no key, no service call, no comment. It shows
+ * no figures: the default branch's saved report counts only once the service confirms it.
  */
 async function nothingInScope(): Promise<boolean> {
-  const listPath = textInput('changed-files');
-  const policy = currentEventPolicy();
-  if (!listPath || policy.event.kind !== 'pull_request') return false;
   const repo = await loadRepoConfig();
-  // A runner file (usually under RUNNER_TEMP), not repository content: read as given.
-  const listed = await readFile(isAbsolute(listPath) ? listPath : resolve(repo.root, listPath), 'utf8').catch(() => {
-    throw new InputError('changed-files', `names no readable file (${listPath})`, 'List the pull request\'s changed files first (git diff --name-only), as templates/github/compliance-pr-check.yml does.');
-  });
-  const base = await readBaseConfig(repo.root);
-  const { verdict, scope } = await changedPathsCheck(policy, listed.split('\n'), { head: repo.config, base: base?.config, path: repo.path }, async () => (await readPullRequestGateInputs(repo.root)).baseline?.report);
+  const base = await gatedBase(repo.root);
+  const { verdict, scope } = changedPathsCheck(currentEventPolicy(), base, { config: repo.config, path: repo.path });
   if (!verdict) {
-    if (scope) log.info(`In scope: ${scope.configChanged ? `${repo.path}, ` : ''}${scope.documents.length} changed document${scope.documents.length === 1 ? '' : 's'}.`);
+    if (scope) log.info(`In scope: ${scope.configChanged ? `${repo.path}, ` : ''}${scope.documents.length} changed document${scope.documents.length === 1 ? '' : 's'}${scope.unclassified.length ? `; git listed changes it could not classify (${scope.unclassified.join(', ')}), so everything counts as changed` : ''}.`);
     return false;
   }
-  log.notice('No document in scope changed (nor compliance.yml): nothing to map, nothing spent.', { title: 'Compliance check: nothing in scope' });
+  log.notice(`No document in scope changed since ${base?.describe} (nor compliance.yml): nothing to map, nothing spent.`, { title: 'Compliance check: nothing in scope' });
   appendSummary(`## Compliance check: no document in scope changed\n\n${verdictLine(verdict)}\n`);
   setVerdictOutputs(verdict);
   core.setOutput('merge-tokens', '0');
@@ -164,12 +157,12 @@ export const mapAction: ActionDefinition = {
     const repo = await loadRepoConfig();
     const policy = currentEventPolicy();
     const unmerged = !policy.mayWriteLibrary;
-    const base = unmerged ? await readBaseConfig(repo.root) : undefined;
-    const gate = unmerged ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
-    const failBelow = booleanInput('fail-below', true);
-    const failOnRefusal = booleanInput('fail-on-refusal', true);
+    const base = await gatedBase(repo.root);
+    const inputs = unmerged ? await readPullRequestGateInputs(repo.root) : { ...(await readGateInputs(repo.root)), missingBaseline: undefined };
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
     const dryRun = booleanInput('dry-run', false);
+    // On a gated run nothing may turn a failed, refused or unevaluated check green.
+    const step = stepOptions(policy, { failBelow: booleanInput('fail-below', true), failOnRefusal: booleanInput('fail-on-refusal', true), dryRun });
     const formats = reportFormatsInput();
     const history = await historyInput(repo.root);
     const commentInputs = readCommentInputs(policy);
@@ -178,16 +171,17 @@ export const mapAction: ActionDefinition = {
     const files = await readDocuments(repo.root, repo.config.documents);
     // A re-run of the same pull request reuses its unchanged mappings (the store is kept by actions/cache).
     const storePath = textInput('mapping-store') ?? DEFAULT_MAPPING_STORE;
-    const stored = unmerged ? await readRepoBytes(repo.root, storePath) : undefined;
+    const stored = unmerged ? await readMappingStoreText(repo.root, storePath) : undefined;
+    if (stored?.ignored) log.warning(stored.ignored, { title: 'Mapping store ignored' });
 
     const check = await runMapCheck(client, {
       policy,
-      head: { config: repo.config, text: repo.text },
+      head: { config: repo.config, text: repo.text, path: repo.path },
       base,
-      request: { failOn: gate.failOn, framework: textInput('framework'), threshold: numberInput('threshold', { min: 0, max: 100 }), mode: modeInput(), waivers: gate.waivers },
+      request: { failOn: inputs.failOn, framework: textInput('framework'), threshold: numberInput('threshold', { min: 0, max: 100 }), mode: modeInput(), waivers: inputs.waivers },
       files,
-      baseline: gate.baseline,
-      mappingStore: stored === undefined ? undefined : new TextDecoder().decode(stored),
+      baseline: inputs.baseline,
+      mappingStore: stored?.text,
       review: {
         today: new Date().toISOString().slice(0, 10),
         now: new Date().toISOString(),
@@ -199,15 +193,20 @@ export const mapAction: ActionDefinition = {
       },
     });
     const { result, verdict, gate: gateConfig } = check;
-    if (unmerged && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
-    for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
-    const gateLines = gateNotes(gateConfig, policy.changeRequest);
+    // The baseline as it counts: on a gated run only once the service confirmed it.
+    const gate = { ...inputs, baseline: check.baseline?.report && inputs.baseline ? { ...inputs.baseline, gapKeys: new Set(check.baseline.gapKeys) } : undefined };
+    if (check.baselineRejected) log.warning(check.baselineRejected, { title: 'Baseline not confirmed' });
+    const ignored = [...gateConfig.ignored, ...step.ignored];
+    for (const line of ignored) log.warning(line, { title: 'Input not applied' });
+    const gateLines = gateNotes({ ...gateConfig, ignored }, policy.changeRequest);
     if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
     if (result.status === 'dry-run') {
-      // Priced only: no report, no comment, no gate; what a real run would map and spend.
-      appendSummary(`## Dry run: nothing was sent\n\n${chargedStepSentence({ ...result, status: 'dry-run' })}\n\n${renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent: 0 })}`);
+      // Priced only: no report, no comment; what a real run would map and spend. On a gated run it evaluated nothing: the step fails.
+      const title = step.gated ? `Compliance check: not evaluated (dry run: nothing was sent)` : 'Dry run: nothing was sent';
+      appendSummary(`## ${title}\n\n${gateLines.map((line) => `> ${line}\n\n`).join('')}${chargedStepSentence({ ...result, status: 'dry-run' })}\n\n${renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent: 0 })}`);
       setVerdictOutputs(verdict);
       core.setOutput('tokens-spent', '0');
+      finishStep(verdict, step);
       return;
     }
     for (const entry of result.frameworkErrors) log.error(entry.message, { title: `Mapping against ${entry.framework} failed` });
@@ -216,19 +215,19 @@ export const mapAction: ActionDefinition = {
     const shown = verdict.figures.source === 'baseline' && gate.baseline?.report ? gate.baseline.report : result.report;
     // What this pull request does to the default branch's evidence (its report carries the traced quotes).
     const evidence = unmerged && result.status === 'completed' && gate.baseline?.report ? compareEvidence(gate.baseline.report, result.report, files) : undefined;
-    const notes = unmerged ? pullRequestNotes(result, { verdict, gateLines, baseline: gate.baseline, baselineMissing: gate.missingBaseline, tokensSpent, evidence }) : '';
+    const notes = unmerged ? pullRequestNotes(result, { verdict, baseline: gate.baseline, baselineMissing: gate.missingBaseline, baselineRejected: check.baselineRejected, tokensSpent, evidence }) : '';
     const notesSection = notes ? `## This pull request\n\n${notes}\n` : '';
 
     // The result is made visible first: files, summary, annotations, outputs. Then the comment.
     if (result.status === 'refused') {
-      const refusal = renderRefusal('map', result, verdict, failOnRefusal);
-      appendSummary(`${refusal}\n${notesSection}`);
+      const refusal = renderRefusal('map', result, verdict, step.failOnRefusal);
+      appendSummary(`${gateLines.map((line) => `> ${line}\n\n`).join('')}${refusal}\n${notesSection}`);
       setVerdictOutputs(verdict);
       core.setOutput('merge-tokens', result.mergePrice?.tokens === undefined ? '' : String(result.mergePrice.tokens));
-      core.setOutput('gaps-resolved', '0');
-      const url = await publishReportComment(undefined, commentInputs, { githubToken, baseline: undefined, body: `${refusal}\n${notes}`, createIfMissing: true });
+      core.setOutput('gaps-resolved', '');
+      const url = await publishReportComment(undefined, commentInputs, { githubToken, baseline: undefined, body: `${gateLines.map((line) => `> ${line}\n\n`).join('')}${refusal}\n${notes}`, createIfMissing: true });
       core.setOutput('comment-url', url ?? '');
-      finishStep(verdict, { failBelow, failOnRefusal });
+      finishStep(verdict, step);
       return;
     }
     const written = await writeReportFiles(client, result.report, repo.root, reportDirectory(repo.root), formats, {
@@ -240,8 +239,8 @@ export const mapAction: ActionDefinition = {
     });
     const relativeJson = written.json.startsWith(repo.root) ? written.json.slice(repo.root.length + 1) : written.json;
     const costs = renderCosts({ mode: result.mode, estimate: result.estimate, budget: result.budget, tokensSpent });
-    appendSummary(`${renderReportSummary(shown, { detail: 'full', baseline: gate.baseline })}\n${notesSection}\n${costs}`, {
-      shortened: () => `${renderReportSummary(shown, { detail: 'summary', baseline: gate.baseline, maxGaps: 25 })}\n${notesSection}\n${costs}`,
+    appendSummary(`${renderReportSummary(shown, { detail: 'full', baseline: gate.baseline, gateNotes: gateLines })}\n${notesSection}\n${costs}`, {
+      shortened: () => `${renderReportSummary(shown, { detail: 'summary', baseline: gate.baseline, maxGaps: 25, gateNotes: gateLines })}\n${notesSection}\n${costs}`,
       moreAt: relativeJson.replace(/report\.json$/, 'report.md'),
     });
     if (result.frameworkErrors.length > 0) appendSummary(`## Mapping errors\n\n${result.frameworkErrors.map((entry) => `- ${tableCell(entry.framework)}: ${tableCell(entry.message)}`).join('\n')}\n`);
@@ -255,8 +254,8 @@ export const mapAction: ActionDefinition = {
     core.setOutput('merge-tokens', result.mergePrice?.tokens === undefined ? '' : String(result.mergePrice.tokens));
     core.setOutput('gaps-resolved', String(resolvedGaps(result, gate.baseline).length));
 
-    const url = await publishReportComment(shown, commentInputs, { githubToken, baseline: gate.baseline, ...(notes ? { notes } : {}), ...(gateConfig.changes.length ? { createIfMissing: true } : {}) });
+    const url = await publishReportComment(shown, commentInputs, { githubToken, baseline: gate.baseline, gateNotes: gateLines, ...(notes ? { notes } : {}), ...(gateConfig.changes.length ? { createIfMissing: true } : {}) });
     core.setOutput('comment-url', url ?? '');
-    finishStep(verdict, { failBelow, failOnRefusal });
+    finishStep(verdict, step);
   },
 };

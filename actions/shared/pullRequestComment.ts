@@ -46,7 +46,7 @@ function worthAComment(report: ReviewReport): boolean {
 export async function publishReportComment(
   report: ReviewReport | undefined,
   inputs: CommentInputs,
-  context: { githubToken: string | undefined; baseline: Baseline | undefined; notes?: string; body?: string; createIfMissing?: boolean },
+  context: { githubToken: string | undefined; baseline: Baseline | undefined; notes?: string; gateNotes?: readonly string[]; body?: string; createIfMissing?: boolean },
 ): Promise<string | undefined> {
   if (inputs.mode === 'never') return undefined;
   if (inputs.pullRequest === undefined) {
@@ -63,7 +63,7 @@ export async function publishReportComment(
       repository: currentRepository(),
       issueNumber: inputs.pullRequest,
       marker: commentMarker(inputs.id),
-      body: context.body ?? `${report ? renderComment(report, { baseline: context.baseline, runUrl: runUrl() }) : ''}${context.notes ? `\n${context.notes}\n` : ''}`,
+      body: context.body ?? `${report ? renderComment(report, { baseline: context.baseline, runUrl: runUrl(), ...(context.gateNotes ? { gateNotes: context.gateNotes } : {}) }) : ''}${context.notes ? `\n${context.notes}\n` : ''}`,
       // A refusal or a gate change is always worth one; otherwise `auto` waits for a failure or a new gap.
       createIfMissing: inputs.mode === 'always' || context.createIfMissing === true || (report !== undefined && worthAComment(report)),
     });

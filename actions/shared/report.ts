@@ -16,14 +16,13 @@ import {
   formatTokens,
   lostEvidenceMessage,
   neutralise,
-  parseConfig,
   parseReportFormats,
   renderReportMarkdown,
   ReviewError,
   tableCell,
   truncate,
+  YAML_LOG_LEVEL,
   type BudgetCheck,
-  type Config,
   type CostEstimate,
   type FailOn,
   type GateGap,
@@ -35,7 +34,7 @@ import {
   type ReviewReport,
   type Waiver,
 } from '../../review/index.js';
-import { decodeUtf8, publishedPath, publishReport, readHistory, readRepoBytes, readReportFile } from '../../review/node/index.js';
+import { publishedPath, publishReport, readHistory, readReportFile } from '../../review/node/index.js';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { choiceInput, InputError, listInput, textInput } from './runtime/inputs.js';
 import { MAX_COMMENT_CHARS } from './github/stickyComment.js';
@@ -71,7 +70,7 @@ export function parseWaiversInput(text: string | undefined): Waiver[] {
   if (text === undefined) return [];
   let data: unknown;
   try {
-    data = parseYaml(text);
+    data = parseYaml(text, { logLevel: YAML_LOG_LEVEL });
   } catch (error) {
     throw new InputError('waivers', `is not valid YAML (${(error as Error).message.split('\n')[0]})`);
   }
@@ -89,27 +88,6 @@ export async function readGateInputs(root: string): Promise<GateInputs> {
   const baselinePath = textInput('baseline');
   const baseline = baselinePath ? await readBaseline(root, baselinePath) : undefined;
   return { failOn, baseline, waivers: parseWaiversInput(textInput('waivers')) };
-}
-
-type BaseConfig = { path: string; text: string; config: Config } | undefined;
-let baseConfigRead: Promise<BaseConfig> | undefined;
-
-/** The default branch's compliance.yml (`base-config`): its text and parsed gate; undefined when not given or absent. Read once per run. */
-export function readBaseConfig(root: string): Promise<BaseConfig> {
-  baseConfigRead ??= readBaseConfigFile(root);
-  return baseConfigRead;
-}
-
-async function readBaseConfigFile(root: string): Promise<BaseConfig> {
-  const path = textInput('base-config');
-  if (!path) return undefined;
-  const bytes = await readRepoBytes(root, path);
-  if (!bytes) {
-    log.notice(`base-config ${path} does not exist: compliance.yml is treated as changed, and this run is judged by its own gate.`);
-    return undefined;
-  }
-  const text = decodeUtf8(bytes, path);
-  return { path, text, config: parseConfig(text, path) };
 }
 
 /** The `fail-on` input, undefined when not given: it may only make compliance.yml's failOn stricter (gateConfiguration). */
@@ -214,26 +192,26 @@ export function renderCosts(costs: CostSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The job summary's report: full (controls and evidence) or short (gap list capped). */
-export function renderReportSummary(report: ReviewReport, options: { detail: 'full' | 'summary'; baseline?: Baseline; maxGaps?: number }): string {
-  const markdown = renderReportMarkdown(report, { detail: options.detail, ...(options.maxGaps !== undefined ? { maxGaps: options.maxGaps } : {}) });
-  const delta = baselineTable(report, options.baseline, `the baseline (${tableCell(options.baseline?.path ?? '')})`);
-  if (delta.length === 0) return markdown;
-  const [title, blank, ...rest] = markdown.split('\n');
-  return [title, blank, ...delta, ...rest].join('\n');
+/**
+ * The job summary's report: full (controls and evidence) or short (gap list capped). The gate
+ * notes and what was not evaluated lead, then the change against the baseline.
+ */
+export function renderReportSummary(report: ReviewReport, options: { detail: 'full' | 'summary'; baseline?: Baseline; maxGaps?: number; gateNotes?: readonly string[] }): string {
+  const comparison = baselineTable(report, options.baseline, `the baseline (${tableCell(options.baseline?.path ?? '')})`);
+  return renderReportMarkdown(report, { detail: options.detail, comparison, ...(options.gateNotes ? { gateNotes: options.gateNotes } : {}), ...(options.maxGaps !== undefined ? { maxGaps: options.maxGaps } : {}) });
 }
 
-/** The sticky comment: verdict, coverage table, change against the base branch, gaps capped to fit. */
-export function renderComment(report: ReviewReport, options: { baseline?: Baseline; runUrl?: string; maxGaps?: number }): string {
+/** The sticky comment: verdict, the gate notes, coverage table, change against the base branch, gaps capped to fit. */
+export function renderComment(report: ReviewReport, options: { baseline?: Baseline; runUrl?: string; maxGaps?: number; gateNotes?: readonly string[] }): string {
   const footer = options.runUrl ? `\n[Full report in the job summary](${options.runUrl})\n` : '';
+  const comparison = baselineTable(report, options.baseline, 'the base branch');
+  const gateNotes = options.gateNotes ? { gateNotes: options.gateNotes } : {};
   for (const maxGaps of [options.maxGaps ?? 25, 10, 3, 0]) {
-    const markdown = renderReportMarkdown(report, { detail: 'summary', maxGaps });
-    const delta = baselineTable(report, options.baseline, 'the base branch');
-    const [title, blank, ...rest] = markdown.split('\n');
-    const body = [(title ?? '').replace(/^# /, '### '), blank, ...delta, ...rest.map((line) => line.replace(/^(#{2,4}) /, '#$1 '))].join('\n') + footer;
+    const [title, ...rest] = renderReportMarkdown(report, { detail: 'summary', maxGaps, comparison, ...gateNotes }).split('\n');
+    const body = [(title ?? '').replace(/^# /, '### '), ...rest.map((line) => line.replace(/^(#{2,4}) /, '#$1 '))].join('\n') + footer;
     if (body.length < MAX_COMMENT_CHARS - 200) return body;
   }
-  return truncate(renderReportMarkdown(report, { detail: 'summary', maxGaps: 0 }), MAX_COMMENT_CHARS - 500) + footer;
+  return truncate(renderReportMarkdown(report, { detail: 'summary', maxGaps: 0, ...gateNotes }), MAX_COMMENT_CHARS - 500) + footer;
 }
 
 function severity(gap: GateGap): number {

@@ -9,8 +9,10 @@ import * as core from '@actions/core';
 import { log } from './runtime/log.js';
 import {
   assertMayWriteLibrary,
+  baselineThatCounts,
   chargedStep,
   chargedStepSentence,
+  stepOptions,
   decideVerdict,
   gateConfiguration,
   gateNotes,
@@ -36,7 +38,6 @@ import { reportDirectory } from './map.js';
 import {
   annotateExpiredWaivers,
   annotateGaps,
-  readBaseConfig,
   readGateInputs,
   renderCosts,
   renderReportSummary,
@@ -45,9 +46,10 @@ import {
   reportFormatsInput,
   writeReportFiles,
 } from './report.js';
-import { loadRepoConfig, readDocuments } from './repo.js';
+import { gatedBase, loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, InputError, numberInput, textInput } from './runtime/inputs.js';
-import { currentEventPolicy, type ActionDefinition } from './runtime/run.js';
+import type { ActionDefinition } from './runtime/run.js';
+import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary } from './runtime/summary.js';
 import { finishStep, renderRefusal, setVerdictOutputs } from './verdict.js';
@@ -79,12 +81,12 @@ export const reviewAction: ActionDefinition = {
   reportsStatus: true,
   async run({ apiKey, githubToken }) {
     const repo = await loadRepoConfig();
-    const gate = await readGateInputs(repo.root);
-    const failBelow = booleanInput('fail-below', true);
+    const inputs = await readGateInputs(repo.root);
     const dryRun = booleanInput('dry-run', false);
-    const failOnRefusal = booleanInput('fail-on-refusal', true);
     const sync = booleanInput('sync', true) ? 'run' : 'skip';
     const policy = currentEventPolicy();
+    // On a gated run nothing may turn a failed, refused or unevaluated check green.
+    const step = stepOptions(policy, { failBelow: booleanInput('fail-below', true), failOnRefusal: booleanInput('fail-on-refusal', true), dryRun });
     if (sync === 'run' && !dryRun) assertMayWriteLibrary(policy, 'review with sync: true', 'Give sync: false in a pull request, or use map, which prices the merge without writing.');
     const deleteRemoved = booleanInput('delete-removed', false);
     const maxTokens = numberInput('max-tokens', { min: 0, integer: true });
@@ -95,15 +97,19 @@ export const reviewAction: ActionDefinition = {
     const history = await historyInput(repo.root);
     const since = textInput('since');
     if (since !== undefined && !isoDate.safeParse(since).success) throw new InputError('since', `must be a date written YYYY-MM-DD (got ${JSON.stringify(since)})`);
-    // On a pull request (sync: false) the default branch's gate applies, as in map; inputs only tighten it.
-    const base = policy.gateFromBaseBranch ? await readBaseConfig(repo.root) : undefined;
-    const gateConfig = gateConfiguration(policy, repo.config, base?.config, { failOn: gate.failOn, waivers: gate.waivers });
-    if (policy.gateFromBaseBranch && gateConfig.source === 'head') log.notice('No default-branch compliance.yml (base-config): this run is judged by the gate of its own compliance.yml.', { title: 'Gate from this pull request' });
-    for (const line of gateConfig.ignored) log.warning(line, { title: 'Input not applied' });
-    const gateLines = gateNotes(gateConfig, policy.changeRequest);
+    // On a pull request (sync: false) the base commit's gate applies, as in map; inputs only tighten it.
+    const base = await gatedBase(repo.root);
+    const gateConfig = gateConfiguration(policy, repo.config, base?.config.config, { failOn: inputs.failOn, waivers: inputs.waivers });
+    const ignored = [...gateConfig.ignored, ...step.ignored];
+    for (const line of ignored) log.warning(line, { title: 'Input not applied' });
+    const gateLines = gateNotes({ ...gateConfig, ignored }, policy.changeRequest);
     const { config } = gateConfig;
     const repository = repo.config.repository ?? repositoryName(currentRepository());
     const client = createClient(apiKey, 'review');
+    // On a gated run a cached baseline counts only once the service confirms it against the base commit.
+    const counted = await baselineThatCounts(client, inputs.baseline, base, undefined);
+    if (counted.rejected) log.warning(counted.rejected, { title: 'Baseline not confirmed' });
+    const gate = { ...inputs, baseline: counted.value?.report && inputs.baseline ? { ...inputs.baseline, gapKeys: new Set(counted.value.gapKeys) } : undefined };
 
     const label = config.gapIssues.labels[0];
     const issuesAllowed = wantIssues && policy.mayWriteIssues;
@@ -137,7 +143,7 @@ export const reviewAction: ActionDefinition = {
       dryRun,
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       failOn: gateConfig.failOn,
-      ...(gate.baseline ? { baseline: gate.baseline.gapKeys } : {}),
+      ...(counted.value ? { baseline: counted.value.gapKeys } : {}),
       ...(existingIssues ? { existingIssues } : {}),
       ...(since ? { lastReviewDate: since } : {}),
       ...(hasGenerate ? { manifest: await readManifest(repo.root), generatedFiles: await readOptionalRepoFiles(repo.root, driftInputPaths(config.generate)) } : {}),
@@ -174,7 +180,7 @@ export const reviewAction: ActionDefinition = {
     const parts = [
       `# Compliance review of ${tableCell(repository)}`,
       '',
-      renderStatus(result, verdict, failOnRefusal),
+      renderStatus(result, verdict, step.failOnRefusal),
       gateLines.map((line) => `> ${line}\n`).join('\n'),
       result.sync?.run ? renderSyncMarkdown(result.sync.run) : '',
     ];
@@ -216,6 +222,6 @@ export const reviewAction: ActionDefinition = {
     const failedGeneration = generation?.run.results.filter((entry) => entry.status !== 'generated') ?? [];
     if (failedGeneration.length > 0) log.warning(`regeneration failed for ${failedGeneration.map((entry) => entry.output).join(', ')}`);
     if (result.sync?.run && !result.sync.run.complete) log.warning('the library sync did not finish: see the job summary');
-    finishStep(verdict, { failBelow, failOnRefusal });
+    finishStep(verdict, step);
   },
 };

@@ -4,7 +4,7 @@
  * request comment, and the step's end.
  */
 import { log } from './runtime/log.js';
-import { formatTokens, neutralise, tableCell, verdictFailsStep, type ReviewResult, type Verdict } from '../../review/index.js';
+import { formatTokens, neutralise, tableCell, verdictFailsStep, type ReviewResult, type StepOptions, type Verdict } from '../../review/index.js';
 import { renderCosts } from './report.js';
 
 export { setVerdictOutputs } from './verdictOutputs.js';
@@ -26,11 +26,12 @@ export function renderRefusal(action: string, result: Pick<ReviewResult, 'mode' 
 }
 
 /** Ends the step as the verdict says: failed gate (unless fail-below is false), refusal (unless fail-on-refusal is false), unjudged frameworks. */
-export function finishStep(verdict: Verdict, options: { failBelow: boolean; failOnRefusal: boolean }): void {
+export function finishStep(verdict: Verdict, options: StepOptions): void {
   const reasons = verdict.reasons.join('; ');
   if (verdictFailsStep(verdict, options)) {
     if (verdict.status === 'refused') log.setFailed(reasons);
-    else if (verdict.errors.length > 0) log.setFailed(`mapping failed: ${verdict.errors.map((entry) => `${entry.framework}: ${entry.message}`).join('; ')}`);
+    else if (verdict.errors.length > 0) log.setFailed(`not evaluated, so not passed: ${verdict.errors.map((entry) => `${entry.framework}: ${entry.message}`).join('; ')}`);
+    else if (verdict.status === 'not-evaluated' || verdict.status === 'skipped') log.setFailed(`not evaluated, so not passed: ${reasons}`);
     else log.setFailed(`compliance gate failed: ${reasons}`);
     return;
   }
@@ -45,11 +46,13 @@ export function verdictLine(verdict: Verdict): string {
   const gaps = `${figures.gaps} gap${figures.gaps === 1 ? '' : 's'}${figures.waivedGaps ? ` (+${figures.waivedGaps} waived)` : ''}`;
   switch (verdict.status) {
     case 'unchanged':
-      return `**Status: unchanged.** No document in scope nor compliance.yml differs from the default branch: nothing was mapped, nothing spent. ${figures.source === 'baseline' ? `The default branch's result stands: ${verdict.passed ? 'passed' : 'failed'}${coverage}, ${gaps}.` : 'The default branch has no saved report to show.'}`;
+      return `**Status: unchanged.** No document in scope nor compliance.yml differs from the default branch: nothing was mapped, nothing spent. ${figures.source === 'baseline' ? `The default branch's result stands: ${verdict.passed ? 'passed' : 'failed'}${coverage}, ${gaps}.` : 'No figures are shown (no confirmed report of the default branch at hand).'}`;
     case 'refused':
       return `**Status: refused.** ${tableCell(verdict.reasons.join('; '))}`;
     case 'skipped':
       return `**Status: skipped.** ${tableCell(verdict.reasons.join('; '))}`;
+    case 'not-evaluated':
+      return `**Status: not evaluated, so not passed.** ${tableCell(verdict.reasons.join('; '))}`;
     default:
       return `**Status: ${verdict.status}**${coverage}, ${gaps}, ${figures.newGaps} new; ${formatTokens(figures.tokensSpent)} spent.`;
   }

@@ -12,8 +12,12 @@ export function setVerdictOutputs(verdict: Verdict): void {
   core.setOutput('status', verdict.status);
   core.setOutput('passed', String(verdict.passed));
   core.setOutput('coverage', figures.coverage === undefined ? '' : String(figures.coverage));
-  core.setOutput('gaps', String(figures.gaps));
-  core.setOutput('new-gaps', String(figures.newGaps));
-  core.setOutput('frameworks', JSON.stringify(figures.frameworks));
+  // Nothing evaluated has no figures: empty, never a 0 a later step would read as "no gaps".
+  const evaluated = figures.source !== 'none';
+  core.setOutput('gaps', evaluated ? String(figures.gaps) : '');
+  core.setOutput('new-gaps', evaluated ? String(figures.newGaps) : '');
+  // A framework that could not be evaluated is listed too, never left out of the figures.
+  const notEvaluated = verdict.errors.map((entry) => ({ key: entry.framework, name: entry.framework, evaluated: false, reason: `${entry.code}: ${entry.message}`, passed: false }));
+  core.setOutput('frameworks', JSON.stringify([...figures.frameworks, ...notEvaluated]));
   core.setOutput('tokens-spent', String(figures.tokensSpent));
 }

@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Download } from '../../api/clientTypes.js';
 import { isOperationId, operationIds, operations, type OperationId } from '../../api/operations.js';
+import { assertMayCall } from '../../review/events.js';
+import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { CONNECTION_OPTIONS, booleanFlag, integerFlag, parseCommand, stringFlag, type OptionSpecs } from '../lib/args.js';
 import type { Command } from '../lib/command.js';
 import { saveDownload } from '../lib/download.js';
@@ -83,6 +85,7 @@ export const callCommand: Command = {
     }
     const output = stringFlag(v, 'output');
     const maxTokens = integerFlag(v, 'max-tokens', { min: 0 });
+    if (!booleanFlag(v, 'dry-run')) assertMayCall(currentEventPolicy(), operationId, 'Write the library from the default branch (compliance sync on pushes to it); elsewhere add --dry-run.');
     return withSession(parsed, out, async (session) => {
       const send = () => session.client.call(operationId as OperationId, input as never) as Promise<unknown>;
       let result: unknown;

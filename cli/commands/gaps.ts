@@ -10,8 +10,8 @@ import { connectGitHub, gitHubFailure, ISSUES_WRITE_HINT, type GitHubTarget } fr
 import type { Output } from '../lib/output.js';
 import { renderGapPlan } from '../lib/render.js';
 import { loadRepo } from '../lib/repo.js';
-import { SPEND_OPTIONS, ciEvent, executeReview } from '../lib/review.js';
-import { eventPolicy } from '../../review/events.js';
+import { SPEND_OPTIONS, executeReview } from '../lib/review.js';
+import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { registerSecret } from '../lib/secrets.js';
 
 const OPTIONS = {
@@ -84,7 +84,7 @@ export const gapsCommand: Command = {
     const plan = planGapIssues(frameworks, existing, settings);
     let applied: AppliedGapIssues | undefined;
     // Gap issues are repository-wide: a pull request's run (unmerged text) plans but never applies.
-    const policy = eventPolicy(ciEvent());
+    const policy = currentEventPolicy();
     if (github && !policy.mayWriteIssues) out.warn(`not applied: ${policy.withheld}`);
     if (github && label && !booleanFlag(v, 'dry-run') && policy.mayWriteIssues) {
       applied = await applyGapIssuePlan(github, plan, { label, onProgress: (line) => out.progress(line), onFailure: (what, message) => out.warn(`could not ${what}: ${message}`) });

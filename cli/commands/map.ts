@@ -6,8 +6,9 @@ import type { Command } from '../lib/command.js';
 import { UsageError } from '../lib/errors.js';
 import type { Output } from '../lib/output.js';
 import { loadRepo, repoRoot, type Repo } from '../lib/repo.js';
-import { GATE_OPTIONS, MAPPING_STORE_OPTIONS, SPEND_OPTIONS, answerKeylessForkPullRequest, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
+import { GATE_OPTIONS, MAPPING_STORE_OPTIONS, SPEND_OPTIONS, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
 import { renderReview } from './review.js';
+import { answerKeylessForkPullRequest, answerUnchangedChange, gatedBase } from '../lib/gatedRun.js';
 
 const OPTIONS = {
   framework: { type: 'string', valueName: 'SLUG', description: 'map against this framework only (a verified slug or name; see `compliance frameworks list`)' },
@@ -32,9 +33,10 @@ export const mapCommand: Command = {
         'Waivers from compliance.yml count as covered until they expire. The library is not touched.',
       notes: [
         'Money: each mapping is charged as GET /billing lists it (combined: one per framework). --dry-run prices it.',
-        "In a pull request's CI run (GITHUB_EVENT_NAME pull_request) the check is the map action's: the library is only priced,",
-        "--base-config's gate judges it, a pull request changing no document in scope nor compliance.yml maps nothing",
-        '(unchanged), a re-run reuses its unchanged mappings from --mapping-store (0 tokens), and a keyless fork is skipped.',
+        "In a pull or merge request's CI run the check is the map action's: the gate is the base commit's compliance.yml (read",
+        'from git: the clone must hold the base commit), the library is only priced, a change touching no document in scope',
+        'nor compliance.yml (git lists it, renames and deletions included) maps nothing (unchanged), a re-run reuses its',
+        "mappings from --mapping-store once the service confirms them (0 tokens), and a keyless fork is not evaluated.",
       ],
       examples: [
         'compliance map                                          # every framework in compliance.yml',
@@ -44,8 +46,6 @@ export const mapCommand: Command = {
       ],
     }, { max: Number.POSITIVE_INFINITY });
     if (!parsed) return 0;
-    const notEvaluated = answerKeylessForkPullRequest(parsed, out);
-    if (notEvaluated !== undefined) return notEvaluated;
     const v = parsed.values;
     const framework = stringFlag(v, 'framework');
     const threshold = numberFlag(v, 'threshold', { min: 0, max: 100 });
@@ -65,9 +65,15 @@ export const mapCommand: Command = {
     } else {
       repo = await loadRepo(parsed);
     }
+    // A gated run reads its base commit first: nothing in scope changed is an answer without a key.
+    const base = await gatedBase(repo);
+    const unchanged = answerUnchangedChange(out, repo, base);
+    if (unchanged !== undefined) return unchanged;
+    const notEvaluated = answerKeylessForkPullRequest(parsed, out);
+    if (notEvaluated !== undefined) return notEvaluated;
     // review/'s map check applies --framework, --threshold and --mode as far as the event allows (a pull request cannot loosen the default branch's gate).
     const gate = files ? {} : { framework, threshold, mode };
-    const run = await executeReview(parsed, out, repo, { config: repo.config, gate }, files);
+    const run = await executeReview(parsed, out, repo, { config: repo.config, gate, base }, files);
     try {
       const reportFiles = await maybeWriteReports(parsed, out, run);
       const exitCode = reviewExitCode(run.result);

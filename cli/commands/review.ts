@@ -5,8 +5,10 @@ import { spentLine } from '../lib/spend.js';
 import type { Output } from '../lib/output.js';
 import { loadRepo } from '../lib/repo.js';
 import { nextStep } from '../../review/gate.js';
+import { reportVerdict } from '../../review/reportDocument.js';
+import { answerKeylessForkPullRequest } from '../lib/gatedRun.js';
 import { renderCoverage, renderDrift, renderGaps, renderSync, renderUpdates } from '../lib/render.js';
-import { GATE_OPTIONS, SPEND_OPTIONS, SYNC_OPTIONS, answerKeylessForkPullRequest, budgetLines, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
+import { GATE_OPTIONS, SPEND_OPTIONS, SYNC_OPTIONS, budgetLines, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
 
 const OPTIONS = {
   ...REPO_OPTIONS,
@@ -66,14 +68,15 @@ export function renderReview(out: Output, result: import('../../review/review.js
     sections.push(renderCoverage(out, result.frameworks));
     for (const framework of result.frameworks) sections.push(renderGaps(out, framework));
   }
-  for (const error of result.frameworkErrors) sections.push(out.style(`${error.framework}: could not be judged (${error.code}): ${error.message}`, 'red'));
+  for (const error of result.frameworkErrors) sections.push(out.style(`${error.framework}: not evaluated (${error.code}): ${error.message}`, 'red'));
   const updates = renderUpdates(result.frameworkUpdates);
   if (updates) sections.push(updates);
   const drift = result.drift ? renderDrift(result.drift.documents) : undefined;
   if (drift) sections.push(drift);
   if (reportFiles.length) sections.push(`Reports written:\n${reportFiles.map((file) => `  ${file}`).join('\n')}`);
   if (result.status === 'completed') {
-    const verdict = result.passed ? out.style('Review passed.', 'green', 'bold') : out.style('Review FAILED.', 'red', 'bold');
+    const said = reportVerdict(result.report);
+    const verdict = said === 'passed' ? out.style('Review passed.', 'green', 'bold') : out.style(said === 'failed' ? 'Review FAILED.' : 'Review NOT EVALUATED, so not passed.', 'red', 'bold');
     sections.push(`${verdict} ${spentLine(result.mode, result.tokensSpent)}`);
     const next = nextStep(result.frameworks, configPath);
     if (next) sections.push(next);

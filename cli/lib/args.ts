@@ -23,6 +23,7 @@ export const CONNECTION_OPTIONS = {
   'api-key': { type: 'string', valueName: 'KEY', description: 'API key (default: COMPLIANCE_API_KEY; a key on the command line lands in shell history)' },
   'base-url': { type: 'string', valueName: 'URL', description: 'service base URL (default: COMPLIANCE_BASE_URL); neither set: an embedded sandbox' },
   ephemeral: { type: 'boolean', description: 'embedded sandbox only: keep nothing after this command (default: its state is kept in the per-user data directory, or COMPLIANCE_DATA_DIR)' },
+  sandbox: { type: 'boolean', description: 'without a key in CI, run against the embedded sandbox anyway (also COMPLIANCE_SANDBOX=1); without it CI refuses, exit 2' },
 } as const satisfies OptionSpecs;
 
 /** Flags of commands that read a repository's compliance.yml. */

@@ -6,6 +6,7 @@
 import { ComplianceError, ComplianceValidationError } from '../../api/errors.js';
 import { ConfigError, ReviewError } from '../../review/errors.js';
 import { RepoFileError } from '../../review/node/files.js';
+import { isUnknownFramework } from '../../review/verdict.js';
 import { EXIT, type ExitCode } from './exitCodes.js';
 
 // In their own module so `compliance --help` loads none of the error classes below.
@@ -60,7 +61,9 @@ export function describeError(error: unknown): DescribedError {
   }
   if (error instanceof ComplianceError) {
     const requestId = (error as { requestId?: string }).requestId;
-    return { exitCode: EXIT.service, code: error.code, message: error.message, hint: error.hint, details: requestId ? [`request id: ${requestId}`] : [] };
+    // A framework the service does not know is the user's mistake (a misspelt slug), on every command.
+    const exitCode = isUnknownFramework(error.code) ? EXIT.usage : EXIT.service;
+    return { exitCode, code: error.code, message: error.message, hint: error.hint, details: requestId ? [`request id: ${requestId}`] : [] };
   }
   if (error instanceof ExternalServiceError) return { exitCode: EXIT.service, code: error.code, message: error.message, hint: error.hint, details: [] };
   if (error instanceof Error && String((error as NodeJS.ErrnoException).code ?? '').startsWith('ERR_PARSE_ARGS')) {

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { contentHash } from '../../api/contentHash.js';
-import { assertMayWriteLibrary, eventPolicy } from '../../review/events.js';
+import { assertMayWriteLibrary } from '../../review/events.js';
 import { readRepoFiles } from '../../review/node/files.js';
 import { documentTitle, holdsSameText, libraryContent, textHashes } from '../../review/syncPlan.js';
 import { booleanFlag, integerFlag, listFlag, stringFlag, type Parsed } from './args.js';
@@ -16,7 +16,7 @@ import { describeError, EXIT, UsageError, type ExitCode } from './errors.js';
 import { tokens } from './format.js';
 import { table, type Output } from './output.js';
 import type { Session } from './session.js';
-import { ciEvent } from './review.js';
+import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { plannedTokens, spendStep, spentLine } from './spend.js';
 
 interface Upload {
@@ -78,7 +78,7 @@ function render(results: readonly FileResult[], footer: string): string {
 /** A pull request's CI run never writes the library, which mirrors the default branch (review/'s event policy); a dry run is fine. */
 function refuseInPullRequest(parsed: Parsed, what: string): void {
   if (booleanFlag(parsed.values, 'dry-run')) return;
-  assertMayWriteLibrary(eventPolicy(ciEvent()), what, 'Write the library from the default branch (compliance sync on pushes to it); in a pull request add --dry-run.');
+  assertMayWriteLibrary(currentEventPolicy(), what, 'Write the library from the default branch (compliance sync on pushes to it); in a pull request add --dry-run.');
 }
 
 export async function ingestFiles(parsed: Parsed, out: Output, session: Session, paths: readonly string[]): Promise<ExitCode> {

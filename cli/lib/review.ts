@@ -6,23 +6,23 @@
 import type { Config } from '../../review/config.js';
 import type { RepoFile } from '../../review/documents.js';
 import { FAIL_ON, type FailOn } from '../../review/gate.js';
-import { readFile } from 'node:fs/promises';
-import { parseConfig } from '../../review/config.js';
-import { readRepoBytes, writeRepoFile } from '../../review/node/files.js';
+import { writeRepoFile } from '../../review/node/files.js';
 import { readReportFile } from '../../review/node/report.js';
-import { eventPolicy, gitHubEvent, gitLabEvent, isForkPullRequestPayload, notEvaluatedReason, type PullRequestHeads, type ReviewEvent } from '../../review/events.js';
-import { ReviewError } from '../../review/errors.js';
+import { assertMayWriteLibrary } from '../../review/events.js';
+import { currentCiContext, currentEventPolicy } from '../../review/node/ciContext.js';
 import { gateConfiguration, gateNotes, type GateConfiguration, type GateRequest } from '../../review/gateConfig.js';
-import { DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type ConfigFile } from '../../review/pullRequest.js';
-import { gitHead, readHistory } from '../../review/node/publish.js';
+import { baselineThatCounts, DEFAULT_MAPPING_STORE_DIR, MAPPING_STORE_FILE, runMapCheck, type BaseCommitFiles } from '../../review/pullRequest.js';
+import { gatedBase, refuseKeylessForkPullRequest } from './gatedRun.js';
+import { readMappingStoreText } from '../../review/node/mappingStore.js';
+import { readHistory } from '../../review/node/publish.js';
+import { gitHead } from '../../review/node/git.js';
 import { DEFAULT_REPORT_FORMATS, type ReportFormat } from '../../review/publish.js';
 import type { HistoryPoint } from '../../review/reportHistory.js';
 import { runReview, type ReviewInput, type ReviewResult } from '../../review/review.js';
-import { decideVerdict, notEvaluatedVerdict } from '../../review/verdict.js';
+import { decideVerdict, isUnknownFramework } from '../../review/verdict.js';
 import type { ReviewReport } from '../../review/reportDocument.js';
-import { readFileSync } from 'node:fs';
 import { booleanFlag, dateFlag, enumFlag, integerFlag, listFlag, repositoryFlag, stringFlag, type OptionSpecs, type Parsed } from './args.js';
-import { EXIT, UsageError, type ExitCode } from './errors.js';
+import { EXIT, type ExitCode } from './errors.js';
 import { today, tokens } from './format.js';
 import { table, type Output } from './output.js';
 import { REPORT_FORMATS, writeReports } from './reports.js';
@@ -42,7 +42,7 @@ export const SYNC_OPTIONS = {
 
 export const GATE_OPTIONS = {
   'fail-on': { type: 'string', valueName: 'WHAT', description: 'coverage, new-gaps (also fail on gaps absent from --baseline) or declared-without-evidence (also fail on front matter satisfies: without evidence); default compliance.yml failOn, which this can only make stricter' },
-  'base-config': { type: 'string', valueName: 'FILE', description: "in a pull request's CI run: the default branch's compliance.yml, whose gate (frameworks, thresholds, waivers, failOn) judges it; flags can only make it stricter" },
+  'base-config': { type: 'string', valueName: 'FILE', description: "ignored (older workflows pass it): a pull request's CI run is judged by its base commit's compliance.yml, read from git" },
   baseline: { type: 'string', valueName: 'FILE', description: 'a previous report.json or --json output: gaps in it are not new' },
   'report-dir': { type: 'string', valueName: 'DIR', description: 'write report.md, report.json (and the other --formats) into DIR' },
   formats: { type: 'string', valueName: 'LIST', description: 'report formats for --report-dir: md,json,html,sarif,junit,pdf,docx (default md,json)' },
@@ -81,27 +81,31 @@ interface ReviewRunOptions {
   gate?: Pick<GateRequest, 'framework' | 'threshold' | 'mode'>;
   /** See ReviewInput.sync (default run). */
   sync?: ReviewInput['sync'];
+  /** The base commit of a gated run, when the command read it already (gatedBase). */
+  base?: BaseCommitFiles | undefined;
   checkDrift?: boolean;
 }
 
 export async function executeReview(parsed: Parsed, out: Output, repo: Repo, options: ReviewRunOptions, files?: RepoFile[]): Promise<ReviewRun> {
   const v = parsed.values;
-  const repository = repositoryFlag(v, 'repo') ?? options.config.repository ?? envRepository();
+  const context = currentCiContext();
+  const repository = repositoryFlag(v, 'repo') ?? options.config.repository ?? context.repository;
   const maxTokens = integerFlag(v, 'max-tokens', { min: 0, example: '2000000' });
   const concurrency = integerFlag(v, 'concurrency', { min: 1, max: 16 });
   const requestedFailOn: FailOn | undefined = enumFlag(v, 'fail-on', FAIL_ON);
   const baselinePath = stringFlag(v, 'baseline');
   const lastReviewDate = dateFlag(v, 'since');
-  const policy = eventPolicy(ciEvent());
-  const baseConfigPath = stringFlag(v, 'base-config');
-  const base = policy.gateFromBaseBranch && baseConfigPath ? await readBaseConfig(baseConfigPath) : undefined;
+  const policy = currentEventPolicy();
+  // A sync the event forbids is refused first: nothing else needs reading (runReview refuses it too).
+  if (!options.gate && (options.sync ?? 'run') === 'run' && !booleanFlag(v, 'dry-run')) assertMayWriteLibrary(policy, 'a review with the library sync', 'Skip the sync in a pull request (compliance map prices the merge without writing); the library syncs on pushes to the default branch.');
+  if (stringFlag(v, 'base-config')) out.warn(`--base-config is ignored: a ${policy.changeRequest} is judged by the gate of its base commit's compliance.yml, read from git`);
+  const base = options.base ?? (await gatedBase(repo));
   const request: GateRequest = { failOn: requestedFailOn, ...options.gate, labels: { failOn: '--fail-on', framework: '--framework', threshold: '--threshold', waivers: '--waivers' } };
   const warnGate = (gate: GateConfiguration) => {
-    if (policy.gateFromBaseBranch && gate.source === 'head') out.warn(`judged by this checkout's own compliance.yml: give --base-config with the default branch's copy, so a ${policy.changeRequest} cannot set its own gate`);
     for (const line of [...gate.changes.map((change) => `this ${policy.changeRequest} changes the gate (applies once merged): ${change}`), ...gate.ignored]) out.warn(line);
   };
   // map's check decides its gate itself (runMapCheck); the other commands run the loop with it.
-  const gate = options.gate ? undefined : gateConfiguration(policy, options.config, base?.config, request);
+  const gate = options.gate ? undefined : gateConfiguration(policy, options.config, base?.config.config, request);
   if (gate) warnGate(gate);
   const config = gate?.config ?? options.config;
   const documents = files ?? (await loadDocuments({ ...repo, config }));
@@ -110,14 +114,13 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   const historyDir = stringFlag(v, 'history');
   const history = historyDir ? await readHistory(historyDir, '--history') : undefined;
   const commit = await gitHead(repo.root);
-  const runRepository = envRepository();
-  // In GitLab CI, links go to the GitLab the pipeline runs on, in its spelling.
-  const gitlab = process.env.GITLAB_CI === 'true' ? process.env.CI_SERVER_URL?.trim() : undefined;
-  const serverUrl = gitlab ?? process.env.GITHUB_SERVER_URL?.trim();
+  // Links go to the repository the CI run is in, where `commit` is, on the forge it runs on, in its spelling.
+  const { serverUrl, repository: runRepository } = context;
   const generated = options.checkDrift && options.config.generate.length > 0 ? await loadGenerated(repo) : undefined;
   // A pull request's mappings, kept for its re-runs (read only on a pull request, as the action does).
   const storePath = `${(stringFlag(v, 'mapping-store') ?? DEFAULT_MAPPING_STORE_DIR).replace(/[\\/]+$/, '')}/${MAPPING_STORE_FILE}`;
-  const stored = options.gate && !policy.mayWriteLibrary ? await readRepoBytes(repo.root, storePath) : undefined;
+  const stored = options.gate && !policy.mayWriteLibrary ? await readMappingStoreText(repo.root, storePath) : undefined;
+  if (stored?.ignored) out.warn(stored.ignored);
 
   refuseKeylessForkPullRequest(parsed);
   const session = await openSession(parsed, out);
@@ -131,7 +134,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
       ...(runRepository ? { runRepository } : {}),
       ...(commit ? { commit } : {}),
       ...(serverUrl ? { serverUrl } : {}),
-      ...(gitlab ? { forge: 'gitlab' as const } : {}),
+      ...(context.forge ? { forge: context.forge } : {}),
       deleteRemoved: booleanFlag(v, 'delete-removed'),
       dryRun: booleanFlag(v, 'dry-run'),
       ...(maxTokens !== undefined ? { maxTokens } : {}),
@@ -143,6 +146,9 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
     let ran: ReviewResult;
     let judged: GateConfiguration;
     if (gate) {
+      // On a gated run a cached baseline counts only once the service confirms it against the base commit.
+      const counted = await baselineThatCounts(session.client, baseline, base, undefined);
+      if (counted.rejected) out.warn(counted.rejected);
       ran = await runReview(session.client, {
         ...common,
         config,
@@ -150,23 +156,24 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
         event: policy.event,
         sync: options.sync ?? 'run',
         failOn: gate.failOn,
-        ...(baseline ? { baseline: baseline.gapKeys } : {}),
+        ...(counted.value ? { baseline: counted.value.gapKeys } : {}),
       });
       out.done();
       judged = gate;
     } else {
       const check = await runMapCheck(session.client, {
         policy,
-        head: { config: options.config, text: repo.configText ?? '' },
+        head: { config: options.config, text: repo.configText ?? '', path: repo.configPath },
         base,
         request,
         files: documents,
         ...(baseline ? { baseline } : {}),
-        mappingStore: stored === undefined ? undefined : new TextDecoder().decode(stored),
+        mappingStore: stored?.text,
         review: common,
       });
       out.done();
       warnGate(check.gate);
+      if (check.baselineRejected) out.warn(check.baselineRejected);
       if (check.mappingStore !== undefined) await writeRepoFile(repo.root, storePath, check.mappingStore);
       ran = check.result;
       judged = check.gate;
@@ -174,6 +181,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
     // A dry run is never refused (review/ decides): a plan the balance or --max-tokens would refuse is
     // a dry run whose budget says so (exit 0, per-file plan and shortfall).
     const result: ReviewResult = ran;
+    if (result.status === 'dry-run' && policy.gateFromBaseBranch) out.warn(`--dry-run evaluates nothing: on a ${policy.changeRequest} the check is not evaluated, so not passed (exit 1)`);
     mappedFrameworks.set(result, judged.config.frameworks.map((framework) => framework.framework));
     return { result, session, files: documents, repo, history, formats, baselineReport: baseline?.report, gateNotes: gateNotes(judged, policy.changeRequest) };
   } catch (error) {
@@ -183,88 +191,18 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
   }
 }
 
-/** --base-config: the default branch's compliance.yml (its text tells an unchanged one), validated like the repo's. */
-async function readBaseConfig(path: string): Promise<ConfigFile> {
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`--base-config ${path} cannot be read (${error.code ?? error.message})`, "Save the default branch's compliance.yml beside its report (compliance-library-sync.yml does) and pass that path.");
-  });
-  return { config: parseConfig(text, path), text };
-}
-
-/** The CI event the command runs in (GitHub Actions' GITHUB_EVENT_NAME, GitLab CI's CI_PIPELINE_SOURCE); `other` at a terminal. */
-export function ciEvent(): ReviewEvent {
-  if (process.env.GITLAB_CI === 'true') {
-    const mergeRequest = Number(process.env.CI_MERGE_REQUEST_IID);
-    return gitLabEvent(process.env.CI_PIPELINE_SOURCE, Number.isSafeInteger(mergeRequest) && mergeRequest > 0 ? mergeRequest : undefined);
-  }
-  if (process.env.GITHUB_ACTIONS !== 'true') return gitHubEvent(undefined);
-  const event = gitHubEvent(process.env.GITHUB_EVENT_NAME);
-  if (event.kind !== 'pull_request') return event;
-  // The pull request's number keys its mapping store (a re-run of the same pull request reuses it).
-  const number = eventPayload()?.pull_request?.number;
-  return { ...event, pullRequest: typeof number === 'number' ? number : undefined };
-}
-
 /**
- * A fork's pull request in GitHub Actions gets no secrets: without a key the check is not
- * evaluated (review/ words why), never answered by the embedded sandbox nor by a usage error.
- * The reason, or undefined when the run has a key or is no fork's pull request.
+ * review/'s verdict as an exit code: 1 for a dry run of a gated run (nothing evaluated); 3 for a refused plan; a framework that could not be evaluated
+ * 2 when it is one the service does not know (a usage mistake: a misspelt --framework or
+ * compliance.yml entry), else 3; 1 when a gate failed; else 0.
  */
-function keylessForkPullRequest(parsed: Parsed): string | undefined {
-  if (process.env.GITHUB_ACTIONS !== 'true' || ciEvent().kind !== 'pull_request') return undefined;
-  if (stringFlag(parsed.values, 'api-key') ?? process.env.COMPLIANCE_API_KEY?.trim()) return undefined;
-  const payload = eventPayload();
-  if (!isForkPullRequestPayload(payload?.pull_request, process.env.GITHUB_REPOSITORY)) return undefined;
-  return notEvaluatedReason('compliance', 'pull requests from forks');
-}
-
-const FORK_HINT = 'Run the check on a branch of this repository, where the workflow has the key.';
-
-/** Commands without a verdict of their own (sync, gaps) refuse a keyless fork pull request as an error. */
-function refuseKeylessForkPullRequest(parsed: Parsed): void {
-  const reason = keylessForkPullRequest(parsed);
-  if (reason) throw new ReviewError('not_evaluated', reason, FORK_HINT);
-}
-
-/**
- * map and review answer a keyless fork pull request with review/'s verdict: skipped, not passed
- * (exit 1), nothing spent; --json carries it as every other run's verdict. Undefined when the run
- * goes ahead.
- */
-export function answerKeylessForkPullRequest(parsed: Parsed, out: Output): ExitCode | undefined {
-  const reason = keylessForkPullRequest(parsed);
-  if (!reason) return undefined;
-  const verdict = notEvaluatedVerdict(reason);
-  out.result(
-    () => `${out.style(reason, 'red')}\n  ${FORK_HINT}`,
-    () => ({ status: 'skipped', verdict, exitCode: EXIT.gateFailed, tokensSpent: 0 }),
-  );
-  return EXIT.gateFailed;
-}
-
-/** The webhook payload of the GitHub Actions run (GITHUB_EVENT_PATH); undefined when there is none to read. */
-function eventPayload(): { number?: unknown; pull_request?: PullRequestHeads & { number?: unknown } } | undefined {
-  try {
-    return JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH ?? '', 'utf8')) as { pull_request?: PullRequestHeads };
-  } catch {
-    return undefined;
-  }
-}
-
-/** GITHUB_REPOSITORY, or in GitLab CI the project's path (group/subgroup/project). */
-function envRepository(): string | undefined {
-  const github = process.env.GITHUB_REPOSITORY?.trim();
-  if (github && /^[^/\s]+\/[^/\s]+$/.test(github)) return github;
-  const gitlab = process.env.GITLAB_CI === 'true' ? process.env.CI_PROJECT_PATH?.trim() : undefined;
-  return gitlab && /^[^/\s]+(\/[^/\s]+)+$/.test(gitlab) ? gitlab : undefined;
-}
-
-/** 1 when a gate failed; else 3 for a refused plan or a framework that could not be judged; else 0 (review/'s verdict decides). */
 export function reviewExitCode(result: ReviewResult): ExitCode {
   const verdict = decideVerdict(result);
+  // A dry run evaluated nothing: on a gated run (a pull or merge request) that is never a pass.
+  if (result.status === 'dry-run' && result.policy.gateFromBaseBranch) return EXIT.gateFailed;
   if (verdict.status === 'refused') return EXIT.service;
+  if (verdict.errors.length > 0) return verdict.errors.every((entry) => isUnknownFramework(entry.code)) ? EXIT.usage : EXIT.service;
   if (result.frameworks.some((framework) => !framework.passed)) return EXIT.gateFailed;
-  if (verdict.errors.length > 0) return EXIT.service;
   if (result.sync?.run && !result.sync.run.dryRun && !result.sync.run.complete) return EXIT.service;
   return EXIT.ok;
 }

@@ -9,6 +9,7 @@ import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
 import { retryNoticeText } from '../../api/retry.js';
 import type { KeyMode } from '../../api/schemas/common.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
+import { readCiContext } from '../../review/ciContext.js';
 import { booleanFlag, stringFlag, type Parsed } from './args.js';
 import { UsageError } from './errors.js';
 import type { Output } from './output.js';
@@ -76,6 +77,7 @@ export async function openSession(parsed: Parsed, out: Output, env: Record<strin
   let embedded: RunningSandbox | undefined;
   let client: ComplianceClient;
   if (!key && !url) {
+    refuseEmbeddedSandboxInCi(parsed, env);
     // Loaded only here: the sandbox (and the PDF reader behind it) is most of the CLI's code.
     const { startSandbox, issueKey } = await import('../../sandbox/index.js');
     const dataDir = booleanFlag(parsed.values, 'ephemeral') ? undefined : embeddedDataDir(env);
@@ -112,6 +114,27 @@ export async function openSession(parsed: Parsed, out: Output, env: Record<strin
       await embedded?.close();
     },
   };
+}
+
+/** `--sandbox` or COMPLIANCE_SANDBOX=1: the embedded sandbox was asked for by name. */
+function sandboxAskedFor(parsed: Parsed, env: Record<string, string | undefined>): boolean {
+  return booleanFlag(parsed.values, 'sandbox') || ['1', 'true', 'yes'].includes(env.COMPLIANCE_SANDBOX?.trim().toLowerCase() ?? '');
+}
+
+/**
+ * In CI a missing key is a refusal, never a silent run against the embedded sandbox (whose results
+ * are samples): a pipeline that lost its key must not pass. Exit 2, naming the fix; the sandbox
+ * runs in CI only when asked for by name.
+ */
+function refuseEmbeddedSandboxInCi(parsed: Parsed, env: Record<string, string | undefined>): void {
+  const context = readCiContext(env, undefined);
+  if (!context.ci || sandboxAskedFor(parsed, env)) return;
+  const where = context.forge === 'github' ? 'GitHub Actions' : context.forge === 'gitlab' ? 'GitLab CI' : 'CI (CI=true)';
+  const gitlab = context.forge === 'gitlab' ? ' GitLab gives merge request pipelines no protected variables: mark the key masked, not protected (or protect the branches merge requests come from).' : '';
+  throw new UsageError(
+    `no COMPLIANCE_API_KEY or COMPLIANCE_BASE_URL in ${where}: refusing to run against the embedded sandbox, whose results are samples`,
+    `Set COMPLIANCE_API_KEY and COMPLIANCE_BASE_URL for this job.${gitlab} To run against the embedded sandbox on purpose, pass --sandbox (or set COMPLIANCE_SANDBOX=1).`,
+  );
 }
 
 /** A key copied with its header (`Bearer csk_…`, `Authorization: Bearer …`) gets its own fix, not the generic "no spaces". */

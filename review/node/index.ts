@@ -4,3 +4,8 @@ export * from './files.js';
 export * from './config.js';
 export * from './report.js';
 export * from './publish.js';
+export * from './ciContext.js';
+export * from './git.js';
+export * from './baseCommit.js';
+export * from './mappingStore.js';
+export * from './processWarnings.js';

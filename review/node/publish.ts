@@ -3,7 +3,6 @@
  * written into one directory inside the checkout through the one confined writer. Reading the
  * history for the trend and the commit for evidence links are here too (Node I/O).
  */
-import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ComplianceApi } from '../../api/clientTypes.js';
@@ -69,12 +68,3 @@ export async function readHistory(dir: string, field: string, root?: string): Pr
   return points;
 }
 
-/** The commit checked out in `dir` (git HEAD), or undefined outside a git repository or without git. */
-export function gitHead(dir: string): Promise<string | undefined> {
-  return new Promise((resolvePromise) => {
-    execFile('git', ['rev-parse', '--verify', '--quiet', 'HEAD'], { cwd: dir, timeout: 10_000, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error, stdout) => {
-      const commit = stdout.trim();
-      resolvePromise(!error && /^[0-9a-f]{40,64}$/.test(commit) ? commit : undefined);
-    });
-  });
-}

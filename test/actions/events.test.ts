@@ -4,11 +4,11 @@
  * comments only on itself, is judged by the default branch's gate; refusals and no-ops are loud.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
-import { addPolicy, API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
+import { addPolicy, API_KEY, checkoutPullRequest, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
 import { HIPAA_COVERAGE } from '../fixtures/golden.js';
 
 let sandbox: RunningSandbox;
@@ -36,12 +36,13 @@ describe('a pull request never writes gap issues', () => {
     const issuesBefore = JSON.stringify(github.issueList());
 
     // The pull request adds the missing policy: its report resolves a gap. Nothing may close.
+    const baseCommit = checkoutPullRequest(workspace);
     addPolicy(workspace, 'asset-management-standard.md');
     const pr = github.addPullRequest();
-    const prMap = await runAction('map', { workspace, inputs: inputs({ comment: 'never' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    const prMap = await runAction('map', { workspace, inputs: inputs({ comment: 'never' }), event: pullRequestEvent(pr, { base: baseCommit }), apiUrl: github.url });
     expect(prMap.outputs.gaps).toBe('4');
     const writesBefore = github.writes().length;
-    const onPr = await runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr), apiUrl: github.url });
+    const onPr = await runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr, { base: baseCommit }), apiUrl: github.url });
     expect(onPr.code, onPr.stdout).toBe(0);
     expect(onPr.outputs).toEqual({ created: '0', updated: '0', closed: '0', deferred: '0', issues: '[]' });
     expect(github.writes()).toHaveLength(writesBefore);
@@ -49,7 +50,7 @@ describe('a pull request never writes gap issues', () => {
     expect(onPr.summary).toContain('Gap issues left alone: a pull request carries unmerged text');
     expect(onPr.annotations).toContainEqual(expect.objectContaining({ kind: 'notice', message: expect.stringContaining('kept by the default branch') }));
     // A fork's pull request is no different.
-    const fork = await runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr, { fork: true }), apiUrl: github.url });
+    const fork = await runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr, { fork: true, base: baseCommit }), apiUrl: github.url });
     expect(fork.outputs.closed).toBe('0');
     expect(github.writes()).toHaveLength(writesBefore);
 
@@ -60,15 +61,15 @@ describe('a pull request never writes gap issues', () => {
 
   it('review with sync: false on a pull request maps and gates but opens no issue; with sync: true it is refused with a summary', { timeout: 60_000 }, async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(80));
-    const pr = github.addPullRequest();
+    const event = pullRequestEvent(github.addPullRequest(), { base: checkoutPullRequest(workspace) });
     const writesBefore = github.writes().length;
-    const run = await runAction('review', { workspace, inputs: inputs({ sync: 'false' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    const run = await runAction('review', { workspace, inputs: inputs({ sync: 'false' }), event, apiUrl: github.url });
     expect(run.code, run.stdout).toBe(0);
     expect(run.outputs).toMatchObject({ status: 'passed', passed: 'true', coverage: HIPAA_COVERAGE, gaps: '4', created: '0', closed: '0' });
     expect(github.writes()).toHaveLength(writesBefore);
     expect(run.annotations).toContainEqual(expect.objectContaining({ kind: 'notice', message: expect.stringContaining('Gap issues left alone') }));
 
-    const syncing = await runAction('review', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
+    const syncing = await runAction('review', { workspace, inputs: inputs(), event, apiUrl: github.url });
     expect(syncing.code).toBe(1);
     expect(syncing.summary).toContain('## Compliance review: refused, nothing written');
     expect(syncing.summary).toContain('review with sync: true writes the library, which mirrors the default branch');
@@ -87,13 +88,16 @@ describe('a pull request is judged by the default branch gate', () => {
     const waivers = `waivers:
   - { framework: hipaa-security, control: "164.310(d)(2)(iv)", reason: later, owner: dev, expires: "2030-01-01" }
 `;
-    const workspace = makeWorkspace(HIPAA_CONFIG(10, waivers), { without: ['asset-management-standard.md'] });
-    for (const file of ['report.json', 'compliance.yml']) writeFileSync(join(workspace, file === 'report.json' ? 'base-report.json' : 'base-compliance.yml'), readFileSync(join(main, '.compliance-baseline', file)));
+    // The pull request removes a policy, lowers the threshold and waives the gap that opens.
+    const workspace = makeWorkspace(HIPAA_CONFIG(10, waivers));
+    const baseCommit = checkoutPullRequest(workspace, { baseConfig: baseText });
+    rmSync(join(workspace, 'policies', 'asset-management-standard.md'));
+    writeFileSync(join(workspace, 'base-report.json'), readFileSync(join(main, '.compliance-baseline', 'report.json')));
     const pr = github.addPullRequest();
     const run = await runAction('map', {
       workspace,
-      inputs: inputs({ 'fail-on': 'new-gaps', baseline: 'base-report.json', 'base-config': 'base-compliance.yml' }),
-      event: pullRequestEvent(pr),
+      inputs: inputs({ 'fail-on': 'new-gaps', baseline: 'base-report.json' }),
+      event: pullRequestEvent(pr, { base: baseCommit }),
       apiUrl: github.url,
     });
     expect(run.code).toBe(1);
@@ -105,10 +109,11 @@ describe('a pull request is judged by the default branch gate', () => {
     expect(comment).toContain('waiver added: hipaa-security 164.310(d)(2)(iv) (owner dev, until 2030-01-01)');
     expect(comment).toContain('1 gap introduced (164.310(d)(2)(iv))');
 
-    // Without the default branch's copy the pull request's own gate applies, and a notice says so.
-    const own = await runAction('map', { workspace, inputs: inputs({ comment: 'never' }), event: pullRequestEvent(pr), apiUrl: github.url });
-    expect(own.outputs).toMatchObject({ status: 'passed' });
-    expect(own.annotations).toContainEqual(expect.objectContaining({ kind: 'notice', message: expect.stringContaining('judged by the gate of its own compliance.yml') }));
+    // A base-config the workflow passes (the pull request's own text, here its lax copy) is ignored, and a notice says so.
+    writeFileSync(join(workspace, 'lax.yml'), HIPAA_CONFIG(10, waivers));
+    const own = await runAction('map', { workspace, inputs: inputs({ comment: 'never', 'base-config': 'lax.yml' }), event: pullRequestEvent(pr, { base: baseCommit }), apiUrl: github.url });
+    expect(own.outputs).toMatchObject({ status: 'failed' });
+    expect(own.annotations).toContainEqual(expect.objectContaining({ kind: 'notice', message: expect.stringContaining("base-config is ignored: the action reads the base commit's compliance.yml") }));
   });
 
   it("failOn: new-gaps on the default branch holds: the pull request's compliance.yml and its workflow inputs relax fail-on, threshold and waivers, and the check still fails (map and review)", { timeout: 90_000 }, async () => {
@@ -120,12 +125,14 @@ describe('a pull request is judged by the default branch gate', () => {
 
     // The pull request removes a policy (one new gap), drops failOn, lowers the threshold and waives the gap, in both places it can.
     const waiver = '{ framework: hipaa-security, control: "164.310(d)(2)(iv)", reason: later, owner: dev, expires: "2030-01-01" }';
-    const workspace = makeWorkspace(HIPAA_CONFIG(10, `waivers:\n  - ${waiver}\n`), { without: ['asset-management-standard.md'] });
-    for (const file of ['report.json', 'compliance.yml']) writeFileSync(join(workspace, `base-${file}`), readFileSync(join(main, '.compliance-baseline', file)));
-    const relaxing = { 'fail-on': 'coverage', threshold: '5', waivers: `- ${waiver}`, baseline: 'base-report.json', 'base-config': 'base-compliance.yml' };
-    const pr = github.addPullRequest();
+    const workspace = makeWorkspace(HIPAA_CONFIG(10, `waivers:\n  - ${waiver}\n`));
+    const event = pullRequestEvent(github.addPullRequest(), { base: checkoutPullRequest(workspace, { baseConfig: baseText }) });
+    const pr = event.payload.number;
+    rmSync(join(workspace, 'policies', 'asset-management-standard.md'));
+    writeFileSync(join(workspace, 'base-report.json'), readFileSync(join(main, '.compliance-baseline', 'report.json')));
+    const relaxing = { 'fail-on': 'coverage', threshold: '5', waivers: `- ${waiver}`, baseline: 'base-report.json' };
     const writesBefore = github.writes().length;
-    const run = await runAction('map', { workspace, inputs: inputs(relaxing), event: pullRequestEvent(pr), apiUrl: github.url });
+    const run = await runAction('map', { workspace, inputs: inputs(relaxing), event, apiUrl: github.url });
     expect(run.code, run.stdout).toBe(1);
     expect(run.outputs).toMatchObject({ status: 'failed', passed: 'false', 'new-gaps': '1' });
     expect(JSON.parse(run.outputs.frameworks as string)).toEqual([expect.objectContaining({ key: 'hipaa-security', threshold: 80, waivedGaps: 0, newGaps: 1, passed: false })]);
@@ -142,7 +149,7 @@ describe('a pull request is judged by the default branch gate', () => {
     expect(github.writes().length).toBe(writesBefore + 1);
 
     // review with sync: false (what a pull request may run) is judged the same way and writes nothing.
-    const review = await runAction('review', { workspace, inputs: inputs({ ...relaxing, sync: 'false', 'gap-issues': 'false' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    const review = await runAction('review', { workspace, inputs: inputs({ ...relaxing, sync: 'false', 'gap-issues': 'false' }), event, apiUrl: github.url });
     expect(review.code, review.stdout).toBe(1);
     expect(review.outputs).toMatchObject({ status: 'failed', passed: 'false', 'new-gaps': '1' });
     expect(review.summary).toContain('**This pull request changes the gate in compliance.yml.**');
@@ -159,8 +166,10 @@ describe('a pull request is judged by the default branch gate', () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(99));
     const own = github.addPullRequest();
     const other = github.addPullRequest();
-    const run = await runAction('map', { workspace, inputs: inputs({ 'pull-request': String(other), 'fail-below': 'false' }), event: pullRequestEvent(own), apiUrl: github.url });
-    expect(run.code, run.stdout).toBe(0);
+    const event = pullRequestEvent(own, { base: checkoutPullRequest(workspace, { baseConfig: HIPAA_CONFIG(98) }) });
+    const run = await runAction('map', { workspace, inputs: inputs({ 'pull-request': String(other), 'fail-below': 'false' }), event, apiUrl: github.url });
+    // Below the threshold: on a pull request fail-below: false is not applied, the step fails.
+    expect(run.code, run.stdout).toBe(1);
     expect(ours(own)).toHaveLength(1);
     expect(github.commentsOn(other)).toHaveLength(0);
     expect(run.annotations).toContainEqual(expect.objectContaining({ kind: 'warning', message: `a pull request run comments only on its own pull request #${own} (pull-request ${other} ignored)` }));
@@ -171,9 +180,10 @@ describe('refusals and no-ops are loud and true', () => {
   it('a refusal writes the summary, sets status refused, comments the plan and the cap, and fails unless asked not to', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(80));
     const pr = github.addPullRequest();
-    const run = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    const event = pullRequestEvent(pr, { base: checkoutPullRequest(workspace, { baseConfig: HIPAA_CONFIG(79) }) });
+    const run = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000' }), event, apiUrl: github.url });
     expect(run.code).toBe(1);
-    expect(run.outputs).toMatchObject({ status: 'refused', passed: 'false', 'tokens-spent': '0', coverage: '', gaps: '0' });
+    expect(run.outputs).toMatchObject({ status: 'refused', passed: 'false', 'tokens-spent': '0', coverage: '', gaps: '', 'new-gaps': '' });
     expect(run.summary).toContain('## Compliance map: refused, nothing spent');
     expect(run.summary).toMatch(/The plan costs \*\*[\d,]+ tokens\*\* at live prices, against a cap of 1,000 tokens \(max-tokens\)/);
     expect(run.summary).toContain('To run it: raise max-tokens to at least');
@@ -182,34 +192,38 @@ describe('refusals and no-ops are loud and true', () => {
     expect(comment).toContain('a cap of 1,000 tokens');
     expect(run.annotations.at(-1)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^refused before spending anything: 1 × mapDocument at [\d,]+ tokens costs [\d,]+ tokens, but the cap of 1,000 tokens allows 1,000 tokens more: enough for 0 of the 1 call$/) });
 
-    const reported = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000', 'fail-on-refusal': 'false' }), event: pullRequestEvent(pr), apiUrl: github.url });
-    expect(reported.code).toBe(0);
+    // A refused check evaluated nothing: on a pull request fail-on-refusal: false cannot turn it green.
+    const reported = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000', 'fail-on-refusal': 'false' }), event, apiUrl: github.url });
+    expect(reported.code).toBe(1);
     expect(reported.outputs.status).toBe('refused');
-    expect(reported.summary).toContain('fail-on-refusal is false, so the step passes');
+    expect(reported.annotations).toContainEqual(expect.objectContaining({ kind: 'warning', message: 'fail-on-refusal: false not applied: on a pull request a refused check evaluated nothing, so the step fails' }));
     expect(ours(pr)).toHaveLength(1);
+    // On the default branch it reports and passes, as asked.
+    const onPush = await runAction('map', { workspace, inputs: inputs({ 'max-tokens': '1000', 'fail-on-refusal': 'false' }) });
+    expect(onPush.code).toBe(0);
+    expect(onPush.summary).toContain('fail-on-refusal is false, so the step passes');
   });
 
-  it("unchanged carries the default branch's coverage and gaps, never an empty pass", { timeout: 60_000 }, async () => {
+  it('unchanged: git shows no document in scope nor compliance.yml changed, so it passes calling nothing, spending nothing, writing no comment and showing no unconfirmed figures', { timeout: 60_000 }, async () => {
     const text = HIPAA_CONFIG(80);
     const workspace = makeWorkspace(text);
-    const synced = await runAction('sync', { workspace, inputs: inputs(), event: push });
-    expect(synced.code, synced.stdout).toBe(0);
     const base = await runAction('map', { workspace, inputs: inputs({ 'report-dir': '.compliance-baseline' }), event: push });
     expect(base.code).toBe(0);
-    writeFileSync(join(workspace, '.compliance-baseline', 'compliance.yml'), text);
     const pr = github.addPullRequest();
+    const baseCommit = checkoutPullRequest(workspace);
+    writeFileSync(join(workspace, 'NOTES.md'), 'Meeting notes, out of scope.\n');
+    const writesBefore = github.writes().length;
     const run = await runAction('map', {
       workspace,
-      inputs: inputs({ baseline: '.compliance-baseline/report.json', 'base-config': '.compliance-baseline/compliance.yml', comment: 'always' }),
-      event: pullRequestEvent(pr),
+      // No key and a service that does not answer: nothing may be called.
+      inputs: { 'base-url': 'http://127.0.0.1:9', 'github-token': GITHUB_TOKEN, baseline: '.compliance-baseline/report.json', comment: 'always' },
+      event: pullRequestEvent(pr, { base: baseCommit }),
       apiUrl: github.url,
     });
     expect(run.code, run.stdout).toBe(0);
-    expect(run.outputs).toMatchObject({ status: 'unchanged', passed: 'true', coverage: HIPAA_COVERAGE, gaps: '4', 'tokens-spent': '0' });
-    expect(JSON.parse(run.outputs.frameworks as string)).toEqual(JSON.parse(base.outputs.frameworks as string));
-    const comment = ours(pr)[0]?.body ?? '';
-    expect(comment).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% |`);
-    expect(comment).toContain("**Status: unchanged.** No document in scope nor compliance.yml differs from the default branch: nothing was mapped, nothing spent. The default branch's result stands: passed, coverage 93.8%, 4 gaps.");
+    expect(run.outputs).toMatchObject({ status: 'unchanged', passed: 'true', coverage: '', gaps: '', frameworks: '[]', 'tokens-spent': '0' });
+    expect(run.summary).toContain('**Status: unchanged.** No document in scope nor compliance.yml differs from the default branch: nothing was mapped, nothing spent. No figures are shown (no confirmed report of the default branch at hand).');
+    expect(github.writes()).toHaveLength(writesBefore);
   });
 
   it('invalid configuration writes a summary naming the problem', async () => {

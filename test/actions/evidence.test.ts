@@ -66,7 +66,7 @@ describe('evidence lost and gained on a pull request (actions/map)', () => {
     const run = await runAction('map', {
       workspace,
       inputs: inputs({ baseline: '.baseline/report.json', 'report-formats': 'html,sarif,junit', comment: 'always' }),
-      event: pullRequestEvent(pr),
+      event: pullRequestEvent(pr, { base: commitA }),
       apiUrl: services.github.url,
       env: { GITHUB_SHA: commitB },
     });
@@ -137,7 +137,7 @@ describe('evidence lost and gained on a pull request (actions/map)', () => {
     const commitB = commit(workspace, 'B: empty the most quoted policy');
 
     const pr = services.github.addPullRequest();
-    const run = await runAction('map', { workspace, inputs: inputs({ baseline: '.baseline/report.json', comment: 'always' }), event: pullRequestEvent(pr), apiUrl: services.github.url, env: { GITHUB_SHA: commitB } });
+    const run = await runAction('map', { workspace, inputs: inputs({ baseline: '.baseline/report.json', comment: 'always' }), event: pullRequestEvent(pr, { base: commitA }), apiUrl: services.github.url, env: { GITHUB_SHA: commitB } });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const removed = run.annotations.filter((annotation) => annotation.properties.includes('Compliance evidence removed'));
     expect(removed).toHaveLength(10);

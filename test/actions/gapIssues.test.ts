@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
-import { addPolicy, API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPOSITORY, runAction, type ActionRun } from './harness.js';
+import { addPolicy, API_KEY, checkoutPullRequest, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, onPullRequest, pullRequestEvent, REPOSITORY, runAction, type ActionRun } from './harness.js';
 import { HIPAA_COVERAGE } from '../fixtures/golden.js';
 
 let sandbox: RunningSandbox;
@@ -33,9 +33,10 @@ describe('actions/gap-issues', () => {
     github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY, pageSize: 2 }).start();
     const workspace = makeWorkspace(HIPAA_CONFIG(80), { without: ['asset-management-standard.md'] });
     const pr = github.addPullRequest();
+    const event = onPullRequest(workspace, pr);
     const runs: ActionRun[] = [];
     const mapAndFile = async (issueInputs: Record<string, string> = {}) => {
-      const map = await runAction('map', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, comment: 'always' }, event: pullRequestEvent(pr), apiUrl: github.url });
+      const map = await runAction('map', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, comment: 'always' }, event, apiUrl: github.url });
       expect(map.code, map.stdout).toBe(0);
       const issues = await gapIssues(workspace, issueInputs);
       expect(issues.code, issues.stdout).toBe(0);
@@ -135,14 +136,15 @@ describe('actions/gap-issues', () => {
     // Two copies of our comment left by an earlier race: one is kept.
     github.addComment(pr, '<!-- compliance-report:map -->\nold', 'github-actions[bot]');
     github.addComment(pr, '<!-- compliance-report:map -->\nolder', 'github-actions[bot]');
-    const map = await runAction('map', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr), apiUrl: github.url });
+    const base = checkoutPullRequest(workspace, { baseDiffers: true });
+    const map = await runAction('map', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr, { base }), apiUrl: github.url });
     expect(map.code).toBe(0);
     expect(github.commentsOn(pr)).toHaveLength(1);
     expect(github.commentsOn(pr)[0]?.body).toContain(`${HIPAA_COVERAGE}%`);
 
     const other = github.addPullRequest();
     github.lostCreateResponses = 1;
-    const commented = await runAction('map', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(other), apiUrl: github.url });
+    const commented = await runAction('map', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(other, { base }), apiUrl: github.url });
     expect(commented.outputs['comment-url']).toContain('#issuecomment-');
     expect(github.commentsOn(other)).toHaveLength(1);
 

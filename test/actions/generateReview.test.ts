@@ -118,7 +118,7 @@ describe('actions/review', () => {
     const run = await runAction('review', { workspace, inputs: { 'api-key': API_KEY, 'base-url': sandbox.baseUrl, 'dry-run': 'true', 'gap-issues': 'false' } });
     expect(run.code, run.stdout).toBe(0);
     // A dry run evaluates nothing: skipped, with the plan's price in the summary.
-    expect(run.outputs).toMatchObject({ status: 'skipped', passed: 'false', coverage: '', gaps: '0', 'tokens-spent': '0' });
+    expect(run.outputs).toMatchObject({ status: 'skipped', passed: 'false', coverage: '', gaps: '', 'tokens-spent': '0' });
     expect(run.summary).toMatch(/> Dry run, nothing sent: \d+ × ingestLibraryDocument at 400,000 tokens \+ 1 × mapDocument at [\d,]+ tokens, [\d,]+ tokens at live prices \(sandbox key: never charged\)\.\n/);
   });
 });

@@ -4,7 +4,7 @@
  * GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_API_URL and the workspace, and
  * returns its exit code, output, outputs, summary and annotations.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,13 @@ export const REPOSITORY = 'acme/policies';
 export const API_KEY = 'csk_sandbox_actions_test_key_0001';
 export const LIVE_API_KEY = 'csk_live_actions_test_key_0002';
 export const GITHUB_TOKEN = 'ghs_fakeGitHubTokenForActionsTests0001';
+
+const PUSH_PAYLOAD = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'events', 'push.json'), 'utf8')) as { repository: unknown };
+
+/** Every webhook payload of a repository's event names the repository (and its default branch), as GitHub sends it. */
+function withRepository(payload: unknown): unknown {
+  return payload !== null && typeof payload === 'object' && !('repository' in payload) ? { repository: PUSH_PAYLOAD.repository, ...payload } : payload;
+}
 
 export interface ActionRun {
   code: number | null;
@@ -74,7 +81,9 @@ export async function runAction(name: string, options: RunOptions): Promise<Acti
   const eventFile = join(runnerDir, 'event.json');
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
-  writeFileSync(eventFile, JSON.stringify(options.event?.payload ?? {}));
+  // Without an event: a push to the default branch, as the runner gives it (an event payload that
+  // names no default branch is unlisted, deny-by-default).
+  writeFileSync(eventFile, JSON.stringify(options.event ? withRepository(options.event.payload) : PUSH_PAYLOAD));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: runnerDir,
@@ -84,6 +93,7 @@ export async function runAction(name: string, options: RunOptions): Promise<Acti
     GITHUB_STEP_SUMMARY: summaryFile,
     GITHUB_EVENT_PATH: eventFile,
     GITHUB_EVENT_NAME: options.event?.name ?? 'push',
+    GITHUB_REF: 'refs/heads/main',
     GITHUB_REPOSITORY: REPOSITORY,
     GITHUB_WORKSPACE: options.workspace,
     GITHUB_SERVER_URL: 'https://github.example',
@@ -163,15 +173,59 @@ export function addPolicy(workspace: string, file: string): void {
   cpSync(join(POLICIES, file), join(workspace, 'policies', file));
 }
 
-export function pullRequestEvent(number: number, options: { fork?: boolean } = {}) {
+/** git for test checkouts: no user or system configuration, a fixed identity. */
+export function git(cwd: string, ...args: string[]): string {
+  const env = { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'Octocat', GIT_AUTHOR_EMAIL: 'octocat@example.com', GIT_COMMITTER_NAME: 'Octocat', GIT_COMMITTER_EMAIL: 'octocat@example.com' };
+  return execFileSync('git', args, { cwd, env, encoding: 'utf8' }).trim();
+}
+
+/**
+ * Makes `workspace` a pull request's checkout as actions/checkout leaves it with fetch-depth: 0:
+ * the base commit (on main) holds compliance.yml `baseConfig` (default: the workspace's own) and
+ * the documents as they are now (with `baseDiffers`, the first policy as the pull request has not
+ * yet changed it); the workspace as it stands is committed on top. Later edits are the pull
+ * request's further changes. Returns the base commit, for pullRequestEvent.
+ */
+export function checkoutPullRequest(workspace: string, options: { baseConfig?: string; baseDiffers?: boolean } = {}): string {
+  const head = readFileSync(join(workspace, 'compliance.yml'), 'utf8');
+  const first = join(workspace, 'policies', readdirSync(join(workspace, 'policies')).filter((file) => file.endsWith('.md')).sort()[0] as string);
+  const firstText = options.baseDiffers ? readFileSync(first, 'utf8') : undefined;
+  git(workspace, 'init', '-q', '-b', 'main');
+  if (options.baseConfig !== undefined) writeFileSync(join(workspace, 'compliance.yml'), options.baseConfig);
+  if (firstText !== undefined) writeFileSync(first, `${firstText}\nThis line is the default branch's; the pull request removes it.\n`);
+  git(workspace, 'add', '-A');
+  git(workspace, 'commit', '-q', '--allow-empty', '-m', 'The default branch');
+  const base = git(workspace, 'rev-parse', 'HEAD');
+  git(workspace, 'checkout', '-q', '-b', 'feature');
+  writeFileSync(join(workspace, 'compliance.yml'), head);
+  if (firstText !== undefined) writeFileSync(first, firstText);
+  git(workspace, 'add', '-A');
+  git(workspace, 'commit', '-q', '--allow-empty', '-m', 'The pull request');
+  return base;
+}
+
+const pullRequestBases = new Map<string, string>();
+
+/**
+ * A pull request `number` that changes a policy of `workspace` (made its checkout on first use,
+ * then kept): the event a run of its check gets.
+ */
+export function onPullRequest(workspace: string, number: number, options: { fork?: boolean; baseConfig?: string } = {}) {
+  let base = pullRequestBases.get(workspace);
+  if (base === undefined) pullRequestBases.set(workspace, (base = checkoutPullRequest(workspace, { baseConfig: options.baseConfig, baseDiffers: true })));
+  return pullRequestEvent(number, { fork: options.fork ?? false, base });
+}
+
+/** A pull_request event whose base commit is `base` (checkoutPullRequest's; the workflow runner fills in its origin's main). */
+export function pullRequestEvent(number: number, options: { fork?: boolean; base?: string } = {}) {
   const head = options.fork ? 'contributor/policies' : REPOSITORY;
   return {
     name: 'pull_request',
     payload: {
       action: 'synchronize',
       number,
-      pull_request: { number, head: { ref: 'feature', repo: { full_name: head, fork: options.fork ?? false } }, base: { ref: 'main', repo: { full_name: REPOSITORY } } },
-      repository: { full_name: REPOSITORY, name: 'policies', owner: { login: 'acme' } },
+      pull_request: { number, head: { ref: 'feature', repo: { full_name: head, fork: options.fork ?? false } }, base: { ref: 'main', ...(options.base ? { sha: options.base } : {}), repo: { full_name: REPOSITORY } } },
+      repository: { full_name: REPOSITORY, name: 'policies', owner: { login: 'acme' }, default_branch: 'main' },
     },
   };
 }

@@ -3,7 +3,7 @@
  * file names, titles, document text and config values that read as workflow commands, ANSI escapes,
  * a bare CR and mentions written every way (test/review/forgeMentions.ts).
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { liveMentions, MENTION_FORMS } from '../review/forgeMentions.js';
 import { HIPAA_CONFIG } from './harness.js';
@@ -46,11 +46,18 @@ export function runnerCommands(stdout: string): string[] {
   return stdout.split(/\r\n|\r|\n/).filter((line) => line.trimStart().startsWith('::'));
 }
 
+/**
+ * Front matter the YAML library warns about (an unresolved tag): its warning quotes the line, which
+ * here starts with a workflow command. Valid YAML with a `satisfies:` declaration, so it is read.
+ */
+export const HOSTILE_FRONT_MATTER = `---\nsatisfies:\n  hipaa-security: ["164.308(a)(1)"]\n::error title=FM::${MARK}-front-matter: !team x\n---\n\n`;
+
 /** Writes the hostile policy files (and hostile text into an existing one) under `workspace`/policies. */
 export function writeHostileFiles(workspace: string): void {
   const policy = readFileSync(join(workspace, 'policies', 'access-control-policy.md'), 'utf8');
   HOSTILE_NAMES.forEach((name, i) => {
     writeFileSync(join(workspace, 'policies', `${name}.md`), `# ::notice::${MARK}-title-${i} @@admin-team\n\n${policy}\n${HOSTILE_TEXT}Revision ${i}.\n`);
   });
-  appendFileSync(join(workspace, 'policies', 'hr-security-policy.md'), HOSTILE_TEXT);
+  const hr = join(workspace, 'policies', 'hr-security-policy.md');
+  writeFileSync(hr, `${HOSTILE_FRONT_MATTER}${readFileSync(hr, 'utf8')}${HOSTILE_TEXT}`);
 }

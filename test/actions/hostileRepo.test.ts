@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { API_KEY, GITHUB_TOKEN, makeWorkspace, pullRequestEvent, runAction, type ActionRun } from './harness.js';
+import { API_KEY, GITHUB_TOKEN, makeWorkspace, onPullRequest, runAction, type ActionRun } from './harness.js';
 import { HOSTILE_CONFIG, liveMentions, MARK, runnerCommands, writeHostileFiles } from './hostileInputs.js';
 import { useActionServices } from './services.js';
 
@@ -19,7 +19,8 @@ function unintended(run: ActionRun): string[] {
   const lines = runnerCommands(run.stdout).filter((line) => !INTENDED.has(/^::([\w-]+)/.exec(line.trimStart())?.[1] ?? ''));
   const smuggled = run.stdout.match(new RegExp(`(::|##\\[\\w*\\])${MARK}`, 'g')) ?? [];
   const control = run.stdout.includes('\u001b') ? ['an ANSI escape'] : [];
-  return [...lines, ...smuggled, ...control];
+  // The runner reads stderr too: nothing there is ours to command with (a library's warning least of all).
+  return [...lines, ...smuggled, ...control, ...runnerCommands(run.stderr)];
 }
 
 /** Every string a request to GitHub carried (titles, bodies, comments). */
@@ -47,7 +48,7 @@ describe('every action on a hostile repository', () => {
     expect(runs.sync.stdout).toContain(`policies/x\\n:\u200D:error:\u200D:${MARK}-newline.md`);
     expect(runs.sync.stdout).toContain(`policies/#\u200D#[error]${MARK}-v1.md`);
 
-    runs.map = await runAction('map', { workspace, inputs: { ...service, 'github-token': GITHUB_TOKEN, comment: 'always' }, event: pullRequestEvent(pr), apiUrl: github.url });
+    runs.map = await runAction('map', { workspace, inputs: { ...service, 'github-token': GITHUB_TOKEN, comment: 'always' }, event: onPullRequest(workspace, pr), apiUrl: github.url });
     expect(runs.map.code, runs.map.stdout).toBe(0);
 
     // A report in the workspace is repository content too: its gap texts carry both mention forms.

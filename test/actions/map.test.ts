@@ -1,10 +1,10 @@
 /** actions/map run as the runner runs it, against the sandbox and the fake GitHub API. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
-import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
+import { API_KEY, checkoutPullRequest, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, onPullRequest, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
 import { HIPAA_COVERAGE } from '../fixtures/golden.js';
 
 let sandbox: RunningSandbox;
@@ -28,7 +28,8 @@ describe('actions/map', () => {
     // Someone else's comment and enough of them that finding ours needs pagination (page size 2).
     github.addComment(pr, 'Looks good to me');
     github.addComment(pr, '> <!-- compliance-report:map -->\nquoting the bot');
-    const first = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
+    const event = onPullRequest(workspace, pr);
+    const first = await runAction('map', { workspace, inputs: inputs(), event, apiUrl: github.url });
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(first.outputs).toMatchObject({ coverage: HIPAA_COVERAGE, gaps: '4', passed: 'true', 'tokens-spent': '0' });
     expect(first.outputs['report-json']).toBe(join(workspace, 'compliance-report', 'report.json'));
@@ -50,9 +51,8 @@ describe('actions/map', () => {
     expect(ours()[0]?.body).toContain('https://github.example/acme/policies/actions/runs/4242');
     expect(first.outputs['comment-url']).toContain(`#issuecomment-${ours()[0]?.id}`);
 
-    // A second run with a changed result edits the same comment.
-    writeFileSync(join(workspace, 'compliance.yml'), HIPAA_CONFIG(95));
-    const second = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
+    // A second run with a changed result (a stricter threshold input: on a pull request an input may only raise the base gate) edits the same comment.
+    const second = await runAction('map', { workspace, inputs: inputs({ threshold: '95' }), event, apiUrl: github.url });
     expect(second.code).toBe(1);
     expect(second.outputs.passed).toBe('false');
     expect(second.annotations.find((annotation) => annotation.kind === 'error')?.message).toBe(`compliance gate failed: HIPAA Security Rule: coverage ${HIPAA_COVERAGE}% is below the threshold of 95%`);
@@ -61,7 +61,7 @@ describe('actions/map', () => {
     expect(github.commentsOn(pr)).toHaveLength(3);
     // A third identical run leaves the comment alone.
     const writesBefore = github.writes().length;
-    await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
+    await runAction('map', { workspace, inputs: inputs({ threshold: '95' }), event, apiUrl: github.url });
     expect(github.writes()).toHaveLength(writesBefore);
 
     for (const run of [first, second]) expect(leakedSecrets(run, [API_KEY, GITHUB_TOKEN], bodies())).toEqual([]);
@@ -78,22 +78,27 @@ describe('actions/map', () => {
     expect(evaluation?.properties).toMatch(/line=\d+/);
   });
 
-  it('with fail-below false reports a failed gate without failing the step; comment never writes nothing', async () => {
+  it('with fail-below false reports a failed gate without failing the step on the default branch, but never on a pull request; comment never writes nothing', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(99));
     const pr = github.addPullRequest();
-    const run = await runAction('map', { workspace, inputs: inputs({ 'fail-below': 'false', comment: 'never' }), event: pullRequestEvent(pr), apiUrl: github.url });
-    expect(run.code).toBe(0);
-    expect(run.outputs.passed).toBe('false');
-    expect(run.annotations.some((annotation) => annotation.kind === 'warning' && annotation.message.includes('compliance gate failed (fail-below is false'))).toBe(true);
+    const onPush = await runAction('map', { workspace, inputs: inputs({ 'fail-below': 'false', comment: 'never' }), apiUrl: github.url });
+    expect(onPush.code).toBe(0);
+    expect(onPush.outputs.passed).toBe('false');
+    expect(onPush.annotations.some((annotation) => annotation.kind === 'warning' && annotation.message.includes('compliance gate failed (fail-below is false'))).toBe(true);
+    // On a pull request the workflow file is its own text: fail-below: false cannot turn the check green.
+    const onPr = await runAction('map', { workspace, inputs: inputs({ 'fail-below': 'false', comment: 'never' }), event: onPullRequest(workspace, pr), apiUrl: github.url });
+    expect(onPr.code).toBe(1);
+    expect(onPr.annotations).toContainEqual(expect.objectContaining({ kind: 'warning', message: 'fail-below: false not applied: on a pull request a failed gate fails the step' }));
     expect(github.commentsOn(pr)).toHaveLength(0);
   });
 
   it('a refused comment write (403, read-only token) is a warning naming the permission; the gate and summary stand', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(90));
     const pr = github.addPullRequest();
+    const base = checkoutPullRequest(workspace, { baseDiffers: true });
     github.refuseWrites = 403;
     try {
-      const run = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr), apiUrl: github.url });
+      const run = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr, { base }), apiUrl: github.url });
       expect(run.code).toBe(0);
       expect(run.outputs.passed).toBe('true');
       expect(run.summary).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% |`);
@@ -103,8 +108,7 @@ describe('actions/map', () => {
       expect(github.commentsOn(pr)).toHaveLength(0);
 
       // Failing gate + refused comment: the gate decides the exit code, not the comment.
-      writeFileSync(join(workspace, 'compliance.yml'), HIPAA_CONFIG(99));
-      const failing = await runAction('map', { workspace, inputs: inputs(), event: pullRequestEvent(pr, { fork: true }), apiUrl: github.url });
+      const failing = await runAction('map', { workspace, inputs: inputs({ threshold: '99' }), event: pullRequestEvent(pr, { fork: true, base }), apiUrl: github.url });
       expect(failing.code).toBe(1);
       expect(failing.annotations.find((annotation) => annotation.properties.includes('Missing permission'))?.message).toContain('pull request from a fork');
       expect(existsSync(join(workspace, 'compliance-report', 'report.json'))).toBe(true);
@@ -143,12 +147,15 @@ describe('actions/map', () => {
     const baselineWorkspace = makeWorkspace(HIPAA_CONFIG(80));
     const base = await runAction('map', { workspace: baselineWorkspace, inputs: inputs() });
     expect(base.code).toBe(0);
-    const workspace = makeWorkspace(HIPAA_CONFIG(80), { without: ['asset-management-standard.md'] });
+    // The pull request removes a policy the default branch has.
+    const workspace = makeWorkspace(HIPAA_CONFIG(80));
+    const baseCommit = checkoutPullRequest(workspace);
+    rmSync(join(workspace, 'policies', 'asset-management-standard.md'));
     const pr = github.addPullRequest();
     const run = await runAction('map', {
       workspace,
       inputs: inputs({ 'fail-on': 'new-gaps', baseline: base.outputs['report-json'] as string }),
-      event: pullRequestEvent(pr),
+      event: pullRequestEvent(pr, { base: baseCommit }),
       apiUrl: github.url,
     });
     expect(run.code).toBe(1);
@@ -162,14 +169,15 @@ describe('actions/map', () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(80));
     const base = await runAction('map', { workspace, inputs: inputs({ 'report-dir': 'base' }) });
     const pr = github.addPullRequest();
-    const quiet = await runAction('map', { workspace, inputs: inputs({ baseline: 'base/report.json' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    const event = onPullRequest(workspace, pr);
+    const quiet = await runAction('map', { workspace, inputs: inputs({ baseline: 'base/report.json' }), event, apiUrl: github.url });
     expect(base.code).toBe(0);
     expect(quiet.code).toBe(0);
     expect(quiet.outputs['comment-url']).toBe('');
     expect(github.commentsOn(pr)).toHaveLength(0);
     // With a comment already there (from an earlier failing run), auto keeps it up to date.
     github.addComment(pr, '<!-- compliance-report:map -->\nstale', 'github-actions[bot]');
-    await runAction('map', { workspace, inputs: inputs({ baseline: 'base/report.json' }), event: pullRequestEvent(pr), apiUrl: github.url });
+    await runAction('map', { workspace, inputs: inputs({ baseline: 'base/report.json' }), event, apiUrl: github.url });
     expect(github.commentsOn(pr)).toHaveLength(1);
     expect(github.commentsOn(pr)[0]?.body).toContain('✅ passed');
     expect(github.commentsOn(pr)[0]?.body).toContain(`| HIPAA Security Rule | ${HIPAA_COVERAGE}% | ${HIPAA_COVERAGE}% | no change |`);
@@ -205,11 +213,11 @@ describe('actions/map', () => {
 
   it('on a fork pull request without secrets it fails (never green unchecked) saying what a maintainer must do', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(90));
-    const run = await runAction('map', { workspace, inputs: { 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(7, { fork: true }), apiUrl: github.url });
+    const run = await runAction('map', { workspace, inputs: { 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: onPullRequest(workspace, 7, { fork: true }), apiUrl: github.url });
     expect(run.code).toBe(1);
     expect(run.outputs.skipped).toBe('true');
     // Every verdict output action.yml documents, as for any run nothing evaluated.
-    expect(run.outputs).toMatchObject({ status: 'skipped', passed: 'false', coverage: '', gaps: '0', 'new-gaps': '0', frameworks: '[]', 'tokens-spent': '0' });
+    expect(run.outputs).toMatchObject({ status: 'skipped', passed: 'false', coverage: '', gaps: '', 'new-gaps': '', frameworks: '[]', 'tokens-spent': '0' });
     expect(run.summary).toContain('GitHub does not pass secrets to pull requests from forks');
     expect(run.annotations.at(-1)?.message).toContain('not evaluated, so not passed');
     expect(run.annotations.at(-1)?.message).toContain('A maintainer must read the change and push it to a branch of this repository');

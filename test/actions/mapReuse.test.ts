@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
-import { GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, LIVE_API_KEY, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
+import { checkoutPullRequest, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, LIVE_API_KEY, makeWorkspace, pullRequestEvent, REPOSITORY, runAction } from './harness.js';
 
 const MAP_PRICE = 250_000;
 let sandbox: RunningSandbox;
@@ -28,8 +28,14 @@ async function balance(): Promise<number> {
   return ((await response.json()) as { balanceTokens: number }).balanceTokens;
 }
 
+/** Each workspace is a pull request's checkout whose base commit differs in one policy (made once). */
+const bases = new Map<string, string>();
+const eventOf = (workspace: string, pr: number) => {
+  if (!bases.has(workspace)) bases.set(workspace, checkoutPullRequest(workspace, { baseDiffers: true }));
+  return pullRequestEvent(pr, { base: bases.get(workspace) as string });
+};
 const mapOn = (workspace: string, pr: number) =>
-  runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(pr), apiUrl: github.url });
+  runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN }, event: eventOf(workspace, pr), apiUrl: github.url });
 
 describe('actions/map re-run of a pull request', () => {
   it('reuses an unchanged mapping (0 tokens, said in the comment and outputs) and maps again when a document changed', async () => {
@@ -79,18 +85,19 @@ describe('actions/map re-run of a pull request', () => {
     for (const run of [first, rerun, elsewhere, changed]) expect(leakedSecrets(run, [LIVE_API_KEY, GITHUB_TOKEN])).toEqual([]);
   }, 120_000);
 
-  it('dry-run prices the mapping and sends nothing: no charge, no comment, status skipped (priced only)', async () => {
+  it('dry-run prices the mapping and sends nothing: no charge, no comment, status skipped; on a pull request it evaluated nothing, so the step fails', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(50));
     const pr = github.addPullRequest();
     const before = await balance();
-    const run = await runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'dry-run': 'true', 'max-tokens': String(MAP_PRICE) }, event: pullRequestEvent(pr), apiUrl: github.url });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const run = await runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'dry-run': 'true', 'max-tokens': String(MAP_PRICE) }, event: eventOf(workspace, pr), apiUrl: github.url });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.outputs).toMatchObject({ status: 'skipped', 'tokens-spent': '0' });
     expect(run.outputs.passed).toBe('false');
-    expect(run.summary).toContain('## Dry run: nothing was sent\n\nDry run, nothing sent: 1 × mapDocument at 250,000 tokens, 250,000 tokens at live prices.\n');
-    // Under a cap that would refuse the mapping it is still a dry run: no comment, no failure, the refusal said.
-    const overCap = await runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'dry-run': 'true', 'max-tokens': String(MAP_PRICE - 1) }, event: pullRequestEvent(pr), apiUrl: github.url });
-    expect(overCap.code, overCap.stdout + overCap.stderr).toBe(0);
+    expect(run.summary).toContain('## Compliance check: not evaluated (dry run: nothing was sent)\n\n');
+    expect(run.summary).toContain('Dry run, nothing sent: 1 × mapDocument at 250,000 tokens, 250,000 tokens at live prices.\n');
+    // Under a cap that would refuse the mapping it is still a dry run (no comment, the refusal said), failed as every gated dry run is.
+    const overCap = await runAction('map', { workspace, inputs: { 'api-key': LIVE_API_KEY, 'base-url': sandbox.baseUrl, 'github-token': GITHUB_TOKEN, 'dry-run': 'true', 'max-tokens': String(MAP_PRICE - 1) }, event: eventOf(workspace, pr), apiUrl: github.url });
+    expect(overCap.code, overCap.stdout + overCap.stderr).toBe(1);
     expect(overCap.outputs).toMatchObject({ status: 'skipped', passed: 'false', 'tokens-spent': '0' });
     expect(overCap.summary).toContain('250,000 tokens at live prices. A real run would be refused before spending anything: 1 × mapDocument at 250,000 tokens costs 250,000 tokens, but the cap of 249,999 tokens allows 249,999 tokens more');
     expect(await balance()).toBe(before);
@@ -100,6 +107,7 @@ describe('actions/map re-run of a pull request', () => {
   it('ignores a store that does not read as one (maps again) rather than failing', async () => {
     const workspace = makeWorkspace(HIPAA_CONFIG(50));
     const pr = github.addPullRequest();
+    eventOf(workspace, pr);
     mkdirSync(join(workspace, '.compliance-mappings'));
     writeFileSync(join(workspace, '.compliance-mappings', 'mappings.json'), '{"version": 1, "pullRequest": "not a number"');
     const before = await balance();

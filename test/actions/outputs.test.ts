@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, pullRequestEvent, REPO_ROOT, runAction, type RunOptions } from './harness.js';
+import { GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, onPullRequest, REPO_ROOT, runAction, type RunOptions } from './harness.js';
 import { useActionServices } from './services.js';
 
 const ACTIONS = ['call', 'gap-issues', 'generate', 'map', 'review', 'suggest', 'sync'];
@@ -44,7 +44,7 @@ describe('outputs set by the bundles', () => {
   const services = useActionServices();
   const connection = () => services.inputs();
   type Scenario = (workspace: string) => Omit<RunOptions, 'workspace'>;
-  const noKey: Scenario = () => ({ inputs: { 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(7, { fork: true }) });
+  const noKey: Scenario = (workspace) => ({ inputs: { 'github-token': GITHUB_TOKEN }, event: onPullRequest(workspace, 7, { fork: true }) });
   const SCENARIOS: Record<string, Scenario[]> = {
     call: [
       () => ({ inputs: { ...connection(), operation: 'getBilling' } }),

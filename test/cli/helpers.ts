@@ -28,9 +28,12 @@ export interface Run {
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- the CLI's --json documents
 }
 
-/** Runs the built CLI; `env` replaces the connection variables (undefined: none, embedded sandbox). */
+/**
+ * Runs the built CLI; `env` replaces the connection variables (undefined: none, the embedded
+ * sandbox, asked for by name as CI requires: COMPLIANCE_SANDBOX=1, which `env` may unset with '').
+ */
 export function cli(args: string[], options: { cwd?: string; box?: RunningSandbox; key?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', CI: 'true', NO_COLOR: '1', ...options.env };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', CI: 'true', NO_COLOR: '1', COMPLIANCE_SANDBOX: '1', ...options.env };
   if (options.box) {
     env.COMPLIANCE_BASE_URL = options.box.baseUrl;
     env.COMPLIANCE_API_KEY = options.key ?? LIVE_KEY;

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../actions/fakeGitHub.js';
-import { GITHUB_TOKEN, REPOSITORY, pullRequestEvent, runAction, visibleLog, type ActionRun } from '../actions/harness.js';
+import { GITHUB_TOKEN, REPOSITORY, onPullRequest, runAction, visibleLog, type ActionRun } from '../actions/harness.js';
 import {
   DOC_COUNT, FaultProxy, PRICE, auditLedger, buildCli, compareLibraryToRepo, libraryOf, ledgerOf, policyRepo, readRepo, removeDir, startSandboxProcess,
   type FaultAction, type ProxiedRequest, type SandboxProcess,
@@ -136,7 +136,7 @@ describe('bundled actions under faults (100-document repo)', () => {
   it('map: an ambiguous 5xx on the charged mapping is not re-sent and fails clearly; re-runs under GitHub faults keep one sticky comment', { timeout: 300_000 }, async () => {
     const pr = github.addPullRequest();
     service.schedule = (r) => (r.method === 'POST' && /\/documents\/map$/.test(r.path) ? fault('503') : forward);
-    const refused = await action('map', { comment: 'always', 'fail-below': 'false' }, 'map, mapping 503', pullRequestEvent(pr));
+    const refused = await action('map', { comment: 'always', 'fail-below': 'false' }, 'map, mapping 503', onPullRequest(workspace, pr));
     expect(refused.code).toBe(1);
     assertOneClearError(refused, /outcome is unknown|not sent again/);
     // The refused run may post its result (a framework that could not be judged): at most one comment.
@@ -159,8 +159,10 @@ describe('bundled actions under faults (100-document repo)', () => {
       return forward;
     };
     for (let run = 1; run <= 3; run++) {
-      const map = await action('map', { comment: 'always', 'fail-below': 'false' }, `map run ${run}`, pullRequestEvent(pr));
-      expect(map.code, map.stdout).toBe(0);
+      const map = await action('map', { comment: 'always' }, `map run ${run}`, onPullRequest(workspace, pr));
+      // Evaluated despite the faults: the gate's own answer (below its threshold, so the step fails on a pull request).
+      expect(map.outputs.status, map.stdout).toBe('failed');
+      expect(map.code).toBe(1);
       expect(Number(map.outputs.gaps)).toBeGreaterThan(0);
       const comments = github.commentsOn(pr).filter((comment) => comment.login === 'github-actions[bot]');
       expect(comments, `after map run ${run}`).toHaveLength(1);

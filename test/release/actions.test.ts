@@ -18,7 +18,7 @@ import { actionNames } from '../../scripts/build-actions.mjs';
 import { FakeGitHub } from '../actions/fakeGitHub.js';
 import { linkLocalActionModules, runLocalAction } from '../actions/localAction.js';
 import { startForwardProxy } from '../forwardProxy.js';
-import { API_KEY, GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, pullRequestEvent, REPO_ROOT, REPOSITORY, runAction, type RunOptions } from '../actions/harness.js';
+import { API_KEY, GENERATE_ACCESS_CONTROL, GITHUB_TOKEN, HIPAA_CONFIG, leakedSecrets, makeWorkspace, onPullRequest, REPO_ROOT, REPOSITORY, runAction, type RunOptions } from '../actions/harness.js';
 
 
 let copy: string;
@@ -74,7 +74,7 @@ describe('the committed bundles, from a copy of the tracked files, as the runner
     expect(sync.outputs.failed).toBe('0');
 
     const pr = github.addPullRequest('Policies');
-    const map = await fromCopy('map', { workspace, inputs: { ...service(), 'github-token': GITHUB_TOKEN, comment: 'always' }, event: pullRequestEvent(pr), apiUrl: github.url });
+    const map = await fromCopy('map', { workspace, inputs: { ...service(), 'github-token': GITHUB_TOKEN, comment: 'always' }, event: onPullRequest(workspace, pr), apiUrl: github.url });
     expect(map.code, map.stdout + map.stderr).toBe(0);
     expect(Number(map.outputs.coverage)).toBeGreaterThan(0);
     expect(map.outputs['comment-url']).toContain(`/issues/${pr}#issuecomment-`);

@@ -22,7 +22,7 @@ const OLD_NODE = olderNode();
 
 /** The environment of a user's shell: Node 24 on PATH, no connection variables, no implicit npx installs. */
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, COMPLIANCE_DATA_DIR: process.env.COMPLIANCE_DATA_DIR, NO_COLOR: '1', CI: 'true', npm_config_yes: 'false', npm_config_update_notifier: 'false', ...extra };
+  const env: NodeJS.ProcessEnv = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, COMPLIANCE_DATA_DIR: process.env.COMPLIANCE_DATA_DIR, NO_COLOR: '1', CI: 'true', COMPLIANCE_SANDBOX: '1', npm_config_yes: 'false', npm_config_update_notifier: 'false', ...extra };
   return env;
 }
 

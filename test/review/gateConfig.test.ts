@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventPolicy, gateChanges, gateConfiguration, gitHubEvent, parseConfig } from '../../review/index.js';
+import { eventPolicy, gateChanges, gateConfiguration, parseConfig } from '../../review/index.js';
 
 const BASE = parseConfig(`documents:
   - name: policies
@@ -28,7 +28,7 @@ waivers:
 
 describe('gateConfiguration: a pull request is judged by the default branch gate', () => {
   it('takes frameworks and waivers from the base, documents from the pull request, and lists every gate change', () => {
-    const gate = gateConfiguration(eventPolicy(gitHubEvent('pull_request', 4)), HEAD, BASE);
+    const gate = gateConfiguration(eventPolicy({ kind: 'pull_request', pullRequest: 4 }), HEAD, BASE);
     expect(gate.source).toBe('base');
     expect(gate.config.frameworks).toEqual(BASE.frameworks);
     expect(gate.config.waivers).toEqual(BASE.waivers);
@@ -45,13 +45,13 @@ describe('gateConfiguration: a pull request is judged by the default branch gate
 
   it('a push, or a pull request without the base copy, runs its own gate', () => {
     const own = { config: { ...HEAD, failOn: 'coverage' }, failOn: 'coverage', source: 'head', changes: [], ignored: [] };
-    expect(gateConfiguration(eventPolicy(gitHubEvent('push')), HEAD, BASE)).toEqual(own);
-    expect(gateConfiguration(eventPolicy(gitHubEvent('pull_request', 4)), HEAD, undefined)).toEqual(own);
+    expect(gateConfiguration(eventPolicy({ kind: 'push' }), HEAD, BASE)).toEqual(own);
+    expect(gateConfiguration(eventPolicy({ kind: 'pull_request', pullRequest: 4 }), HEAD, undefined)).toEqual(own);
   });
 
   it("the base's failOn judges a pull request: relaxing it in compliance.yml is a listed change, relaxing it by input is not applied", () => {
     const strictBase = { ...BASE, failOn: 'new-gaps' as const };
-    const gate = gateConfiguration(eventPolicy(gitHubEvent('pull_request', 4)), { ...HEAD, failOn: 'coverage' }, strictBase, {
+    const gate = gateConfiguration(eventPolicy({ kind: 'pull_request', pullRequest: 4 }), { ...HEAD, failOn: 'coverage' }, strictBase, {
       failOn: 'coverage',
       threshold: 5,
       waivers: [{ framework: 'hipaa-security', control: '164.312(b)', reason: 'later', owner: 'dev', expires: '2030-01-01' }],
@@ -70,7 +70,7 @@ describe('gateConfiguration: a pull request is judged by the default branch gate
   });
 
   it('an input makes the gate stricter on any event: a higher threshold, failOn over coverage, an added framework; never narrower on a pull request', () => {
-    const pr = eventPolicy(gitHubEvent('pull_request', 4));
+    const pr = eventPolicy({ kind: 'pull_request', pullRequest: 4 });
     const raised = gateConfiguration(pr, HEAD, BASE, { failOn: 'declared-without-evidence', threshold: 90, framework: 'gdpr', labels: { framework: '--framework' } });
     expect(raised.failOn).toBe('declared-without-evidence');
     expect(raised.config.frameworks.map((entry) => [entry.framework, entry.threshold])).toEqual([['hipaa-security', 80], ['gdpr', 90]]);
@@ -78,7 +78,7 @@ describe('gateConfiguration: a pull request is judged by the default branch gate
     const added = gateConfiguration(pr, HEAD, BASE, { framework: 'soc-2', threshold: 70 });
     expect(added.config.frameworks.map((entry) => entry.framework)).toEqual(['hipaa-security', 'gdpr', 'soc-2']);
     // On a push the workflow is the default branch's own: the inputs narrow and set the threshold as before.
-    const push = gateConfiguration(eventPolicy(gitHubEvent('push')), { ...HEAD, failOn: 'new-gaps' }, undefined, { failOn: 'coverage', framework: 'nist-csf-2', threshold: 20 });
+    const push = gateConfiguration(eventPolicy({ kind: 'push' }), { ...HEAD, failOn: 'new-gaps' }, undefined, { failOn: 'coverage', framework: 'nist-csf-2', threshold: 20 });
     expect(push.failOn).toBe('new-gaps');
     expect(push.ignored).toEqual(['fail-on coverage not applied: compliance.yml sets failOn: new-gaps, and a flag or input can only make the gate stricter']);
     expect(push.config.frameworks).toEqual([{ framework: 'nist-csf-2', threshold: 20, mode: 'combined' }]);

@@ -24,7 +24,8 @@ import {
   type ReviewReport,
   type ReviewResult,
 } from '../../review/index.js';
-import { eventPolicy, gitLabEvent } from '../../review/events.js';
+import { eventPolicy } from '../../review/events.js';
+import { readCiContext } from '../../review/ciContext.js';
 import { gateConfiguration, gateNotes } from '../../review/gateConfig.js';
 import type { SyncRunResult } from '../../review/syncRun.js';
 import { parseConfig } from '../../review/config.js';
@@ -110,7 +111,7 @@ describe('every body written from repository or service text', () => {
   bodies.push(['the sync summary', renderSyncMarkdown(sync)]);
   const base = parseConfig('documents:\n  - paths: ["policies/*.md"]\nframeworks:\n  - framework: nist-csf-2\n    threshold: 80\n');
   const head = parseConfig(`documents:\n  - paths: ["policies/*.md"]\nframeworks:\n  - framework: nist-csf-2\n    threshold: 10\nwaivers:\n  - framework: nist-csf-2\n    control: C1\n    reason: ${JSON.stringify(HOSTILE)}\n    owner: ${JSON.stringify(MENTION_FORMS[0])}\n    expires: "2027-01-01"\n`);
-  const policy = eventPolicy(gitLabEvent('merge_request_event', 7));
+  const policy = eventPolicy(readCiContext({ GITLAB_CI: 'true', CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_IID: '7' }, undefined).event);
   bodies.push(['the gate notes', gateNotes(gateConfiguration(policy, head, base), 'merge request').join('\n')]);
   const refused = { status: 'refused', mode: 'live', estimate: { lines: [{ operationId: 'mapDocument', count: 1, tokensEach: 250_000 }] }, budget: { allowed: false, plannedTokens: 250_000, chargedTokens: 0, maxTokens: 1, reasons: [HOSTILE] }, frameworks: [], frameworkErrors: [], tokensSpent: 0 } as unknown as ReviewResult;
   bodies.push(['the refusal of a spend', renderRefusal('review', refused, decideVerdict(refused), true)]);

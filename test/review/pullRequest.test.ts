@@ -4,7 +4,7 @@
  * key's ledger), and which compliance.yml judges it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changedPathsCheck, eventPolicy, parseConfig, ReviewError, runMapCheck, runReview, type ReviewEvent, type ReviewReport } from '../../review/index.js';
+import { changedPathsCheck, eventPolicy, parseConfig, ReviewError, runMapCheck, runReview, type BaseCommitFiles, type ChangeList, type ReviewEvent } from '../../review/index.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
 import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
@@ -12,6 +12,8 @@ import type { RunningSandbox } from '../../sandbox/index.js';
 const MAP_PRICE = 250_000;
 const configText = HIPAA_CONFIG;
 const file = (config: string) => ({ config: parseConfig(config), text: config });
+/** A base commit as git gives it: its compliance.yml, the change list, its documents. */
+const baseCommit = (config: string, changes?: ChangeList, documents = files): BaseCommitFiles => ({ commit: 'b'.repeat(40), describe: 'the base commit bbbbbbbbbbbb', config: file(config), changes, documents: async () => documents });
 const files = [
   { path: 'policies/access.md', content: policyText('access control') },
   { path: 'policies/backup.md', content: policyText('backup') },
@@ -30,12 +32,13 @@ afterAll(async () => {
 
 const balance = async () => (await apiClient(box, LIVE_KEY).getBilling()).balanceTokens;
 
-function check(event: ReviewEvent, options: { head?: string; base?: string; mappingStore?: string; changed?: boolean; frameworkFlag?: string } = {}) {
+function check(event: ReviewEvent, options: { head?: string; base?: string; changes?: ChangeList; mappingStore?: string; changed?: boolean; frameworkFlag?: string; baseline?: Parameters<typeof runMapCheck>[1]['baseline'] } = {}) {
   const head = options.head ?? configText(0);
   return runMapCheck(apiClient(box, LIVE_KEY), {
     policy: eventPolicy(event),
-    head: file(head),
-    base: options.base === undefined ? undefined : file(options.base),
+    head: { ...file(head), path: 'compliance.yml' },
+    base: options.base === undefined ? undefined : baseCommit(options.base, options.changes),
+    baseline: options.baseline,
     request: options.frameworkFlag ? { labels: { framework: options.frameworkFlag } } : {},
     files: options.changed ? files.map((entry, index) => (index === 0 ? { ...entry, content: `${entry.content}\nAccess rights are reviewed every quarter.\n` } : entry)) : files,
     mappingStore: options.mappingStore,
@@ -50,7 +53,7 @@ describe('runMapCheck', () => {
     expect(before - (await balance())).toBe(MAP_PRICE);
     expect(first.result.mergePrice?.counts).toEqual({ new: 0, changed: 1, removed: 0 });
     expect(first.verdict.status).toBe('passed');
-    expect(JSON.parse(first.mappingStore as string)).toMatchObject({ version: 1, pullRequest: 12 });
+    expect(JSON.parse(first.mappingStore as string)).toMatchObject({ version: 2, pullRequest: 12 });
 
     const again = await check(PULL_REQUEST, { base: configText(0), changed: true, mappingStore: first.mappingStore });
     expect(before - (await balance())).toBe(MAP_PRICE);
@@ -72,13 +75,13 @@ describe('runMapCheck', () => {
 
   it('maps nothing and spends nothing on a pull request that changes no document in scope nor compliance.yml', { timeout: 60_000 }, async () => {
     const before = await balance();
-    const run = await check(PULL_REQUEST, { base: configText(0) });
+    const run = await check(PULL_REQUEST, { base: configText(0), changes: { paths: ['README.md'], unclassified: [] } });
     expect(run.result.status).toBe('unchanged');
     expect(run.verdict.status).toBe('unchanged');
     expect(run.mappingStore).toBeUndefined();
     expect(await balance()).toBe(before);
     // The same files with a changed compliance.yml are mapped: the gate may judge them differently.
-    const changedConfig = await check(PULL_REQUEST, { head: configText(20), base: configText(0) });
+    const changedConfig = await check(PULL_REQUEST, { head: configText(20), base: configText(0), changes: { paths: ['compliance.yml'], unclassified: [] } });
     expect(changedConfig.result.status).toBe('completed');
   });
 
@@ -98,30 +101,69 @@ describe('runMapCheck', () => {
   });
 });
 
-describe('changedPathsCheck', () => {
-  const configs = { head: parseConfig(configText(0)), base: parseConfig(configText(0).replace('policies/*.md', 'docs/*.md')), path: 'compliance.yml' };
-  const baseline = { passed: true, frameworks: [] } as unknown as ReviewReport;
-  let reads = 0;
-  const readBaseline = async () => {
-    reads++;
-    return baseline;
-  };
+describe('runMapCheck: a store or a baseline from a cache counts only as the service confirms it', () => {
+  it('a stored mapping whose job the service does not know, or whose report credits text the documents do not hold, is mapped again and paid', { timeout: 60_000 }, async () => {
+    type Store = { mappings: Array<{ key: string; reports: Array<{ source: string; jobId: string }> }> };
+    const first = await check(PULL_REQUEST, { base: configText(0), changed: true });
+    const store = JSON.parse(first.mappingStore as string) as Store;
+    const unknownJob = structuredClone(store);
+    unknownJob.mappings[0]!.reports[0]!.jobId = '00000000-0000-4000-8000-000000000000';
+    let before = await balance();
+    const forgedJob = await check(PULL_REQUEST, { base: configText(0), changed: true, mappingStore: JSON.stringify(unknownJob) });
+    expect(forgedJob.result.reused).toEqual([]);
+    expect(before - (await balance())).toBe(MAP_PRICE);
 
-  it('answers unchanged, with the baseline read, when no document in scope nor compliance.yml changed', async () => {
-    reads = 0;
-    const { verdict } = await changedPathsCheck(eventPolicy(PULL_REQUEST), ['README.md', 'src/app.ts'], configs, readBaseline);
-    expect(verdict).toMatchObject({ status: 'unchanged', passed: true, figures: { source: 'baseline', tokensSpent: 0 } });
-    expect(reads).toBe(1);
+    // A richer text's mapping filed under this text's key: its credited quotes are not in these documents.
+    const richer = files.map((entry) => ({ ...entry, content: `${entry.content}\nSecurity awareness training is given to every workforce member each year, with phishing exercises.\n` }));
+    const rich = await runMapCheck(apiClient(box, LIVE_KEY), { policy: eventPolicy(PULL_REQUEST), head: { ...file(configText(0)), path: 'compliance.yml' }, base: baseCommit(configText(0)), request: {}, files: richer, review: { today: '2026-01-05' } });
+    const swapped = structuredClone(store);
+    swapped.mappings[0]!.reports = (JSON.parse(rich.mappingStore as string) as Store).mappings[0]!.reports;
+    before = await balance();
+    const forgedText = await check(PULL_REQUEST, { base: configText(0), changed: true, mappingStore: JSON.stringify(swapped) });
+    expect(forgedText.result.reused).toEqual([]);
+    expect(before - (await balance())).toBe(MAP_PRICE);
+    expect(forgedText.verdict.figures.coverage).toBe(first.verdict.figures.coverage);
   });
 
-  it("runs the check when a document of either compliance.yml or compliance.yml itself changed, or off a pull request, without reading the baseline", async () => {
-    reads = 0;
-    for (const paths of [['policies/a.md'], ['docs/moved-out.md'], ['compliance.yml']]) {
-      const { verdict, scope } = await changedPathsCheck(eventPolicy(PULL_REQUEST), paths, configs, readBaseline);
-      expect(verdict, paths[0]).toBeUndefined();
-      expect(scope?.inScope, paths[0]).toBe(true);
+  it("a baseline the service confirms counts; one whose gaps or coverage were edited does not, and failOn new-gaps then counts every gap as new", { timeout: 60_000 }, async () => {
+    const baseRun = await runMapCheck(apiClient(box, LIVE_KEY), { policy: eventPolicy({ kind: 'push' }), head: { ...file(configText(0)), path: 'compliance.yml' }, base: undefined, request: {}, files, review: { today: '2026-01-05' } });
+    const report = baseRun.result.report;
+    const gapKeys = new Set(report.frameworks.flatMap((framework) => framework.gaps.map((gap) => gap.key)));
+    expect(gapKeys.size).toBeGreaterThan(0);
+    const strict = configText(0, 'failOn: new-gaps\n');
+    const honest = await check(PULL_REQUEST, { head: strict, base: strict, changed: true, baseline: { gapKeys, report } });
+    expect(honest.baselineRejected).toBeUndefined();
+    expect(honest.verdict).toMatchObject({ status: 'passed', figures: { newGaps: 0 } });
+
+    // A cache entry the change wrote: every control it would fail on listed as an old gap, the coverage raised.
+    const forged = structuredClone(report);
+    forged.frameworks[0]!.coverage = 100;
+    const lying = await check(PULL_REQUEST, { head: strict, base: strict, changed: true, baseline: { gapKeys: new Set([...gapKeys, 'hipaa-security/x']), report: forged } });
+    expect(lying.baselineRejected).toMatch(/not confirmed by the service .*says 100% where the service's reports say/);
+    expect(lying.baseline).toEqual({ gapKeys: new Set(), report: undefined });
+    expect(lying.verdict).toMatchObject({ status: 'failed', passed: false, figures: { newGaps: gapKeys.size } });
+  });
+});
+
+describe('changedPathsCheck', () => {
+  const head = { config: parseConfig(configText(0)), path: 'compliance.yml' };
+  const base = (paths: string[], unclassified: string[] = []) => baseCommit(configText(0).replace('policies/*.md', 'docs/*.md'), { paths, unclassified });
+
+  it('answers unchanged, spending nothing and showing no unconfirmed figures, when no document in scope nor compliance.yml changed', () => {
+    const { verdict } = changedPathsCheck(eventPolicy(PULL_REQUEST), base(['README.md', 'src/app.ts']), head);
+    expect(verdict).toMatchObject({ status: 'unchanged', passed: true, figures: { source: 'none', tokensSpent: 0 } });
+  });
+
+  it('runs the check when a document of either compliance.yml (a move out of scope lists its old path), compliance.yml itself, or an unclassifiable entry changed', () => {
+    for (const [paths, unclassified] of [[['policies/a.md'], []], [['docs/moved-out.md', 'archive/moved-out.md'], []], [['compliance.yml'], []], [[], ['status "U"']]] as const) {
+      const { verdict, scope } = changedPathsCheck(eventPolicy(PULL_REQUEST), base([...paths], [...unclassified]), head);
+      expect(verdict, String(paths[0] ?? unclassified[0])).toBeUndefined();
+      expect(scope?.inScope).toBe(true);
     }
-    expect((await changedPathsCheck(eventPolicy({ kind: 'push' }), ['README.md'], configs, readBaseline)).verdict).toBeUndefined();
-    expect(reads).toBe(0);
+  });
+
+  it('without a change list (git could not tell) or off a gated event, the check runs', () => {
+    expect(changedPathsCheck(eventPolicy(PULL_REQUEST), baseCommit(configText(0)), head).verdict).toBeUndefined();
+    expect(changedPathsCheck(eventPolicy({ kind: 'push' }), base(['README.md']), head).verdict).toBeUndefined();
   });
 });

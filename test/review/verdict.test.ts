@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReviewReport, checkBudget, decideVerdict, evaluateGate, verdictFailsStep, type GateResult } from '../../review/index.js';
+import { buildReviewReport, checkBudget, decideVerdict, evaluateGate, stepOptions, verdictFailsStep, type GateResult } from '../../review/index.js';
 import { report } from './fixtures.js';
 
 const waiver = { framework: 'nist-csf-2', control: 'C', reason: 'Vendor contract pending', owner: 'alice', expires: '2027-01-31' };
@@ -23,7 +23,7 @@ describe('decideVerdict: one status with the figures it rests on', () => {
     ]);
   });
 
-  it('failed: below the threshold or on new gaps, with the reasons; an unjudged framework fails too', () => {
+  it('failed: below the threshold or on new gaps, with the reasons; a framework that could not be evaluated leaves it not evaluated', () => {
     const verdict = decideVerdict(run('completed', [gate(80, new Set())]));
     expect(verdict.status).toBe('failed');
     expect(verdict.reasons).toEqual([
@@ -31,10 +31,31 @@ describe('decideVerdict: one status with the figures it rests on', () => {
       'NIST Cybersecurity Framework 2.0: 1 new gap not in the baseline: B',
     ]);
     const errored = decideVerdict(run('completed', [], { frameworkErrors: [{ framework: 'gdpr', code: 'job_failed', message: 'the job failed' }] }));
-    expect(errored).toMatchObject({ status: 'failed', passed: false, reasons: ['gdpr: could not be judged (the job failed)'] });
+    expect(errored).toMatchObject({ status: 'not-evaluated', passed: false, reasons: ['gdpr: not evaluated (the job failed)'] });
     expect(verdictFailsStep(errored, { failBelow: false, failOnRefusal: true })).toBe(true);
+    // Not evaluated wins over the other frameworks' answers, and its reason comes first.
+    const mixed = decideVerdict(run('completed', [gate(80, new Set())], { frameworkErrors: [{ framework: 'hippa', code: 'framework_not_found', message: 'No framework matches "hippa"' }] }));
+    expect(mixed).toMatchObject({ status: 'not-evaluated', passed: false });
+    expect(mixed.reasons[0]).toBe('hippa: not evaluated (No framework matches "hippa")');
     expect(verdictFailsStep(verdict, { failBelow: false, failOnRefusal: true })).toBe(false);
     expect(verdictFailsStep(verdict, { failBelow: true, failOnRefusal: true })).toBe(true);
+  });
+
+  it('on a gated run no input turns a failed, refused or unevaluated check green, and a dry run fails its step', () => {
+    const pullRequest = { gateFromBaseBranch: true, changeRequest: 'pull request' } as const;
+    const step = stepOptions(pullRequest, { failBelow: false, failOnRefusal: false, dryRun: true });
+    expect(step).toMatchObject({ failBelow: true, failOnRefusal: true, gated: true });
+    expect(step.ignored).toEqual([
+      'fail-below: false not applied: on a pull request a failed gate fails the step',
+      'fail-on-refusal: false not applied: on a pull request a refused check evaluated nothing, so the step fails',
+      'dry-run: true evaluates nothing: on a pull request its step fails, not evaluated',
+    ]);
+    expect(verdictFailsStep(decideVerdict(run('dry-run')), step)).toBe(true);
+    expect(verdictFailsStep(decideVerdict(run('completed', [gate(80, new Set())])), step)).toBe(true);
+    // On the default branch the inputs apply as given.
+    const push = stepOptions({ gateFromBaseBranch: false, changeRequest: 'pull request' }, { failBelow: false, failOnRefusal: false, dryRun: true });
+    expect(push).toMatchObject({ failBelow: false, failOnRefusal: false, gated: false, ignored: [] });
+    expect(verdictFailsStep(decideVerdict(run('dry-run')), push)).toBe(false);
   });
 
   it('refused: the plan, the cap and the balance; it fails the step unless asked not to', () => {
@@ -56,7 +77,7 @@ describe('decideVerdict: one status with the figures it rests on', () => {
     expect(verdictFailsStep(decideVerdict(run('unchanged'), { baseline: failing }), { failBelow: true, failOnRefusal: true })).toBe(false);
     const without = decideVerdict(run('unchanged'));
     expect(without.figures).toMatchObject({ source: 'none', coverage: undefined, frameworks: [] });
-    expect(without.reasons[0]).toContain('no saved report');
+    expect(without.reasons[0]).toContain('no figures are shown');
   });
 
   it('skipped: a dry run, saying whether a real run would be refused', () => {

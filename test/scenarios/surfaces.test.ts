@@ -59,8 +59,8 @@ async function cliRun(row: Scenario): Promise<Observed> {
       const last = runs.at(-1) as Run;
       return { status: last.json?.verdict?.status as string | undefined, passed: last.json?.verdict?.passed as boolean | undefined, stepFails: runs.some((each) => each.code !== 0) };
     };
-    // The PR template's check as CLI flags: the default branch's report and compliance.yml from the cache.
-    const prMap = () => run(['map', '--baseline', staged.pullRequestFiles!.baseline, '--base-config', staged.pullRequestFiles!.baseConfig, '--max-tokens', capOf(row)]);
+    // The PR template's check as CLI flags: the default branch's report from the cache (its gate is read from git).
+    const prMap = () => run(['map', '--baseline', staged.pullRequestFiles!.baseline, '--max-tokens', capOf(row)]);
     switch (row.id) {
       case 'push to the default branch':
         return await observe(world, row, 'cli', staged, async () => verdictOf([await run(['review', '--max-tokens', TEMPLATE_CAP])]));

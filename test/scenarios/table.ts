@@ -135,8 +135,8 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: 'unchanged repository',
-    proves: "a pull request that changes no document in scope nor compliance.yml maps nothing and spends nothing, and carries the default branch's figures (status unchanged)",
-    expected: { ledgerDelta: 0, status: 'unchanged', passed: true, libraryWrites: 0, github: { ownComment: true, issuesOpened: 0 }, stepFails: false },
+    proves: 'a pull request whose change git shows touches no document in scope nor compliance.yml maps nothing, calls nothing and spends nothing (status unchanged, no comment)',
+    expected: { ledgerDelta: 0, status: 'unchanged', passed: true, libraryWrites: 0, github: { ownComment: false, issuesOpened: 0 }, stepFails: false },
     surfaces: { cli: runs, bundle: runs, 'local-action': runs, mcp: { cannot: MCP_NO_EVENT }, n8n: { cannot: N8N_NO_PULL_REQUEST } },
   },
 ];

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from '../actions/fakeGitHub.js';
-import { API_KEY, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, REPO_ROOT, REPOSITORY, runAction } from '../actions/harness.js';
+import { API_KEY, checkoutPullRequest, GITHUB_TOKEN, HIPAA_CONFIG, makeWorkspace, REPO_ROOT, REPOSITORY, runAction } from '../actions/harness.js';
 import { expectedGitHub, NOT_SHOWN, SCENARIOS, type Expected, type Scenario, type ScenarioId, type Surface } from './table.js';
 
 const BALANCE = 50_000_000;
@@ -53,11 +53,12 @@ type EventName = 'push' | 'pull_request' | 'schedule';
 const EVENT_FILE: Record<EventName, string> = { push: 'push.json', pull_request: 'pull_request.synchronize.json', schedule: 'schedule.json' };
 
 /** A GitHub event as the runner gives it: the payload file of test/fixtures/events, numbered for this pull request. */
-export function gitHubEvent(name: EventName, pullRequest?: { number: number; fork: boolean }): { name: string; payload: Record<string, unknown> } {
+export function gitHubEvent(name: EventName, pullRequest?: { number: number; fork: boolean; base: string }): { name: string; payload: Record<string, unknown> } {
   const payload = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'events', EVENT_FILE[name]), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- webhook JSON
   if (pullRequest) {
     payload.number = pullRequest.number;
     Object.assign(payload.pull_request, { number: pullRequest.number, url: `https://api.github.com/repos/${REPOSITORY}/pulls/${pullRequest.number}` });
+    payload.pull_request.base.sha = pullRequest.base;
     if (pullRequest.fork) {
       const fork = { ...payload.pull_request.head.repo, full_name: 'contributor/policies', owner: { login: 'contributor', id: 583231, type: 'User' }, fork: true };
       Object.assign(payload.pull_request.head, { label: 'contributor:changes', repo: fork });
@@ -74,8 +75,8 @@ export interface Stage {
   pullRequest: number | undefined;
   /** The row's key has an API key at all (a fork gets no secrets). */
   hasKey: boolean;
-  /** Inputs the PR template passes (baseline and base-config from the cache); none outside a pull request. */
-  pullRequestFiles: { baseline: string; baseConfig: string } | undefined;
+  /** The baseline the PR template restores from the cache; none outside a pull request. */
+  pullRequestFiles: { baseline: string } | undefined;
 }
 
 const BASELINE_DIR = '.compliance-baseline';
@@ -89,22 +90,28 @@ export async function stage(world: World, id: ScenarioId, key: string): Promise<
   const github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
   const waivers = (controls: readonly string[]) => `waivers:\n${controls.map((control) => `  - { framework: hipaa-security, control: "${control}", reason: accepted, owner: ciso, expires: "2030-01-01" }\n`).join('')}`;
   const onPullRequest = async (config: string, baseConfig: string, options: { fork?: boolean; edit?: boolean } = {}): Promise<Stage> => {
-    const synced = await runAction('sync', { workspace: makeWorkspace(baseConfig), inputs: { 'api-key': key, 'base-url': world.sandbox.baseUrl }, event: gitHubEvent('push') });
+    // The default branch's push run with the row's key, as the library-sync template runs it: sync, then its report.
+    const main = makeWorkspace(baseConfig);
+    const service = { 'api-key': key, 'base-url': world.sandbox.baseUrl };
+    const synced = await runAction('sync', { workspace: main, inputs: service, event: gitHubEvent('push') });
     if (synced.code !== 0) throw new Error(`the default branch's library could not be synced: ${synced.stdout}${synced.stderr}`);
+    const saved = await runAction('map', { workspace: main, inputs: { ...service, 'report-dir': BASELINE_DIR, 'fail-below': 'false' }, event: gitHubEvent('push') });
+    if (saved.code !== 0) throw new Error(`the default branch's report could not be made: ${saved.stdout}${saved.stderr}`);
+    // The checkout as actions/checkout leaves it (fetch-depth: 0): the base commit holds the default branch's compliance.yml.
     const workspace = makeWorkspace(config);
+    const base = checkoutPullRequest(workspace, { baseConfig });
     mkdirSync(join(workspace, BASELINE_DIR));
-    writeFileSync(join(workspace, BASELINE_DIR, 'report.json'), world.baselineReport);
-    writeFileSync(join(workspace, BASELINE_DIR, 'compliance.yml'), baseConfig);
+    writeFileSync(join(workspace, BASELINE_DIR, 'report.json'), readFileSync(join(main, BASELINE_DIR, 'report.json')));
     // A pull request that changes a document in scope (an unchanged one is its own row).
     if (options.edit) appendFileSync(join(workspace, 'policies', 'access-control-policy.md'), '\nAccess rights are reviewed every quarter by the system owner.\n');
     const number = github.addPullRequest();
     return {
       workspace,
-      event: gitHubEvent('pull_request', { number, fork: options.fork ?? false }),
+      event: gitHubEvent('pull_request', { number, fork: options.fork ?? false, base }),
       github,
       pullRequest: number,
       hasKey: !options.fork,
-      pullRequestFiles: { baseline: `${BASELINE_DIR}/report.json`, baseConfig: `${BASELINE_DIR}/compliance.yml` },
+      pullRequestFiles: { baseline: `${BASELINE_DIR}/report.json` },
     };
   };
   const base = HIPAA_CONFIG(THRESHOLD);

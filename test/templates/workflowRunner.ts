@@ -296,7 +296,11 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
   const on = triggers(workflow);
   if (!on || !(options.event.name in on)) throw new Error(`${basename(options.file)} does not run on ${options.event.name}`);
   const ref = options.ref ?? 'main';
-  const payload = options.event.payload ?? {};
+  // Every event of a repository names it and its default branch, as GitHub sends it.
+  const payload: Record<string, unknown> = { repository: { full_name: REPOSITORY, name: REPOSITORY.split('/')[1], owner: { login: REPOSITORY.split('/')[0] }, default_branch: 'main' }, ...structuredClone(options.event.payload ?? {}) };
+  // GitHub names the base commit of a pull request: the base branch's tip on origin.
+  const pull = payload.pull_request as { base?: { ref?: string; sha?: string } } | undefined;
+  if (options.event.name === 'pull_request' && pull?.base && !pull.base.sha) pull.base.sha = git(tmpdir(), ['--git-dir', options.origin, 'rev-parse', `refs/heads/${pull.base.ref ?? 'main'}`]).trim();
   const pullNumber = (payload as { pull_request?: { number?: number } }).pull_request?.number;
   const githubRef = options.event.name === 'pull_request' ? `refs/pull/${pullNumber}/merge` : `refs/heads/${ref}`;
   const baseRef = options.event.name === 'pull_request' ? String((payload as { pull_request?: { base?: { ref?: string } } }).pull_request?.base?.ref ?? 'main') : '';
@@ -486,7 +490,9 @@ export async function runWorkflow(options: WorkflowRunOptions): Promise<Workflow
         ok = true;
         try {
           if (repo === 'actions/checkout') {
-            git(workspace, ['clone', '--quiet', '--branch', ref, options.origin, '.']);
+            // As actions/checkout: one commit unless fetch-depth says otherwise (0: the whole history).
+            const depth = Number(withInputs['fetch-depth'] ?? '1');
+            git(workspace, ['clone', '--quiet', ...(depth > 0 ? ['--depth', String(depth)] : []), '--branch', ref, `file://${options.origin}`, '.']);
             const persist = (withInputs['persist-credentials'] ?? 'true') === 'true';
             // Without persisted credentials or contents: write, a push cannot authenticate.
             if (!persist || permissions.contents !== 'write') git(workspace, ['remote', 'set-url', '--push', 'origin', join(runnerTemp, 'no-credentials-for-push.git')]);

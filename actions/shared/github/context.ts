@@ -2,9 +2,8 @@
  * What the run is about: the repository, the pull request (from the event or an input), whether it
  * comes from a fork, and links back to the run. Read from the runner's environment and event file.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { InputError } from '../runtime/inputs.js';
-import { isForkPullRequestPayload, type PullRequestHeads } from '../../../review/events.js';
+import { currentCiContext } from '../../../review/node/ciContext.js';
 
 export interface RepositoryRef {
   owner: string;
@@ -24,36 +23,9 @@ export function repositoryName(ref: RepositoryRef): string {
   return `${ref.owner}/${ref.repo}`;
 }
 
-interface PullRequestPayload extends PullRequestHeads {
-  number?: number;
-  base?: { ref?: string; repo?: { full_name?: string } };
-}
-
-let eventPayload: unknown;
-
-/**
- * The webhook payload the runner wrote to GITHUB_EVENT_PATH (read as @actions/github's context
- * does, without loading Octokit); {} when there is none.
- */
-function eventPayloadOf(): unknown {
-  if (eventPayload === undefined) {
-    const path = process.env.GITHUB_EVENT_PATH;
-    eventPayload = path && existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) ?? {}) : {};
-  }
-  return eventPayload;
-}
-
-function eventPullRequest(): PullRequestPayload | undefined {
-  const payload = eventPayloadOf() as { pull_request?: PullRequestPayload; issue?: { number?: number; pull_request?: unknown } };
-  if (payload.pull_request && typeof payload.pull_request.number === 'number') return payload.pull_request;
-  // issue_comment on a pull request
-  if (payload.issue?.pull_request && typeof payload.issue.number === 'number') return { number: payload.issue.number };
-  return undefined;
-}
-
 /** The pull request to report on: the `pull-request` input when given, else the triggering one. */
 export function pullRequestNumber(override: number | undefined): number | undefined {
-  return override ?? eventPullRequest()?.number;
+  return override ?? currentCiContext().event.pullRequest;
 }
 
 /**
@@ -61,11 +33,11 @@ export function pullRequestNumber(override: number | undefined): number | undefi
  * (Dependabot's pull requests are treated the same way).
  */
 export function isForkPullRequest(): boolean {
-  return isForkPullRequestPayload(eventPullRequest(), process.env.GITHUB_REPOSITORY);
+  return currentCiContext().withoutSecrets === 'fork';
 }
 
 export function isDependabotRun(): boolean {
-  return process.env.GITHUB_ACTOR === 'dependabot[bot]';
+  return currentCiContext().withoutSecrets === 'dependabot';
 }
 
 /** The link to this workflow run, when the runner says where it is. */
@@ -82,16 +54,14 @@ export function workspaceRoot(): string {
 }
 
 /**
- * The repository the run is in (GITHUB_REPOSITORY), the commit it checked out (GITHUB_SHA) and where
- * it is browsed: the report's evidence links, whatever compliance.yml calls the document set.
+ * The repository the run is in, the commit it checked out (GITHUB_SHA) and where it is browsed: the
+ * report's evidence links, whatever compliance.yml calls the document set.
  */
 export function currentRevision(): { runRepository?: string; commit?: string; serverUrl?: string } {
-  const runRepository = process.env.GITHUB_REPOSITORY?.trim();
-  const commit = process.env.GITHUB_SHA?.trim();
-  const serverUrl = process.env.GITHUB_SERVER_URL?.trim();
+  const { repository, head, serverUrl } = currentCiContext();
   return {
-    ...(runRepository && /^[^/\s]+\/[^/\s]+$/.test(runRepository) ? { runRepository } : {}),
-    ...(commit && /^[0-9a-f]{40,64}$/i.test(commit) ? { commit } : {}),
+    ...(repository && /^[^/\s]+\/[^/\s]+$/.test(repository) ? { runRepository: repository } : {}),
+    ...(head ? { commit: head } : {}),
     ...(serverUrl ? { serverUrl } : {}),
   };
 }

@@ -8,11 +8,13 @@ import { log } from './log.js';
 import { ComplianceError } from '../../../api/errors.js';
 import { ConfigError, ReviewError } from '../../../review/errors.js';
 import { neutralise } from '../../../review/neutralise.js';
-import { assertMayWriteLibrary, eventPolicy, gitHubEvent, notEvaluatedReason, type EventPolicy } from '../../../review/events.js';
+import { assertMayWriteLibrary, notEvaluatedReason } from '../../../review/events.js';
+import { currentEventPolicy } from '../../../review/node/ciContext.js';
+import { routeProcessWarnings } from '../../../review/node/processWarnings.js';
 import { RepoFileError } from '../../../review/node/files.js';
 import { notEvaluatedVerdict } from '../../../review/verdict.js';
 import { setVerdictOutputs } from '../verdictOutputs.js';
-import { isDependabotRun, isForkPullRequest, pullRequestNumber } from '../github/context.js';
+import { isDependabotRun, isForkPullRequest } from '../github/context.js';
 import { describeGitHubError, httpStatus } from '../github/permissions.js';
 import { readGitHubToken } from '../github/token.js';
 import { InputError } from './inputs.js';
@@ -66,11 +68,6 @@ function annotateConfigIssues(error: ConfigError): void {
   }
 }
 
-/** What this run's event may change (review/events.ts decides; pull requests write no library and no issues). */
-export function currentEventPolicy(): EventPolicy {
-  return eventPolicy(gitHubEvent(process.env.GITHUB_EVENT_NAME, pullRequestNumber(undefined)));
-}
-
 /** Refuses a library write the event forbids (a pull request: unmerged text, two pull requests would overwrite each other). */
 export function refuseLibraryWriteInPullRequest(action: string, hint: string): void {
   assertMayWriteLibrary(currentEventPolicy(), action, hint);
@@ -102,6 +99,7 @@ function skipWithoutSecrets(action: ActionDefinition): boolean {
 }
 
 export async function runAction(action: ActionDefinition): Promise<void> {
+  routeProcessWarnings((line) => log.info(line));
   try {
     const apiKey = readApiKey();
     const githubToken = readGitHubToken();
@@ -117,7 +115,10 @@ export async function runAction(action: ActionDefinition): Promise<void> {
     const message = failureMessage(error);
     // The summary says it too: a run that stopped is never an empty page.
     const refused = error instanceof ReviewError && (error.code === 'budget_exceeded' || error.code === 'event_forbids_write');
-    const title = error instanceof ConfigError ? 'invalid configuration' : error instanceof InputError ? 'invalid input' : refused ? 'refused, nothing written' : 'failed';
+    const notEvaluated = error instanceof ReviewError && error.code === 'not_evaluated';
+    const title = error instanceof ConfigError ? 'invalid configuration' : error instanceof InputError ? 'invalid input' : refused ? 'refused, nothing written' : notEvaluated ? 'not evaluated, so not passed' : 'failed';
+    // A gate that stopped evaluated nothing: its outputs say so (never left unset for a later step to read as a pass).
+    if (action.reportsStatus) setVerdictOutputs(notEvaluatedVerdict(message, refused ? 'refused' : 'not-evaluated'));
     appendSummary(`## Compliance ${action.name}: ${title}\n\n${message.split('\n').map((line) => `> ${neutralise(line)}`).join('\n>\n')}\n`, { final: true });
     log.setFailed(message);
   }

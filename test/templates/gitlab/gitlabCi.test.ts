@@ -1,14 +1,15 @@
 /**
  * templates/gitlab/compliance.gitlab-ci.yml run the way a GitLab runner runs it, as far as the
- * template needs: the jobs whose `rules:` match the pipeline source, `extends:` merged, global and
- * job `variables:` and GitLab's predefined CI_* variables in the environment, `before_script` and
- * `script` lines in bash stopping at the first failure, against a live-mode sandbox and a fake
- * GitLab API (merge request notes). `npm install --global` of the CLI is simulated by putting the
- * built CLI on PATH; the `cache:` by keeping its paths between the runs of one project. Any other
- * keyword throws: the template must not depend on what this runner would only pretend to do.
+ * template needs: the jobs whose `rules:` match the pipeline (source, branch), `extends:` merged,
+ * global and job `variables:` and GitLab's predefined CI_* variables in the environment,
+ * `before_script` and `script` lines in bash stopping at the first failure, against a live-mode
+ * sandbox and a fake GitLab API (merge request notes, the latest artifact of a job on a branch).
+ * `npm install --global` of the CLI is simulated by putting the built CLI on PATH; the `cache:` by
+ * keeping its paths between the runs of one project. Any other keyword throws: the template must
+ * not depend on what this runner would only pretend to do.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ const TEMPLATE = join(ROOT, 'templates/gitlab/compliance.gitlab-ci.yml');
 const SERVER = 'https://gitlab.example';
 const PROJECT = 'acme/compliance/policies';
 const NOTE_TOKEN = 'glpat-note-token-0001';
+const JOB_TOKEN = 'glcbt-job-token-0001';
 const JOB_KEYS = new Set(['extends', 'rules', 'script', 'before_script', 'image', 'artifacts', 'cache', 'variables']);
 
 interface Job {
@@ -35,9 +37,11 @@ interface Job {
   cache?: { key: string; paths: string[] };
 }
 
-/** The fake GitLab API: records merge request notes, checks the token. */
+/** The fake GitLab API: records merge request notes, serves the latest artifacts of a branch's jobs, checks the tokens. */
 class FakeGitLab {
   notes: Array<{ path: string; body: string }> = [];
+  /** `<ref>/<job>/<path>` → the file the latest successful job of that name on that ref kept. */
+  artifacts = new Map<string, string>();
   #server: Server | undefined;
   url = '';
 
@@ -46,6 +50,12 @@ class FakeGitLab {
       let body = '';
       request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
       request.on('end', () => {
+        const artifact = /^\/api\/v4\/projects\/7\/jobs\/artifacts\/([^/]+)\/raw\/(.+)\?job=([\w-]+)$/.exec(request.url ?? '');
+        if (request.method === 'GET' && artifact) {
+          if (request.headers['job-token'] !== JOB_TOKEN) return response.writeHead(401).end('{"message":"401 Unauthorized"}');
+          const file = this.artifacts.get(`${artifact[1]}/${artifact[3]}/${artifact[2]}`);
+          return file === undefined ? response.writeHead(404).end('{"message":"404 Not Found"}') : response.writeHead(200).end(file);
+        }
         const match = /^\/api\/v4\/projects\/(\d+)\/merge_requests\/(\d+)\/notes$/.exec(request.url ?? '');
         if (request.method !== 'POST' || !match) return response.writeHead(404).end('{"message":"404 Not Found"}');
         if (request.headers['private-token'] !== NOTE_TOKEN) return response.writeHead(401).end('{"message":"401 Unauthorized"}');
@@ -63,14 +73,20 @@ class FakeGitLab {
   }
 }
 
-/** A `rules: - if:` of the form `$VAR == "value"`: the only form the template uses. */
+/** A `rules: - if:` of comparisons `$VAR == "value"` or `$VAR == $OTHER` joined by `&&`: the only forms the template uses. */
 function ruleMatches(rule: string, env: Record<string, string>): boolean {
-  const match = /^\$(\w+) == "([^"]*)"$/.exec(rule.trim());
-  if (!match) throw new Error(`rule ${rule}: this runner reads only $VAR == "value"`);
-  return env[match[1] as string] === match[2];
+  return rule.split('&&').every((part) => {
+    const match = /^\$(\w+) == (?:"([^"]*)"|\$(\w+))$/.exec(part.trim());
+    if (!match) throw new Error(`rule ${rule}: this runner reads only $VAR == "value" and $VAR == $OTHER joined by &&`);
+    const [, name, value, other] = match;
+    const left = env[name as string];
+    return left !== undefined && left === (other === undefined ? value : env[other]);
+  });
 }
 
-function jobsOf(source: 'merge_request_event' | 'schedule', env: Record<string, string>): Array<[string, Job]> {
+type Source = 'merge_request_event' | 'schedule' | 'push';
+
+function jobsOf(source: Source, env: Record<string, string>): Array<[string, Job]> {
   const file = parse(readFileSync(TEMPLATE, 'utf8')) as Record<string, unknown>;
   const jobs: Array<[string, Job]> = [];
   for (const [name, value] of Object.entries(file)) {
@@ -88,23 +104,31 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
   let gitlab: FakeGitLab;
   let root: string;
   let bin: string;
+  /** The merge request's head (branch feature, one policy changed) and the default branch's commit. */
   let commit: string;
+  let mainCommit: string;
   let origin: string;
   let pipeline = 100;
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.test', ...args], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: root } }).trim();
 
   beforeAll(async () => {
     buildCli();
     box = await liveSandbox();
     gitlab = await new FakeGitLab().start();
     root = tempRepo({ count: 3, threshold: 10 });
-    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
-    execFileSync('git', ['add', '-A'], { cwd: root });
-    execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.test', 'commit', '-q', '-m', 'policies'], { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: root } });
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    // The project's GitLab remote: the merge request job fetches its target branch's compliance.yml from it.
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'policies');
+    mainCommit = git('rev-parse', 'HEAD');
+    // The project's GitLab remote: the merge request job fetches its target branch from it.
     origin = mkdtempSync(join(tmpdir(), 'gitlab-origin-'));
     execFileSync('git', ['clone', '-q', '--bare', root, origin]);
-    execFileSync('git', ['remote', 'add', 'origin', origin], { cwd: root });
+    git('remote', 'add', 'origin', origin);
+    // The merge request: one policy changed on its source branch.
+    git('checkout', '-q', '-b', 'feature');
+    writeFileSync(join(root, 'policies', 'access-control.md'), '\nAccess rights are recertified every quarter by the system owner.\n', { flag: 'a' });
+    git('commit', '-q', '-am', 'A policy changed');
+    commit = git('rev-parse', 'HEAD');
     // `npm install --global compliance-engine-cli@1`, simulated: npm puts `compliance` on PATH (here the built CLI).
     bin = mkdtempSync(join(tmpdir(), 'gitlab-bin-'));
     writeFileSync(join(bin, 'npm'), `#!/bin/sh\n[ "$1 $2" = "install --global" ] || { echo "npm $*: not simulated" >&2; exit 1; }\nprintf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "${process.execPath}" "${CLI}" > "${bin}/compliance"\nchmod +x "${bin}/compliance"\n`);
@@ -118,24 +142,28 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
     if (origin) removeRepo(origin);
   });
 
-  /** Commits compliance.yml with `threshold` to the target branch (main) of the remote, not to the checkout. */
-  function setTargetThreshold(threshold: number): void {
+  /** Commits compliance.yml with `threshold` (and `extra`) to the target branch (main) of the remote, not to the checkout. */
+  function setTarget(threshold: number, extra = ''): void {
     const clone = mkdtempSync(join(tmpdir(), 'gitlab-target-'));
     try {
       execFileSync('git', ['clone', '-q', origin, clone]);
       const config = join(clone, 'compliance.yml');
-      writeFileSync(config, readFileSync(config, 'utf8').replace(/threshold: \d+/, `threshold: ${threshold}`));
-      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.test', ...args], { cwd: clone, env: { PATH: process.env.PATH ?? '', HOME: clone } });
-      git('commit', '-q', '-am', `threshold ${threshold}`);
-      git('push', '-q', 'origin', 'HEAD:main');
+      writeFileSync(config, `${readFileSync(config, 'utf8').replace(/threshold: \d+/, `threshold: ${threshold}`).replace(/\nfailOn: .*\n?/, '\n').trimEnd()}\n${extra}`);
+      const run = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.test', ...args], { cwd: clone, env: { PATH: process.env.PATH ?? '', HOME: clone } });
+      run('commit', '-q', '--allow-empty', '-am', `threshold ${threshold}`);
+      run('push', '-q', 'origin', 'HEAD:main');
     } finally {
       removeRepo(clone);
     }
   }
+  const setTargetThreshold = (threshold: number) => setTarget(threshold);
 
-  async function runPipeline(source: 'merge_request_event' | 'schedule', extra: Record<string, string> = {}) {
+  async function runPipeline(source: Source, extra: Record<string, string> = {}) {
     const file = parse(readFileSync(TEMPLATE, 'utf8')) as { variables: Record<string, string> };
     pipeline++;
+    // A merge request pipeline runs on its source branch; the others here on the default branch.
+    const mergeRequest = source === 'merge_request_event';
+    git('checkout', '-q', mergeRequest ? 'feature' : 'main');
     const env: Record<string, string> = {
       PATH: `${bin}:${process.env.PATH ?? ''}`,
       HOME: root,
@@ -147,10 +175,12 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
       CI_API_V4_URL: `${gitlab.url}/api/v4`,
       CI_PROJECT_PATH: PROJECT,
       CI_PROJECT_ID: '7',
-      CI_COMMIT_SHA: commit,
+      CI_DEFAULT_BRANCH: 'main',
+      CI_JOB_TOKEN: JOB_TOKEN,
+      CI_COMMIT_SHA: mergeRequest ? commit : mainCommit,
       COMPLIANCE_API_KEY: LIVE_KEY,
       COMPLIANCE_BASE_URL: box.baseUrl,
-      ...(source === 'merge_request_event' ? { CI_MERGE_REQUEST_IID: '3', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main' } : {}),
+      ...(mergeRequest ? { CI_MERGE_REQUEST_IID: '3', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main', CI_MERGE_REQUEST_DIFF_BASE_SHA: mainCommit } : { CI_COMMIT_BRANCH: 'main' }),
       ...file.variables,
       ...extra,
     };
@@ -164,8 +194,16 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       runs.push({ name, job, code, output });
+      // GitLab serves the artifacts of a branch's latest successful job.
+      if (code === 0 && !mergeRequest) for (const path of job.artifacts?.paths ?? []) keepArtifacts(name, path);
     }
     return runs;
+  }
+
+  function keepArtifacts(job: string, dir: string): void {
+    const folder = join(root, dir);
+    if (!existsSync(folder)) return;
+    for (const name of readdirSync(folder)) gitlab.artifacts.set(`main/${job}/${dir.replace(/\/$/, '')}/${name}`, readFileSync(join(folder, name), 'utf8'));
   }
 
   it('on a merge request: maps without writing the library, keeps the JUnit report, posts the report as a note with GitLab links', async () => {
@@ -234,6 +272,42 @@ describe('templates/gitlab/compliance.gitlab-ci.yml against the sandbox and a fa
     } finally {
       writeFileSync(config, text);
       setTargetThreshold(10);
+    }
+  });
+
+  it('on the default branch it keeps the report merge requests compare with; under failOn: new-gaps a merge request adding a gap fails, and without that report every gap counts as new', async () => {
+    setTarget(10, 'failOn: new-gaps\n');
+    try {
+      const pushed = await runPipeline('push');
+      expect(pushed.map((run) => [run.name, run.code]), pushed[0]?.output).toEqual([['compliance-baseline', 0]]);
+      expect(gitlab.artifacts.has('main/compliance-baseline/compliance-baseline/report.json')).toBe(true);
+
+      // The merge request as it is (a line added) brings no new gap: compared with the confirmed report, it passes.
+      const [same] = await runPipeline('merge_request_event');
+      expect(same!.code, same!.output).toBe(0);
+      expect(same!.output).not.toContain('not confirmed');
+
+      // Removing a policy opens gaps the default branch does not have: the target's failOn: new-gaps fails it.
+      const removed = join(root, 'policies', 'incident-response.md');
+      const text = readFileSync(removed, 'utf8');
+      rmSync(removed);
+      try {
+        const [gapped] = await runPipeline('merge_request_event');
+        expect(gapped!.code, gapped!.output).toBe(1);
+        expect(gapped!.output).toMatch(/\d+ new gaps? not in the baseline/);
+      } finally {
+        writeFileSync(removed, text);
+      }
+
+      // No report of the default branch (evicted, never run): nothing was compared, so every gap is new.
+      gitlab.artifacts.clear();
+      const [unbased] = await runPipeline('merge_request_event');
+      expect(unbased!.code, unbased!.output).toBe(1);
+      expect(unbased!.output).toContain('No report of main yet (job compliance-baseline)');
+      const report = JSON.parse(readFileSync(join(root, 'compliance-report/report.json'), 'utf8'));
+      expect(report.frameworks[0].newGaps.length).toBe(report.frameworks[0].gaps.length);
+    } finally {
+      setTarget(10);
     }
   });
 
