@@ -1,14 +1,15 @@
 /**
  * A new contributor's first minutes (issue 21), measured on a fresh clone of this checkout's HEAD with an
  * empty npm cache: `npm ci` (wall time, size of node_modules, package count), whether the lock comes out
- * unchanged, then `npm start` (build + the review of examples/) and `npm run test:unit`, each beside bare
- * `node -e 0` of the same run. Targets: install ≤ 90 s and ≤ 400 MB.
+ * unchanged, then `npm start` (build + the review of examples/) and `npm run test:unit`, beside bare
+ * `node -e 0` of the same run and the unit tier run again warm. Targets: install ≤ 90 s and ≤ 400 MB
+ * (issue 21), the unit tier ≤ 60 s from the fresh clone (issue 38).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BenchReport } from './report.js';
+import { loadWatch, type BenchReport } from './report.js';
 
 function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): { ms: number; status: number | null; output: string } {
   const started = performance.now();
@@ -50,9 +51,14 @@ export async function bench(report: BenchReport): Promise<void> {
     const build = timed(process.execPath, ['scripts/build.mjs', 'cli'], clone, env);
     report.figure('of which: node scripts/build.mjs cli, warm', build.ms / 1000, 's');
 
+    const load = loadWatch();
     const unit = timed('npm', ['run', 'test:unit', '--silent'], clone, env);
     if (unit.status !== 0) report.note(`npm run test:unit exited ${unit.status}`);
-    report.figure('npm run test:unit, fresh clone: wall time', unit.ms / 1000, 's', '≤ 60');
+    const during = load();
+    // Anchor: the same tier again in the same clone, its caches (vitest's transformed modules) warm.
+    const again = timed('npm', ['run', 'test:unit', '--silent'], clone, env);
+    if (again.status !== 0) report.note(`npm run test:unit (again) exited ${again.status}`);
+    report.figure('npm run test:unit, fresh clone: wall time', unit.ms / 1000, 's', '≤ 60', { name: `the same, run again in the clone (warm; ${during})`, value: again.ms / 1000, unit: 's' });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
