@@ -6,7 +6,6 @@
 import { parseArgs } from 'node:util';
 import { parseKeySpec, startSandbox, type SandboxOptions } from '../../sandbox/index.js';
 import type { Command } from '../lib/command.js';
-import { needsArenaCap, runWithArenaCap } from '../lib/arenaCap.js';
 import { cleanParseError } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
 import { fitHelp, printText } from '../lib/output.js';
@@ -103,8 +102,6 @@ export const sandboxCommand: Command = {
       if (value !== undefined) Object.assign(options, { [option]: value });
     }
 
-    // Every usage error is reported above, by this process; the server itself runs in the child.
-    if (needsArenaCap()) return runWithArenaCap();
     const sandbox = await startSandbox(options);
     // Listen for signals before announcing: a supervisor may stop us as soon as it reads the lines.
     const stopped = new Promise<void>((resolve) => {
