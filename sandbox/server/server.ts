@@ -131,16 +131,21 @@ export function createSandboxServer(services: Services): Server {
     }
   }
 
-  const { headersSeconds, requestSeconds, idleSeconds } = services.options.connectionLimits;
+  const { headersSeconds, bodyStallSeconds, idleSeconds } = services.options.connectionLimits;
   const server = createServer(
     {
       headersTimeout: headersSeconds * 1000,
-      requestTimeout: requestSeconds * 1000,
+      // No deadline for the whole request: a slow body that keeps arriving (a client starved of CPU,
+      // a slow link) is read to its end; a body that stops is refused by its stall limit below.
+      requestTimeout: 0,
       keepAliveTimeout: idleSeconds * 1000,
-      // How often connections are checked against the two limits above (Node's default: 30 s late).
+      // How often connections are checked against the headers limit (Node's default: 30 s late).
       connectionsCheckingInterval: Math.min(1_000, headersSeconds * 250),
     },
     (req, res) => {
+      // The body's stall limit: the socket's inactivity timer, reset by every byte that arrives;
+      // readBody answers 408 when it fires, and disarms it once the body is in.
+      if (!req.complete) req.setTimeout(bodyStallSeconds * 1000);
       handle(req, res).catch(() => {
         if (!res.headersSent) sendJson(res, 500, errorBody(internalError(), 'unknown'));
       });
