@@ -13,6 +13,7 @@ export * from './mapping.js';
 export * from './reuse.js';
 export * from './keys.js';
 export * from './waivers.js';
+export * from './failOn.js';
 export * from './gate.js';
 export * from './reportDocument.js';
 export * from './neutralise.js';

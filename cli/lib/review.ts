@@ -5,7 +5,7 @@
  */
 import type { Config } from '../../review/config.js';
 import type { RepoFile } from '../../review/documents.js';
-import { FAIL_ON, type FailOn } from '../../review/gate.js';
+import { FAIL_ON, type FailOn } from '../../review/failOn.js';
 import { writeRepoFile } from '../../review/node/files.js';
 import { readReportFile } from '../../review/node/report.js';
 import { assertMayWriteLibrary } from '../../review/events.js';
