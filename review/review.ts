@@ -21,7 +21,7 @@ import { listAllLibraryDocuments } from '../api/library.js';
 import { resolveSyncPlan } from './library.js';
 import { readDeclarations } from './declarations.js';
 import { traceReports } from './evidenceTrace.js';
-import { mappingCalls, runMapping } from './mapping.js';
+import { mappingCalls, runMapping, type SourcedReport } from './mapping.js';
 import { buildReviewReport, type ReviewReport } from './reportDocument.js';
 import { mappingKey, reusableReports, type MappingStore, type StoredMapping } from './reuse.js';
 import { verifiedReuse } from './verifyMapping.js';
@@ -148,9 +148,47 @@ export function priceSyncPlan(plan: SyncPlan, prices: Readonly<Record<string, nu
   };
 }
 
-export async function runReview(client: ComplianceApi, input: ReviewInput): Promise<ReviewResult> {
+type Progress = (phase: ReviewProgress['phase'], message: string) => void;
+
+/** What the run decides before it spends anything: the plan the money rule prices, reserves and runs. */
+interface ReviewPlan {
+  mode: KeyMode;
+  billing: Awaited<ReturnType<ComplianceApi['getBilling']>>;
+  /** The catalogue's verified frameworks (empty when nothing is mapped or generated). */
+  verified: Awaited<ReturnType<ComplianceApi['getCapabilities']>>['verifiedFrameworks'];
+  policy: EventPolicy;
+  syncMode: NonNullable<ReviewInput['sync']>;
+  /** The library sync's plan (undefined when skipped); `toSync` only when it runs. */
+  plan: SyncPlan | undefined;
+  toSync: SyncPlan | undefined;
+  mergePrice: MergePrice | undefined;
+  declarations: ReturnType<typeof readDeclarations>;
+  /** Each framework's documents and mapping key, and its stored mapping when the service confirmed it. */
+  mappings: Array<{ framework: Config['frameworks'][number]; files: RepoFile[]; key: string; reused: SourcedReport[] | undefined }>;
+  /** The calls the charged step prices and reserves: the sync's, then every mapping not reused. */
+  calls: PlannedCalls[];
+  unchanged: boolean;
+  ledger: SpendLedger;
+}
+
+/** The charged step's answer: what the sync and the mappings did and spent. */
+interface SyncedAndMapped {
+  sync: SyncRunResult | undefined;
+  frameworks: GateResult[];
+  frameworkErrors: ReviewResult['frameworkErrors'];
+  reused: string[];
+  stored: StoredMapping[];
+  tokensSpent: number;
+  /** Live-price tokens charged or possibly charged: what the reservation settles to. */
+  pricedTokens: number;
+}
+
+/**
+ * Reads the service's mode, prices and catalogue, selects the documents, plans the sync, reads the
+ * front matter declarations and verifies stored mappings: everything that can fail before spending.
+ */
+async function planReview(client: ComplianceApi, input: ReviewInput, progress: Progress): Promise<ReviewPlan> {
   const { config, signal } = input;
-  const progress = (phase: ReviewProgress['phase'], message: string) => input.onProgress?.({ phase, message });
   const callOptions = { signal };
   const syncMode = input.sync ?? 'run';
   const policy = eventPolicy(input.event ?? { kind: 'other' });
@@ -205,126 +243,84 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
   if (!unchanged) for (const { framework, files, reused } of mappings) if (!reused) calls.push(mappingCalls(framework.mode, files.length));
   // The cap this review counts against; later spending of the same run (a regeneration) reserves from it too.
   const ledger = input.ledger ?? new SpendLedger({ mode, ...(input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}) });
+  return { mode, billing, verified, policy, syncMode, plan, toSync, mergePrice, declarations, mappings, calls, unchanged, ledger };
+}
 
-  const mapPrice = priceOf('mapDocument', billing.prices) ?? 0;
-
-  /** The charged part: the sync, then each framework's mapping (or its reuse). */
-  const syncAndMap = async () => {
-    let tokensSpent = 0;
-    // Live-price tokens charged or possibly charged: what the reservation settles to.
-    let pricedTokens = 0;
-    let run: SyncRunResult | undefined;
-    if (toSync && plan) {
-      progress('sync', `syncing: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged`);
-      run = await runSync(client, plan, {
-        mode,
-        concurrency: input.concurrency,
-        signal,
-        onProgress: ({ done, total, result }) => progress('sync', `${done}/${total} ${result.path}: ${result.outcome}`),
-      });
-      tokensSpent += run.tokensSpent;
-      pricedTokens += run.pricedTokens;
-    }
-
-    const frameworks: GateResult[] = [];
-    const frameworkErrors: ReviewResult['frameworkErrors'] = [];
-    const reused: string[] = [];
-    const stored: StoredMapping[] = [];
-    for (const { framework, files, key, reused: earlier } of mappings) {
-      progress('map', earlier
-        ? `reusing the mapping of ${framework.framework} from an earlier run: same framework and documents, 0 tokens`
-        : `mapping ${files.length} document${files.length === 1 ? '' : 's'} against ${framework.framework} (${framework.mode})`);
-      try {
-        let reports = earlier;
-        if (reports) reused.push(framework.framework);
-        else {
-          const slug = resolveFrameworkSlug(framework.framework, verified);
-          reports = (await runMapping(client, { framework: slug, files, mode: framework.mode, concurrency: input.concurrency, signal })).reports;
-          tokensSpent += chargedTokens(mode, reports.length * mapPrice);
-          pricedTokens += reports.length * mapPrice;
-        }
-        stored.push({ key, framework: framework.framework, reports });
-        frameworks.push(
-          evaluateGate(traceReports(reports, files), {
-            framework: framework.framework,
-            threshold: framework.threshold,
-            waivers: config.waivers,
-            today: input.today,
-            baseline: input.baseline,
-            failOn: input.failOn ?? input.config.failOn ?? 'coverage',
-            declarations,
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ComplianceError) && !(error instanceof ReviewError)) throw error;
-        // Which of its uploads were admitted is unknown: a cap counts all of them unless none can have been.
-        if (mayHaveCharged(error)) pricedTokens += mappingCalls(framework.mode, files.length).count * mapPrice;
-        const message = error instanceof ComplianceError ? error.toDisplayString() : error.message;
-        frameworkErrors.push({ framework: framework.framework, code: error.code, message });
-      }
-    }
-    return { sync: run, frameworks, frameworkErrors, reused, stored, tokensSpent, pricedTokens };
-  };
-
-  // The money rule: priced, checked and reserved before the first charged call; a dry run (or an
-  // unchanged pull request) sends nothing and says what the cap would refuse.
-  const step = await chargedStep(
-    client,
-    calls,
-    { mode, billing, ledger, dryRun: input.dryRun === true || unchanged, signal, settle: (done) => done.pricedTokens },
-    syncAndMap,
-  );
-  const { estimate, budget } = step;
-
-  const finish = (status: ReviewResult['status'], parts: Partial<ReviewResult>): ReviewResult => {
-    const frameworks = parts.frameworks ?? [];
-    const frameworkErrors = parts.frameworkErrors ?? [];
-    const repository = input.runRepository ?? input.repository ?? config.repository;
-    const report = buildReviewReport(frameworks, {
-      generatedAt: input.now ?? `${input.today}T00:00:00Z`,
-      ...(repository ? { repository } : {}),
-      ...(input.commit ? { commit: input.commit } : {}),
-      ...(input.serverUrl ? { serverUrl: input.serverUrl } : {}),
-      ...(input.forge ? { forge: input.forge } : {}),
+/** The charged part: the sync, then each framework's mapping (or its reuse) and its gate. */
+async function syncAndMap(client: ComplianceApi, input: ReviewInput, planned: ReviewPlan, progress: Progress): Promise<SyncedAndMapped> {
+  const { config, signal } = input;
+  const { mode, plan, toSync, verified, declarations } = planned;
+  const mapPrice = priceOf('mapDocument', planned.billing.prices) ?? 0;
+  let tokensSpent = 0;
+  let pricedTokens = 0;
+  let run: SyncRunResult | undefined;
+  if (toSync && plan) {
+    progress('sync', `syncing: ${plan.counts.new} new, ${plan.counts.changed} changed, ${plan.counts.unchanged} unchanged`);
+    run = await runSync(client, plan, {
       mode,
-      notEvaluated: frameworkErrors,
+      concurrency: input.concurrency,
+      signal,
+      onProgress: ({ done, total, result }) => progress('sync', `${done}/${total} ${result.path}: ${result.outcome}`),
     });
-    return {
-      status,
-      mode,
-      estimate,
-      budget,
-      ledger,
-      sync: plan ? { plan, run: parts.sync?.run } : undefined,
-      mergePrice,
-      frameworks,
-      frameworkErrors,
-      report,
-      gapPlan: parts.gapPlan,
-      frameworkUpdates: parts.frameworkUpdates ?? [],
-      drift: parts.drift,
-      tokensSpent: parts.tokensSpent ?? 0,
-      reused: parts.reused ?? [],
-      mappings: parts.mappings ?? [],
-      passed: (status === 'completed' || status === 'unchanged') && frameworkErrors.length === 0 && report.passed,
-      policy,
-    };
-  };
-  if (step.status === 'refused') return finish('refused', {});
-  if (step.status === 'dry-run') {
-    if (unchanged) return finish('unchanged', {});
-    // A dry run is never refused: what the cap would refuse is in its budget (and its verdict).
-    const run = toSync ? await runSync(client, toSync, { mode, dryRun: true }) : undefined;
-    return finish('dry-run', { sync: plan ? { plan, run } : undefined });
+    tokensSpent += run.tokensSpent;
+    pricedTokens += run.pricedTokens;
   }
-  const { sync: run, frameworks, frameworkErrors, reused, stored, tokensSpent } = step.value;
 
+  const frameworks: GateResult[] = [];
+  const frameworkErrors: ReviewResult['frameworkErrors'] = [];
+  const reused: string[] = [];
+  const stored: StoredMapping[] = [];
+  for (const { framework, files, key, reused: earlier } of planned.mappings) {
+    progress('map', earlier
+      ? `reusing the mapping of ${framework.framework} from an earlier run: same framework and documents, 0 tokens`
+      : `mapping ${files.length} document${files.length === 1 ? '' : 's'} against ${framework.framework} (${framework.mode})`);
+    try {
+      let reports = earlier;
+      if (reports) reused.push(framework.framework);
+      else {
+        const slug = resolveFrameworkSlug(framework.framework, verified);
+        reports = (await runMapping(client, { framework: slug, files, mode: framework.mode, concurrency: input.concurrency, signal })).reports;
+        tokensSpent += chargedTokens(mode, reports.length * mapPrice);
+        pricedTokens += reports.length * mapPrice;
+      }
+      stored.push({ key, framework: framework.framework, reports });
+      frameworks.push(
+        evaluateGate(traceReports(reports, files), {
+          framework: framework.framework,
+          threshold: framework.threshold,
+          waivers: config.waivers,
+          today: input.today,
+          baseline: input.baseline,
+          failOn: input.failOn ?? input.config.failOn ?? 'coverage',
+          declarations,
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ComplianceError) && !(error instanceof ReviewError)) throw error;
+      // Which of its uploads were admitted is unknown: a cap counts all of them unless none can have been.
+      if (mayHaveCharged(error)) pricedTokens += mappingCalls(framework.mode, files.length).count * mapPrice;
+      const message = error instanceof ComplianceError ? error.toDisplayString() : error.message;
+      frameworkErrors.push({ framework: framework.framework, code: error.code, message });
+    }
+  }
+  return { sync: run, frameworks, frameworkErrors, reused, stored, tokensSpent, pricedTokens };
+}
+
+/** After the charged step: the gap-issue plan, the framework updates and the generated documents' drift. */
+async function gapsUpdatesAndDrift(
+  client: ComplianceApi,
+  input: ReviewInput,
+  planned: ReviewPlan,
+  frameworks: GateResult[],
+  progress: Progress,
+): Promise<Pick<ReviewResult, 'gapPlan' | 'frameworkUpdates' | 'drift'>> {
+  const { config, signal } = input;
   // Only frameworks evaluated now take part: an issue of a framework whose mapping failed stays open.
-  const gapPlan = input.existingIssues && policy.mayWriteIssues ? planGapIssues(frameworks, input.existingIssues, config.gapIssues) : undefined;
+  const gapPlan = input.existingIssues && planned.policy.mayWriteIssues ? planGapIssues(frameworks, input.existingIssues, config.gapIssues) : undefined;
 
   const frameworkValues = [...new Set([...config.frameworks.map((f) => f.framework), ...config.generate.map((g) => g.framework)])];
   // Without updates the slugs are not needed (a framework the catalogue lacks is already a mapping error).
-  const slugOf = new Map(input.checkUpdates === false ? [] : frameworkValues.map((value) => [value, resolveFrameworkSlug(value, verified)]));
+  const slugOf = new Map(input.checkUpdates === false ? [] : frameworkValues.map((value) => [value, resolveFrameworkSlug(value, planned.verified)]));
   let frameworkUpdates: FrameworkUpdates[] = [];
   if (input.checkUpdates !== false) {
     progress('updates', 'reading framework updates');
@@ -342,5 +338,75 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
       frameworkUpdatedAt: Object.fromEntries(frameworkValues.map((value) => [value, latestBySlug.get(slugOf.get(value) ?? value)])),
     });
   }
-  return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, gapPlan, frameworkUpdates, drift, tokensSpent, reused, mappings: stored });
+  return { gapPlan, frameworkUpdates, drift };
+}
+
+/** The result of a run that ended with `status`: its report, and whether it passed. */
+function finishReview(
+  input: ReviewInput,
+  planned: ReviewPlan,
+  priced: { estimate: CostEstimate; budget: BudgetCheck },
+  status: ReviewResult['status'],
+  parts: Partial<ReviewResult>,
+): ReviewResult {
+  const { config } = input;
+  const { mode, plan } = planned;
+  const frameworks = parts.frameworks ?? [];
+  const frameworkErrors = parts.frameworkErrors ?? [];
+  const repository = input.runRepository ?? input.repository ?? config.repository;
+  const report = buildReviewReport(frameworks, {
+    generatedAt: input.now ?? `${input.today}T00:00:00Z`,
+    ...(repository ? { repository } : {}),
+    ...(input.commit ? { commit: input.commit } : {}),
+    ...(input.serverUrl ? { serverUrl: input.serverUrl } : {}),
+    ...(input.forge ? { forge: input.forge } : {}),
+    mode,
+    notEvaluated: frameworkErrors,
+  });
+  return {
+    status,
+    mode,
+    estimate: priced.estimate,
+    budget: priced.budget,
+    ledger: planned.ledger,
+    sync: plan ? { plan, run: parts.sync?.run } : undefined,
+    mergePrice: planned.mergePrice,
+    frameworks,
+    frameworkErrors,
+    report,
+    gapPlan: parts.gapPlan,
+    frameworkUpdates: parts.frameworkUpdates ?? [],
+    drift: parts.drift,
+    tokensSpent: parts.tokensSpent ?? 0,
+    reused: parts.reused ?? [],
+    mappings: parts.mappings ?? [],
+    passed: (status === 'completed' || status === 'unchanged') && frameworkErrors.length === 0 && report.passed,
+    policy: planned.policy,
+  };
+}
+
+export async function runReview(client: ComplianceApi, input: ReviewInput): Promise<ReviewResult> {
+  const progress: Progress = (phase, message) => input.onProgress?.({ phase, message });
+  const planned = await planReview(client, input, progress);
+  const { mode, plan, toSync, unchanged } = planned;
+
+  // The money rule: priced, checked and reserved before the first charged call; a dry run (or an
+  // unchanged pull request) sends nothing and says what the cap would refuse.
+  const step = await chargedStep(
+    client,
+    planned.calls,
+    { mode, billing: planned.billing, ledger: planned.ledger, dryRun: input.dryRun === true || unchanged, signal: input.signal, settle: (done) => done.pricedTokens },
+    () => syncAndMap(client, input, planned, progress),
+  );
+  const finish = (status: ReviewResult['status'], parts: Partial<ReviewResult>) => finishReview(input, planned, step, status, parts);
+  if (step.status === 'refused') return finish('refused', {});
+  if (step.status === 'dry-run') {
+    if (unchanged) return finish('unchanged', {});
+    // A dry run is never refused: what the cap would refuse is in its budget (and its verdict).
+    const run = toSync ? await runSync(client, toSync, { mode, dryRun: true }) : undefined;
+    return finish('dry-run', { sync: plan ? { plan, run } : undefined });
+  }
+  const { sync: run, frameworks, frameworkErrors, reused, stored, tokensSpent } = step.value;
+  const after = await gapsUpdatesAndDrift(client, input, planned, frameworks, progress);
+  return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, ...after, tokensSpent, reused, mappings: stored });
 }
