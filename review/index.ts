@@ -40,6 +40,7 @@ export * from './gateConfig.js';
 export * from './scope.js';
 export * from './verdict.js';
 export * from './review.js';
+export * from './mergePrice.js';
 export * from './pullRequest.js';
 export * from './changes.js';
 export * from './verifyMapping.js';
