@@ -14,7 +14,7 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNo
 export const YAML_LOG_LEVEL = 'error';
 import { CADENCES, FORMATS } from '../api/schemas/common.js';
 import { ConfigError, type ConfigIssue } from './errors.js';
-import { FAIL_ON } from './gate.js';
+import { FAIL_ON } from './failOn.js';
 import { globToRegExp, isGlob, normaliseRepoPath } from './glob.js';
 
 export const CONFIG_FILE_NAME = 'compliance.yml';

@@ -7,14 +7,11 @@ import type { MappingReportModel } from '../api/clientTypes.js';
 import type { Waiver } from './config.js';
 import { checkDeclarations, type Declaration, type DeclaredCheck } from './declaredCheck.js';
 import { ReviewError } from './errors.js';
+import type { FailOn } from './failOn.js';
 import { frameworkKey, gapKey } from './keys.js';
 import type { TracedEvidence } from './evidenceTrace.js';
 import { combineReports, type SourcedReport } from './mapping.js';
 import { findWaiver, waiverState, waiversFor, type WaiverState } from './waivers.js';
-
-/** The threshold always counts; `new-gaps` and `declared-without-evidence` add their check to it. */
-export const FAIL_ON = ['coverage', 'new-gaps', 'declared-without-evidence'] as const;
-export type FailOn = (typeof FAIL_ON)[number];
 
 type ControlResult = MappingReportModel['controls'][number];
 /** A quote toward a control; traced ones carry the committed file's `file`, `line` and `endLine`. */

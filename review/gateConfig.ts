@@ -11,7 +11,7 @@
 import type { Config, FrameworkConfig, MappingMode, Waiver } from './config.js';
 import { ReviewError } from './errors.js';
 import type { ChangeRequestWord, EventPolicy } from './events.js';
-import type { FailOn } from './gate.js';
+import type { FailOn } from './failOn.js';
 import { tableCell } from './neutralise.js';
 
 /** What the caller asks on top of compliance.yml (CLI flags, action inputs). */

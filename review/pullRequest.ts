@@ -55,7 +55,7 @@ interface CachedBaseline {
   report: ReviewReport | undefined;
 }
 
-interface MapCheckInput {
+export interface MapCheckInput {
   /** What the run's event may change (eventPolicy). */
   policy: EventPolicy;
   /** This checkout's compliance.yml (`path` relative to the root): its documents are mapped. */

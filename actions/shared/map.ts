@@ -35,23 +35,11 @@ import {
 import { readMappingStoreText, writeRepoFile } from '../../review/node/index.js';
 import { currentRepository, currentRevision, repositoryName } from './github/context.js';
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
-import {
-  annotateExpiredWaivers,
-  annotateGaps,
-  annotateLostEvidence,
-  failOnInput,
-  historyInput,
-  MAX_ANNOTATIONS,
-  parseWaiversInput,
-  readGateInputs,
-  renderCosts,
-  renderReportSummary,
-  reportFormatsInput,
-  setReportPathOutputs,
-  writeReportFiles,
-  type Baseline,
-  type GateInputs,
-} from './report.js';
+import { annotateExpiredWaivers, annotateGaps, annotateLostEvidence, MAX_ANNOTATIONS } from './annotations.js';
+import { writeReportFiles } from './reportFiles.js';
+import { failOnInput, historyInput, parseWaiversInput, readGateInputs, reportFormatsInput, type Baseline, type GateInputs } from './reportInputs.js';
+import { renderCosts, renderReportSummary } from './reportRender.js';
+import { setReportPathOutputs } from './stepOutputs.js';
 import { gatedBase, loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, choiceInput, numberInput, textInput } from './runtime/inputs.js';
 import type { ActionDefinition } from './runtime/run.js';

@@ -14,7 +14,8 @@ import { createGitHub } from './github/octokit.js';
 import { RefusedWrite, warnRefused } from './github/permissions.js';
 import { commentMarker, upsertStickyComment } from './github/stickyComment.js';
 import { choiceInput, numberInput, textInput } from './runtime/inputs.js';
-import { renderComment, type Baseline } from './report.js';
+import type { Baseline } from './reportInputs.js';
+import { renderComment } from './reportRender.js';
 
 const COMMENT_MODES = ['auto', 'always', 'never'] as const;
 type CommentMode = (typeof COMMENT_MODES)[number];

@@ -35,17 +35,11 @@ import { describeGitHubError, warnRefused } from './github/permissions.js';
 import { renderAppliedMarkdown, setGapIssueOutputs } from './gapIssues.js';
 import { formatsInput, generatedLiveTokens, generateInto, renderGenerationMarkdown } from './generate.js';
 import { reportDirectory } from './map.js';
-import {
-  annotateExpiredWaivers,
-  annotateGaps,
-  readGateInputs,
-  renderCosts,
-  renderReportSummary,
-  setReportPathOutputs,
-  historyInput,
-  reportFormatsInput,
-  writeReportFiles,
-} from './report.js';
+import { annotateExpiredWaivers, annotateGaps } from './annotations.js';
+import { writeReportFiles } from './reportFiles.js';
+import { historyInput, readGateInputs, reportFormatsInput } from './reportInputs.js';
+import { renderCosts, renderReportSummary } from './reportRender.js';
+import { setReportPathOutputs } from './stepOutputs.js';
 import { gatedBase, loadRepoConfig, readDocuments } from './repo.js';
 import { booleanInput, InputError, numberInput, textInput } from './runtime/inputs.js';
 import type { ActionDefinition } from './runtime/run.js';

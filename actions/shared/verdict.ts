@@ -5,9 +5,9 @@
  */
 import { log } from './runtime/log.js';
 import { formatTokens, neutralise, tableCell, verdictFailsStep, type ReviewResult, type StepOptions, type Verdict } from '../../review/index.js';
-import { renderCosts } from './report.js';
+import { renderCosts } from './reportRender.js';
 
-export { setVerdictOutputs } from './verdictOutputs.js';
+export { setVerdictOutputs } from './stepOutputs.js';
 
 /** A refusal, for the job summary and the pull request comment: what was planned, the cap, the balance, what to do. */
 export function renderRefusal(action: string, result: Pick<ReviewResult, 'mode' | 'estimate' | 'budget'>, verdict: Verdict, failOnRefusal: boolean): string {

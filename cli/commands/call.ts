@@ -10,7 +10,7 @@ import type { Command } from '../lib/command.js';
 import { saveDownload } from '../lib/download.js';
 import { EXIT, UsageError } from '../lib/errors.js';
 import type { Output } from '../lib/output.js';
-import { SPEND_OPTIONS } from '../lib/review.js';
+import { SPEND_OPTIONS } from '../lib/reviewOptions.js';
 import { withSession } from '../lib/session.js';
 import { plannedTokens, spendStep, spentLine, tokensSpent } from '../lib/spend.js';
 

@@ -10,7 +10,8 @@ import { connectGitHub, gitHubFailure, ISSUES_WRITE_HINT, type GitHubTarget } fr
 import type { Output } from '../lib/output.js';
 import { renderGapPlan } from '../lib/render.js';
 import { loadRepo } from '../lib/repo.js';
-import { SPEND_OPTIONS, executeReview } from '../lib/review.js';
+import { executeReview } from '../lib/review.js';
+import { SPEND_OPTIONS } from '../lib/reviewOptions.js';
 import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { registerSecret } from '../lib/secrets.js';
 

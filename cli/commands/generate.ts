@@ -18,7 +18,7 @@ import { assertCapabilities } from '../lib/capabilityCheck.js';
 import { generateOne } from '../lib/generateOne.js';
 import { renderDrift } from '../lib/render.js';
 import { loadGenerated, loadRepo } from '../lib/repo.js';
-import { SPEND_OPTIONS } from '../lib/review.js';
+import { SPEND_OPTIONS } from '../lib/reviewOptions.js';
 import { openSession } from '../lib/session.js';
 import { plannedTokens, spendStep, spentLine, tokensSpent } from '../lib/spend.js';
 

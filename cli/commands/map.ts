@@ -6,7 +6,10 @@ import type { Command } from '../lib/command.js';
 import { UsageError } from '../lib/errors.js';
 import type { Output } from '../lib/output.js';
 import { loadRepo, repoRoot, type Repo } from '../lib/repo.js';
-import { GATE_OPTIONS, MAPPING_STORE_OPTIONS, SPEND_OPTIONS, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
+import { maybeWriteReports } from '../lib/reports.js';
+import { executeReview } from '../lib/review.js';
+import { GATE_OPTIONS, MAPPING_STORE_OPTIONS, SPEND_OPTIONS } from '../lib/reviewOptions.js';
+import { reviewExitCode, reviewJson } from '../lib/reviewOutcome.js';
 import { renderReview } from './review.js';
 import { answerKeylessForkPullRequest, answerUnchangedChange, gatedBase } from '../lib/gatedRun.js';
 
@@ -77,7 +80,7 @@ export const mapCommand: Command = {
     try {
       const reportFiles = await maybeWriteReports(parsed, out, run);
       const exitCode = reviewExitCode(run.result);
-      out.result(() => renderReview(out, run.result, reportFiles), () => reviewJson(run.result, exitCode, reportFiles, run.baselineReport));
+      out.result(() => renderReview(out, run, reportFiles), () => reviewJson(run.result, exitCode, reportFiles, run.baselineReport));
       return exitCode;
     } finally {
       await run.session.close();

@@ -7,8 +7,11 @@ import { loadRepo } from '../lib/repo.js';
 import { nextStep } from '../../review/gate.js';
 import { reportVerdict } from '../../review/reportDocument.js';
 import { answerKeylessForkPullRequest } from '../lib/gatedRun.js';
-import { renderCoverage, renderDrift, renderGaps, renderSync, renderUpdates } from '../lib/render.js';
-import { GATE_OPTIONS, SPEND_OPTIONS, SYNC_OPTIONS, budgetLines, executeReview, maybeWriteReports, reviewExitCode, reviewJson } from '../lib/review.js';
+import { budgetLines, renderCoverage, renderDrift, renderGaps, renderSync, renderUpdates } from '../lib/render.js';
+import { maybeWriteReports } from '../lib/reports.js';
+import { executeReview, type ReviewRun } from '../lib/review.js';
+import { GATE_OPTIONS, SPEND_OPTIONS, SYNC_OPTIONS } from '../lib/reviewOptions.js';
+import { reviewExitCode, reviewJson } from '../lib/reviewOutcome.js';
 
 const OPTIONS = {
   ...REPO_OPTIONS,
@@ -51,7 +54,7 @@ export const reviewCommand: Command = {
       const { result } = run;
       const reportFiles = await maybeWriteReports(parsed, out, run);
       const exitCode = reviewExitCode(result);
-      out.result(() => renderReview(out, run.result, reportFiles, repo.configPath), () => reviewJson(result, exitCode, reportFiles));
+      out.result(() => renderReview(out, run, reportFiles, repo.configPath), () => reviewJson(result, exitCode, reportFiles));
       return exitCode;
     } finally {
       await run.session.close();
@@ -59,10 +62,11 @@ export const reviewCommand: Command = {
   },
 };
 
-export function renderReview(out: Output, result: import('../../review/review.js').ReviewResult, reportFiles: string[], configPath?: string): string {
+export function renderReview(out: Output, run: Pick<ReviewRun, 'result' | 'mappedFrameworks'>, reportFiles: string[], configPath?: string): string {
+  const { result } = run;
   const sections: string[] = [];
   if (result.sync) sections.push(renderSync(out, result.sync.plan, result.sync.run));
-  const budget = budgetLines(out, result);
+  const budget = budgetLines(out, result, run.mappedFrameworks);
   if (budget.length) sections.push(budget.join('\n'));
   if (result.frameworks.length) {
     sections.push(renderCoverage(out, result.frameworks));

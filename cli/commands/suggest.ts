@@ -3,7 +3,7 @@ import { CONNECTION_OPTIONS, booleanFlag, integerFlag, parseCommand, stringFlag,
 import type { Command } from '../lib/command.js';
 import { EXIT } from '../lib/errors.js';
 import { table, type Output } from '../lib/output.js';
-import { SPEND_OPTIONS } from '../lib/review.js';
+import { SPEND_OPTIONS } from '../lib/reviewOptions.js';
 import { withSession } from '../lib/session.js';
 import { plannedTokens, spendStep, spentLine, tokensSpent } from '../lib/spend.js';
 

@@ -4,8 +4,9 @@ import type { Command } from '../lib/command.js';
 import { EXIT } from '../lib/errors.js';
 import type { Output } from '../lib/output.js';
 import { loadRepo } from '../lib/repo.js';
-import { renderSync } from '../lib/render.js';
-import { SPEND_OPTIONS, SYNC_OPTIONS, budgetLines, executeReview } from '../lib/review.js';
+import { budgetLines, renderSync } from '../lib/render.js';
+import { executeReview } from '../lib/review.js';
+import { SPEND_OPTIONS, SYNC_OPTIONS } from '../lib/reviewOptions.js';
 
 const OPTIONS = {
   ...REPO_OPTIONS,
@@ -41,7 +42,7 @@ export const syncCommand: Command = {
       const syncRun = result.sync?.run;
       const exitCode = result.status === 'refused' ? EXIT.service : syncRun && !syncRun.dryRun && !syncRun.complete ? EXIT.service : EXIT.ok;
       out.result(
-        () => [plan ? renderSync(out, plan, syncRun, { all: booleanFlag(parsed.values, 'all') }) : '', ...budgetLines(out, result)].filter(Boolean).join('\n\n'),
+        () => [plan ? renderSync(out, plan, syncRun, { all: booleanFlag(parsed.values, 'all') }) : '', ...budgetLines(out, result, run.mappedFrameworks)].filter(Boolean).join('\n\n'),
         () => ({
           status: result.status,
           exitCode,

@@ -3,9 +3,10 @@ import type { DriftResult } from '../../review/drift.js';
 import type { FrameworkUpdates } from '../../review/frameworkUpdates.js';
 import type { GateResult } from '../../review/gate.js';
 import type { GapIssuePlan } from '../../review/gapIssues.js';
+import type { ReviewResult } from '../../review/review.js';
 import type { SyncPlan } from '../../review/syncPlan.js';
 import type { SyncRunResult } from '../../review/syncRun.js';
-import { count, percent } from './format.js';
+import { count, percent, tokens } from './format.js';
 import { spentLine } from './spend.js';
 import { table, type Output } from './output.js';
 
@@ -109,4 +110,43 @@ export function renderGapPlan(plan: GapIssuePlan): string {
   ];
   const head = `Gap issues: ${plan.create.length} to create, ${plan.update.length} to update, ${plan.close.length} to close, ${plan.unchanged.length} unchanged${plan.deferred.length ? `, ${plan.deferred.length} deferred (maxNewPerRun)` : ''}`;
   return rows.length ? `${head}\n${table(['Action', 'Issue', 'Title'], rows, { whole: [1] })}` : head;
+}
+
+/** The refusal or dry-run lines shared by review, sync and map. */
+export function budgetLines(out: Output, result: ReviewResult, mappedFrameworks: readonly string[]): string[] {
+  const lines: string[] = [];
+  if (result.status === 'refused') {
+    lines.push(out.style('Refused before spending anything:', 'red', 'bold'));
+    for (const reason of result.budget.reasons) lines.push(`  ${reason}`);
+    if (result.budget.suggestedPack) lines.push(`  Buy it with: compliance checkout ${result.budget.suggestedPack.code}`);
+  } else if (result.status === 'dry-run') {
+    lines.push(...dryRunLines(out, result, mappedFrameworks));
+  }
+  return lines;
+}
+
+/** Every charge a dry run would make: one row per file synced and per mapping, the total, the balance and any shortfall. */
+export function dryRunLines(out: Output, result: Pick<ReviewResult, 'estimate' | 'budget' | 'sync'>, frameworks: readonly string[]): string[] {
+  const rows: string[][] = [];
+  for (const item of result.sync?.plan.items ?? []) {
+    if (item.kind === 'new' || item.kind === 'changed') rows.push([item.kind === 'new' ? 'ingest' : 'refresh', item.path, item.tokens.toLocaleString('en-US')]);
+  }
+  let mapping = 0;
+  for (const line of result.estimate.lines) {
+    if (line.operationId !== 'mapDocument') continue;
+    const name = frameworks[mapping++] ?? `mapping ${mapping}`;
+    const each = line.tokensEach === undefined ? 'unlisted' : line.tokensEach.toLocaleString('en-US');
+    rows.push(['map', `${name}${line.count > 1 ? ` (${line.count} documents × ${each})` : ''}`, line.tokensEach === undefined ? 'unlisted' : (line.count * line.tokensEach).toLocaleString('en-US')]);
+  }
+  const { budget } = result;
+  const lines = [out.style('Dry run: nothing was sent. Live-mode charges:', 'bold')];
+  lines.push(rows.length ? table(['Charge', 'What', 'Tokens'], rows) : '  none');
+  lines.push(`Total: ${tokens(result.estimate.totalTokens)}${result.estimate.unpriced.length ? ` plus unlisted prices of ${result.estimate.unpriced.join(', ')}` : ''}` +
+    `${budget.mode !== 'live' ? ' (sandbox key: never charged)' : budget.balanceTokens !== undefined ? `; balance ${tokens(budget.balanceTokens)}` : ''}.`);
+  if (!budget.allowed) {
+    lines.push(out.style('A real run would be refused before spending anything:', 'yellow', 'bold'));
+    for (const reason of budget.reasons) lines.push(`  ${reason}`);
+    if (budget.suggestedPack) lines.push(`  Buy it with: compliance checkout ${budget.suggestedPack.code}`);
+  }
+  return lines;
 }

@@ -4,11 +4,11 @@ import { resolve } from 'node:path';
 import type { PublishContext, ReportFormat } from '../../review/publish.js';
 import { publishReport } from '../../review/node/publish.js';
 import type { ReviewReport } from '../../review/reportDocument.js';
+import { stringFlag, type Parsed } from './args.js';
 import type { Output } from './output.js';
 import type { Repo } from './repo.js';
+import type { ReviewRun } from './review.js';
 import type { Session } from './session.js';
-
-export { REPORT_FORMATS } from '../../review/publish.js';
 
 /** compliance.yml's text, when the run read one (SARIF points gaps without evidence at its framework's line). */
 async function configContext(repo: Repo): Promise<PublishContext> {
@@ -21,7 +21,7 @@ async function configContext(repo: Repo): Promise<PublishContext> {
 }
 
 /** Writes the report in each format into `dir` (created, inside the working directory); returns the paths written. */
-export async function writeReports(
+async function writeReports(
   out: Output,
   session: Session,
   repo: Repo,
@@ -33,4 +33,11 @@ export async function writeReports(
   const published = await publishReport({ client: session.client, report, root: process.cwd(), dir, formats, context: { ...(await configContext(repo)), ...context } });
   for (const failure of published.failures) out.warn(failure.message);
   return published.files.map((file) => file.path);
+}
+
+/** --report-dir and --formats: writes the files and returns their paths. */
+export async function maybeWriteReports(parsed: Parsed, out: Output, run: ReviewRun): Promise<string[]> {
+  const dir = stringFlag(parsed.values, 'report-dir');
+  if (!dir || run.result.status !== 'completed') return [];
+  return writeReports(out, run.session, run.repo, run.result.report, dir, run.formats, { ...(run.history ? { history: run.history } : {}), gateNotes: run.gateNotes });
 }

@@ -9,7 +9,7 @@ import * as z from 'zod/v4';
 import { ReviewError } from '../errors.js';
 import { baselineGapKeys, REPORT_SCHEMA, REPORT_SCHEMA_VERSION, type ReviewReport } from '../reportDocument.js';
 
-interface ReportFile {
+export interface ReportFile {
   /** The path as given. */
   path: string;
   /** The review report; undefined for raw mapping reports (accepted as a baseline only). */

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderAppliedMarkdown } from '../../actions/shared/gapIssues.js';
 import type { AppliedGapIssues } from '../../actions/shared/github/gapIssues.js';
-import { renderComment, renderReportSummary } from '../../actions/shared/report.js';
+import { renderComment, renderReportSummary } from '../../actions/shared/reportRender.js';
 import { renderRefusal } from '../../actions/shared/verdict.js';
 import {
   buildReviewReport,

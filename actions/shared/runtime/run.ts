@@ -13,7 +13,7 @@ import { currentEventPolicy } from '../../../review/node/ciContext.js';
 import { routeProcessWarnings } from '../../../review/node/processWarnings.js';
 import { RepoFileError } from '../../../review/node/files.js';
 import { notEvaluatedVerdict } from '../../../review/verdict.js';
-import { setVerdictOutputs } from '../verdictOutputs.js';
+import { setVerdictOutputs } from '../stepOutputs.js';
 import { isDependabotRun, isForkPullRequest } from '../github/context.js';
 import { describeGitHubError, httpStatus } from '../github/permissions.js';
 import { readGitHubToken } from '../github/token.js';

@@ -3,7 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { fitHelp, Output, table, terminalWidth, wrapText, type OutputStreams } from '../../../cli/lib/output.js';
 import { renderCoverage, renderGaps, renderSync } from '../../../cli/lib/render.js';
-import { dryRunLines } from '../../../cli/lib/review.js';
+import { dryRunLines } from '../../../cli/lib/render.js';
 import type { GateResult } from '../../../review/gate.js';
 
 function fakeStreams(options: { tty?: boolean; env?: Record<string, string> } = {}) {

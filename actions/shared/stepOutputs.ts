@@ -1,10 +1,11 @@
 /**
- * The verdict's step outputs (status, passed, coverage, gaps, new-gaps, frameworks, tokens-spent),
- * as action.yml documents them. Its own module so the runtime can set them on a skip without
- * loading the report writers.
+ * The step outputs of map and review, as action.yml documents them: the verdict's (status, passed,
+ * coverage, gaps, new-gaps, frameworks, tokens-spent) and the report files' paths. Its own module so
+ * the runtime can set them on a skip without loading the report writers.
  */
 import * as core from '@actions/core';
 import type { Verdict } from '../../review/verdict.js';
+import type { WrittenReport } from './reportFiles.js';
 
 /** status, passed, coverage, gaps, new-gaps, frameworks, tokens-spent: the verdict's figures. */
 export function setVerdictOutputs(verdict: Verdict): void {
@@ -20,4 +21,12 @@ export function setVerdictOutputs(verdict: Verdict): void {
   const notEvaluated = verdict.errors.map((entry) => ({ key: entry.framework, name: entry.framework, evaluated: false, reason: `${entry.code}: ${entry.message}`, passed: false }));
   core.setOutput('frameworks', JSON.stringify([...figures.frameworks, ...notEvaluated]));
   core.setOutput('tokens-spent', String(figures.tokensSpent));
+}
+
+/** The report file outputs shared by map and review (the verdict's figures are set by setVerdictOutputs). */
+export function setReportPathOutputs(written: WrittenReport | undefined): void {
+  if (!written) return;
+  core.setOutput('report-path', written.dir);
+  core.setOutput('report-json', written.json);
+  core.setOutput('report-markdown', written.markdown);
 }
