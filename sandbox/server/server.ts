@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX } from '../../api/schemas/common.js';
 import type { OperationId } from '../../api/operations.js';
@@ -151,6 +152,18 @@ export function createSandboxServer(services: Services): Server {
       });
     },
   );
+  // A socket's inactivity timer fired: the idle limit between requests, or a body's stall (readBody
+  // answers that one). With a listener here Node leaves the closing to us: a starved event loop runs
+  // its timers before it reads the sockets, so an idle timer can fire late on a connection whose
+  // next request has already arrived unread; closing it then cut the client off unanswered. The
+  // close waits one turn of the loop, and a connection that received bytes meanwhile is kept.
+  server.on('timeout', (socket: Socket) => {
+    if ((socket as { _httpMessage?: unknown })._httpMessage) return; // a request in progress: its body's stall is answered 408
+    const bytesBefore = socket.bytesRead;
+    setImmediate(() => {
+      if (socket.bytesRead === bytesBefore && !(socket as { _httpMessage?: unknown })._httpMessage) socket.destroy();
+    });
+  });
   // A request Node refused (malformed, headers too large, or over a time limit): one answer, then the
   // connection is closed. Ending it only half-closes it (an HTTP server's sockets allow half-open),
   // so a client that never closes its side would hold it for ever.
