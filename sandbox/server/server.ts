@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX } from '../../api/schemas/common.js';
 import type { OperationId } from '../../api/operations.js';
@@ -34,6 +35,9 @@ const CLIENT_ERRORS: Record<string, [status: string, code: string, message: stri
   HPE_HEADER_OVERFLOW: ['431 Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.', 'Send smaller headers.'],
   default: ['400 Bad Request', 'bad_request', 'Malformed HTTP request.', 'Send a valid HTTP/1.1 request.'],
 };
+
+/** The answer in progress on a connection (Node's own field; none while it is idle between requests). */
+const responseOf = (socket: Socket | Duplex) => (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
 
 /** Operations a read-only (zero balance) live account may still call beside GETs. */
 const OPEN_WHEN_READ_ONLY = new Set<OperationId>(['createCheckout']);
@@ -158,10 +162,10 @@ export function createSandboxServer(services: Services): Server {
   // next request has already arrived unread; closing it then cut the client off unanswered. The
   // close waits one turn of the loop, and a connection that received bytes meanwhile is kept.
   server.on('timeout', (socket: Socket) => {
-    if ((socket as { _httpMessage?: unknown })._httpMessage) return; // a request in progress: its body's stall is answered 408
+    if (responseOf(socket)) return; // a request in progress: its body's stall is answered 408
     const bytesBefore = socket.bytesRead;
     setImmediate(() => {
-      if (socket.bytesRead === bytesBefore && !(socket as { _httpMessage?: unknown })._httpMessage) socket.destroy();
+      if (socket.bytesRead === bytesBefore && !responseOf(socket)) socket.destroy();
     });
   });
   // A request Node refused (malformed, headers too large, or over a time limit): one answer, then the
@@ -171,7 +175,7 @@ export function createSandboxServer(services: Services): Server {
     const [status, code, message, hint] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
     const body = JSON.stringify({ error: { code, message, hint, requestId: 'none' } });
     // Node's own rule: answer only where no answer has started on this connection.
-    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    const answering = responseOf(socket)?.headersSent === true;
     if (socket.writable && !answering) socket.write(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     socket.destroy();
   });
