@@ -8,6 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX } from '../../api/schemas/common.js';
 import type { OperationId } from '../../api/operations.js';
@@ -33,6 +35,9 @@ const CLIENT_ERRORS: Record<string, [status: string, code: string, message: stri
   HPE_HEADER_OVERFLOW: ['431 Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.', 'Send smaller headers.'],
   default: ['400 Bad Request', 'bad_request', 'Malformed HTTP request.', 'Send a valid HTTP/1.1 request.'],
 };
+
+/** The answer in progress on a connection (Node's own field; none while it is idle between requests). */
+const responseOf = (socket: Socket | Duplex) => (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
 
 /** Operations a read-only (zero balance) live account may still call beside GETs. */
 const OPEN_WHEN_READ_ONLY = new Set<OperationId>(['createCheckout']);
@@ -151,6 +156,18 @@ export function createSandboxServer(services: Services): Server {
       });
     },
   );
+  // A socket's inactivity timer fired: the idle limit between requests, or a body's stall (readBody
+  // answers that one). With a listener here Node leaves the closing to us: a starved event loop runs
+  // its timers before it reads the sockets, so an idle timer can fire late on a connection whose
+  // next request has already arrived unread; closing it then cut the client off unanswered. The
+  // close waits one turn of the loop, and a connection that received bytes meanwhile is kept.
+  server.on('timeout', (socket: Socket) => {
+    if (responseOf(socket)) return; // a request in progress: its body's stall is answered 408
+    const bytesBefore = socket.bytesRead;
+    setImmediate(() => {
+      if (socket.bytesRead === bytesBefore && !responseOf(socket)) socket.destroy();
+    });
+  });
   // A request Node refused (malformed, headers too large, or over a time limit): one answer, then the
   // connection is closed. Ending it only half-closes it (an HTTP server's sockets allow half-open),
   // so a client that never closes its side would hold it for ever.
@@ -158,7 +175,7 @@ export function createSandboxServer(services: Services): Server {
     const [status, code, message, hint] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
     const body = JSON.stringify({ error: { code, message, hint, requestId: 'none' } });
     // Node's own rule: answer only where no answer has started on this connection.
-    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    const answering = responseOf(socket)?.headersSent === true;
     if (socket.writable && !answering) socket.write(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     socket.destroy();
   });
