@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { errors as undiciErrors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
+import { proxySettings } from '../../api/node/proxy.js';
 import { nodeSleep } from '../../api/node/sleep.js';
 import { classifyNodeError, createNodeTransport, transportFetch } from '../../api/node/transport.js';
 import { TransportError } from '../../api/transport.js';
@@ -81,6 +82,14 @@ describe('proxies (HTTPS_PROXY / HTTP_PROXY / NO_PROXY), through Node\'s own age
       proxy.server.close();
       service.server.close();
     }
+  });
+
+  it('reads each variable upper case first, then lower case; HTTPS falls back to the HTTP proxy', () => {
+    expect(proxySettings({ NO_PROXY: 'internal' })).toBeUndefined();
+    expect(proxySettings({ HTTP_PROXY: 'http://upper', http_proxy: 'http://lower', NO_PROXY: 'a', no_proxy: 'b' })).toEqual({ httpProxy: 'http://upper', httpsProxy: 'http://upper', noProxy: 'a' });
+    expect(proxySettings({ http_proxy: 'http://lower', no_proxy: 'b' })).toEqual({ httpProxy: 'http://lower', httpsProxy: 'http://lower', noProxy: 'b' });
+    expect(proxySettings({ HTTPS_PROXY: 'http://secure', https_proxy: 'http://secure-lower', HTTP_PROXY: 'http://plain' })).toEqual({ httpProxy: 'http://plain', httpsProxy: 'http://secure', noProxy: undefined });
+    expect(proxySettings({ https_proxy: 'http://secure-lower', HTTP_PROXY: 'http://plain' })?.httpsProxy).toBe('http://secure-lower');
   });
 
   it('refuses, before connecting, to ignore a proxy on a Node.js without proxy support', async () => {
