@@ -139,6 +139,9 @@ describe('downloads', () => {
     [`attachment; filename*=UTF-8''R%C3%A9sum%C3%A9.md; filename="fallback.md"`, 'Résumé.md'],
     ['attachment; filename="../../etc/passwd"', 'passwd'],
     ['attachment; filename=plain.pdf', 'plain.pdf'],
+    // A quoted extended value loses its quotes, only the outer ones.
+    [`attachment; filename*=UTF-8''"quoted.md" ; size=3`, 'quoted.md'],
+    [`attachment; filename*=UTF-8''"a"b.md"`, 'a"b.md'],
     ['attachment; filename=".."', undefined],
     ['inline', undefined],
   ])('Content-Disposition %s → %s', (header, expected) => {
