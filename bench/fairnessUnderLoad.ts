@@ -15,7 +15,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, deflateRawSync } from 'node:zlib';
 import { startCliSandbox } from '../test/sandbox/builtCli.js';
-import { memoryOf, officePackage, percentile, pingLoop, uploadFile, wordDocumentEntry } from '../test/sandbox/uploadBombs.js';
+import { pingLoop } from '../test/sandbox/pings.js';
+import { memoryOf, officePackage, percentile, uploadFile, wordDocumentEntry } from '../test/sandbox/uploadBombs.js';
 import type { BenchReport } from './report.js';
 
 const CLI = 'dist/cli/compliance.cjs';
