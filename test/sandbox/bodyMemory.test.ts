@@ -10,7 +10,7 @@ const CHUNK = 64 * 1024;
 
 it('collects the young generation once per 4 MB of body read', async () => {
   const minor: PerformanceEntry[] = [];
-  const observer = new PerformanceObserver((list) => minor.push(...list.getEntries().filter((entry) => (entry.detail as { kind: number }).kind === constants.NODE_PERFORMANCE_GC_MINOR)));
+  const observer = new PerformanceObserver((list) => minor.push(...list.getEntries().filter((entry) => (entry as PerformanceEntry & { detail: { kind: number } }).detail.kind === constants.NODE_PERFORMANCE_GC_MINOR)));
   observer.observe({ entryTypes: ['gc'] });
   try {
     // 40 MB in 64 KB chunks, allocating nothing else: without the collections V8 would have no reason to run one.
