@@ -15,7 +15,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, deflateRawSync } from 'node:zlib';
 import { startCliSandbox } from '../test/sandbox/builtCli.js';
-import { memoryOf, officePackage, percentile, pingLoop, uploadFile, wordDocumentEntry } from '../test/sandbox/uploadBombs.js';
+import { pingLoop } from '../test/sandbox/pings.js';
+import { memoryOf, officePackage, percentile, uploadFile, wordDocumentEntry } from '../test/sandbox/uploadBombs.js';
 import type { BenchReport } from './report.js';
 
 const CLI = 'dist/cli/compliance.cjs';
@@ -109,16 +110,17 @@ const megabytes = (bytes: number) => Math.round(bytes / MB);
 /**
  * FAIRNESS_BEFORE_CLI: the compliance.cjs of another build (say the code before a change, built in a
  * copy of the repository) measured first, in the same run and under the same load, its figures
- * named "(before)". FAIRNESS_ARENA_MAX: this build measured again with the sandbox process under that
- * MALLOC_ARENA_MAX (glibc arenas; it must be set before the process starts), named by it.
+ * named "(before)". FAIRNESS_SANDBOX_ENV (`NAME=VALUE`, space-separated): this build measured again
+ * with the sandbox process started under those variables (say glibc's MALLOC_ARENA_MAX, which must
+ * be set before the process starts), named by them.
  */
 export async function bench(report: BenchReport): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run node scripts/build.mjs first`);
   const builds: Array<[cli: string, label: string, env: Record<string, string>]> = [[CLI, 'loaded fairness', {}]];
   if (process.env.FAIRNESS_BEFORE_CLI) builds.unshift([process.env.FAIRNESS_BEFORE_CLI, 'loaded fairness (before)', {}]);
-  // The same build again with the sandbox process's glibc arenas capped, beside the figures without.
-  const arenaMax = process.env.FAIRNESS_ARENA_MAX;
-  if (arenaMax) builds.push([CLI, `loaded fairness, MALLOC_ARENA_MAX=${arenaMax}`, { MALLOC_ARENA_MAX: arenaMax }]);
+  // The same build again with the sandbox process under other variables (glibc's malloc tunables), beside the figures without.
+  const sandboxEnv = process.env.FAIRNESS_SANDBOX_ENV?.trim();
+  if (sandboxEnv) builds.push([CLI, `loaded fairness, ${sandboxEnv}`, Object.fromEntries(sandboxEnv.split(/\s+/).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))]);
   // Busy loops in sessions of their own: ended at the end, whatever happens.
   const loops = loadMachine(Number(process.env.FAIRNESS_LOAD ?? Math.max(1, availableParallelism() - 1)));
   try {
@@ -205,7 +207,7 @@ async function measure(report: BenchReport, cli: string, label: string, env: Rec
       if (backAfterMs === undefined && rssAfter <= rssBefore * 1.5) backAfterMs = performance.now() - floodOver;
     }
     report.figure(`${label}: sandbox RSS a minute after the flood`, megabytes(rssAfter), 'MB', `≤ ${megabytes(rssBefore * 1.5)} MB`, { name: '1.5 × RSS before the flood', value: megabytes(rssBefore * 1.5), unit: 'MB' });
-    report.note(`${label}: sandbox MALLOC_ARENA_MAX ${env.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? "unset (glibc's default)"}; RSS before the flood ${megabytes(rssBefore)} MB; back under 1.5× ${backAfterMs === undefined ? 'not within the minute' : `${(backAfterMs / 1000).toFixed(0)} s after the flood's requests were answered`}`);
+    report.note(`${label}: sandbox environment ${Object.keys(env).length ? JSON.stringify(env) : "as the bench's (glibc's malloc defaults unless set)"}; RSS before the flood ${megabytes(rssBefore)} MB; back under 1.5× ${backAfterMs === undefined ? 'not within the minute' : `${(backAfterMs / 1000).toFixed(0)} s after the flood's requests were answered`}`);
   } finally {
     // The flooder first: a measurement that failed mid-flood stops the sandbox, and its in-flight
     // requests would end as connections closed unanswered, hiding the failure itself.

@@ -14,7 +14,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { constants, deflateRawSync } from 'node:zlib';
-import { memoryOf, officePackage, percentile, pingLoop, uploadFile, wordDocumentEntry } from '../test/sandbox/uploadBombs.js';
+import { pingLoop } from '../test/sandbox/pings.js';
+import { memoryOf, officePackage, percentile, uploadFile, wordDocumentEntry } from '../test/sandbox/uploadBombs.js';
 import type { BenchReport } from './report.js';
 
 const CLI = 'dist/cli/compliance.cjs';

@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { z } from 'zod/v4';
 import { operations, type OperationId, type OperationSpec } from '../../api/operations.js';
 import { LIMITS } from '../../api/schemas/common.js';
+import { bodyBytesRead } from './bodyMemory.js';
 import { HttpError } from './httpError.js';
 import { LARGE_JSON_BODY_BYTES, parseLargeJson } from './jsonBodyPool.js';
 import { decodeJsonBody, JsonBodyError } from './jsonText.js';
@@ -58,6 +59,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
+      bodyBytesRead(chunk.length);
       if (received > limit) over = true;
       // Over the limit, keep reading so the client can finish sending and read the 413, up to a cap.
       if (over && received > DRAIN_CAP) {
@@ -70,6 +72,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const onStall = () => settle(stalled());
     req.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose).once('timeout', onStall);
   });
+}
+
+/** Reads and drops the rest of a body refused unread, so the client, done sending, reads the answer. */
+export function drain(req: IncomingMessage): void {
+  req.on('data', (chunk: Buffer) => bodyBytesRead(chunk.length)).resume();
 }
 
 /** Which query fields are numbers or booleans, from the input schema (query values arrive as strings). */

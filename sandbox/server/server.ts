@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX } from '../../api/schemas/common.js';
 import type { OperationId } from '../../api/operations.js';
 import { ADMIN_PREFIX, handleAdmin } from './admin.js';
-import { readInput } from './body.js';
+import { drain, readInput } from './body.js';
 import { FAULT_HEADER, faultError, HTML_502, parseFault, type Fault } from './faults.js';
 import { handlers, type HandlerContext, type Reply } from './handlers/index.js';
 import { refuseBusyMappings } from './handlers/documents.js';
@@ -130,7 +130,7 @@ export function createSandboxServer(services: Services): Server {
         console.error(`[sandbox] ${requestId} ${req.method} ${req.url?.split('?')[0]}: ${error instanceof Error ? error.message : String(error)}`);
       }
       // Drain any unread body so the client can read the answer.
-      if (!req.readableEnded && !req.destroyed) req.resume();
+      if (!req.readableEnded && !req.destroyed) drain(req);
       if (fault?.kind === 'reset-after') return void req.socket.destroy();
       sendError(res, httpError, requestId, headers);
     }

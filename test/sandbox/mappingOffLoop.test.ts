@@ -1,7 +1,8 @@
 /**
  * Mapping runs off the server's event loop. Against the built sandbox (its own process): a mapping
- * of about 2,000,000 characters, the JSON limit, while a second key pings in a loop; the pings stay
- * under 100 ms at p99 and the report is byte for byte what mapText gives. Against the job store: work
+ * of about 2,000,000 characters, the JSON limit, while a second key pings in a loop; the pings sent
+ * while it maps are answered before it completes (their latency is a figure of
+ * bench/sandboxFairness.ts, not asserted here) and the report is byte for byte what mapText gives. Against the job store: work
  * prepared at admission settles a due job exactly once when it arrives, a failed preparation fails
  * and refunds the job, and a job with no preparation in memory (admitted by an earlier process)
  * prepares again on demand.
@@ -17,35 +18,11 @@ import type { JobKind, JobRecord } from '../../sandbox/server/jobStore.js';
 import { createJobWorkers, type MappingJobInput } from '../../sandbox/server/workers.js';
 import { copyOfBuiltCli, startCliSandbox, type BuiltCli } from './builtCli.js';
 import { policyText } from './helpers.js';
+import { latencies, shareAnsweredDuring, steadyPings } from './pings.js';
 import { percentile } from './uploadBombs.js';
 
 const MAPPER = 'csk_sandbox_mapper_0001';
 const BYSTANDER = 'csk_sandbox_bystander_0001';
-
-/**
- * Pings with `key` every 10 ms, each without waiting for the one before, until `stop()`: a stalled
- * event loop delays every ping sent meanwhile, as it delays every key's requests (one ping at a time
- * would see a one-second stall once, and its p99 would not move).
- */
-function steadyPings(baseUrl: string, key: string): { stop(): Promise<number[]> } {
-  const latencies: number[] = [];
-  const sent: Array<Promise<void>> = [];
-  const ping = async () => {
-    const started = performance.now();
-    const response = await fetch(`${baseUrl}/ping`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`ping answered ${response.status}`);
-    latencies.push(performance.now() - started);
-  };
-  const timer = setInterval(() => sent.push(ping()), 10);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await Promise.all(sent);
-      return latencies;
-    },
-  };
-}
 
 /** Policy-like text of `length` characters (ASCII, so the JSON body stays under its 2 MB limit). */
 function policySet(length: number): string {
@@ -66,7 +43,7 @@ describe('a 2,000,000-character mapping against the built sandbox', () => {
 
   beforeAll(async () => {
     built = copyOfBuiltCli();
-    const started = await startCliSandbox(built.cli, ['--job-seconds', '1', '--rate-limit', '100000', '--key', MAPPER, '--key', BYSTANDER]);
+    const started = await startCliSandbox(built.cli, ['--job-seconds', '0', '--rate-limit', '100000', '--key', MAPPER, '--key', BYSTANDER]);
     child = started.child;
     baseUrl = started.announced.baseUrl;
   }, 180_000);
@@ -76,7 +53,7 @@ describe('a 2,000,000-character mapping against the built sandbox', () => {
     built?.remove();
   });
 
-  it('keeps another key’s pings under 100 ms at p99 while it maps, and reports what mapText gives', async () => {
+  it('answers another key’s pings while it maps, and reports what mapText gives', async () => {
     const text = policySet(1_990_000);
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${baseUrl}${path}`, {
@@ -86,16 +63,20 @@ describe('a 2,000,000-character mapping against the built sandbox', () => {
       });
       return { status: response.status, text: await response.text() };
     };
+    /** The job's id, final status, and when the answer saying so arrived (the 202 itself when the job was due at once). */
     const mapped = async (content: string) => {
       const submitted = await call('POST', '/documents/map', { framework: 'hipaa-security', content });
+      let settledAt = performance.now();
       expect(submitted.status, submitted.text).toBe(202);
-      const { jobId } = JSON.parse(submitted.text) as { jobId: string };
-      let status = 'queued';
+      const answer = JSON.parse(submitted.text) as { jobId: string; status: string };
+      const jobId = answer.jobId;
+      let status = answer.status;
       while (status === 'queued' || status === 'running') {
         await new Promise((resolve) => setTimeout(resolve, 50));
         status = (JSON.parse((await call('GET', `/jobs/${jobId}`)).text) as { status: string }).status;
+        settledAt = performance.now();
       }
-      return { jobId, status };
+      return { jobId, status, settledAt };
     };
     // A first small mapping loads what any first request loads and starts the mapping worker.
     expect((await mapped(policySet(5_000))).status).toBe('completed');
@@ -105,11 +86,12 @@ describe('a 2,000,000-character mapping against the built sandbox', () => {
 
     const pings = steadyPings(baseUrl, BYSTANDER);
     const started = performance.now();
-    const { jobId, status } = await mapped(text);
-    const jobMs = performance.now() - started;
+    const { jobId, status, settledAt } = await mapped(text);
+    const jobMs = settledAt - started;
     const underMapping = await pings.stop();
-    const p99 = (values: number[]) => Math.round(percentile(values, 99) * 10) / 10;
-    console.log(`ping p99 at rest ${p99(atRest)} ms (${atRest.length} pings); while mapping ${text.length.toLocaleString('en-US')} characters ${p99(underMapping)} ms (${underMapping.length} pings, max ${Math.round(Math.max(...underMapping))} ms); job done in ${Math.round(jobMs)} ms`);
+    const during = shareAnsweredDuring(underMapping, [{ from: started, to: settledAt }]);
+    const p99 = (values: typeof atRest) => Math.round(percentile(latencies(values), 99) * 10) / 10;
+    console.log(`ping p99 at rest ${p99(atRest)} ms (${atRest.length} pings); while mapping ${text.length.toLocaleString('en-US')} characters ${p99(underMapping)} ms (${underMapping.length} pings, ${during.sent} sent before it completed, ${Math.round(during.share * 100)}% answered before it); job done in ${Math.round(jobMs)} ms`);
     expect(status).toBe('completed');
 
     const download = await call('GET', `/documents/${jobId}?format=json`);
@@ -120,8 +102,10 @@ describe('a 2,000,000-character mapping against the built sandbox', () => {
     expect(report.coverage).toBeGreaterThan(0);
     expect(download.text).toBe(JSON.stringify({ ...expected, jobId, mode: 'sandbox', generatedAt: report.generatedAt }));
 
-    expect(underMapping.length).toBeGreaterThan(20);
-    expect(percentile(underMapping, 99)).toBeLessThan(100);
+    // With job seconds 0 the job completes when its mapping does: mapped on the event loop (at
+    // admission or at a poll), the mapping would hold every ping sent meanwhile until it ended.
+    expect(during.sent).toBeGreaterThan(20);
+    expect(during.share).toBeGreaterThan(0.5);
   }, 120_000);
 });
 
@@ -227,14 +211,10 @@ describe('jobs whose work is prepared off the event loop', () => {
   it('stops a mapping over its time limit, naming the limit, and fails its job with mapping_too_large', async () => {
     const framework = findFramework('hipaa-security')!;
     const pool = createMappingPool({ size: 1, limits: { maxSeconds: 0.05 } });
-    const started = performance.now();
     const error = (await pool.run({ text: policySet(1_990_000), framework: { slug: framework.slug, name: framework.name, version: framework.version, controls: framework.controls! } }).catch((e: unknown) => e)) as MappingLimit;
-    const ms = performance.now() - started;
     await pool.close();
     expect(error).toBeInstanceOf(MappingLimit);
     expect(error.limit).toBe('mapping_seconds');
-    // The limit counts from when the worker takes the task; starting a worker from the TS sources comes first.
-    expect(ms).toBeLessThan(5_000);
     const workers = createJobWorkers({ library: undefined as never, indexMaintenance: undefined as never, mapping: { run: () => Promise.reject(error), pending: () => 0 } });
     const input: MappingJobInput = { mode: 'sandbox', frameworkSlug: 'hipaa-security', text: 'policy' };
     await expect(workers.mapping.prepare!({ id: 'job', input } as JobRecord)).rejects.toMatchObject({

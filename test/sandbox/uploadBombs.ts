@@ -2,10 +2,11 @@
  * Decompression bombs built here, programmatically, for the upload attack test and bench: each is
  * small on the wire and huge once inflated. Deflate streams are made in chunks, so generating a
  * 1 GB bomb never holds 1 GB. Plus the attack itself (`runAttack`): the bombs uploaded one by one
- * while another key pings, with latencies and the server's peak RSS.
+ * while another key pings, with the pings, when each bomb was sent and answered, and the server's peak RSS.
  */
 import { readFileSync } from 'node:fs';
 import { constants, deflateRawSync, deflateSync, createDeflateRaw } from 'node:zlib';
+import { steadyPings, type Ping } from './pings.js';
 
 const MB = 1024 * 1024;
 
@@ -247,47 +248,28 @@ export async function uploadFile(baseUrl: string, key: string, bytes: Uint8Array
   return { status: response.status, body, headers: response.headers, ms: performance.now() - started };
 }
 
-/** Pings with `key`, one after another, until `stop()`, which resolves with every latency (ms). */
-export function pingLoop(baseUrl: string, key: string): { stop(): Promise<number[]> } {
-  const latencies: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      const response = await fetch(`${baseUrl}/ping`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`ping answered ${response.status}`);
-      latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  })();
-  // A failed ping surfaces at stop(), not as an unhandled rejection that ends the process mid-measure.
-  loop.catch(() => undefined);
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return latencies;
-    },
-  };
-}
-
 export interface AttackResult {
-  atRest: number[];
-  underAttack: number[];
+  /** The other key's pings (every 10 ms, none waiting for another) for a second at rest, then during the attack. */
+  atRest: Ping[];
+  underAttack: Ping[];
   /** Peak resident set of the server process over its life (VmHWM), bytes. */
   peakRss: number;
-  answers: Array<{ bomb: Bomb; answer: UploadAnswer }>;
+  /** Each bomb's answer, and when it was sent and answered (performance.now(), as the pings). */
+  answers: Array<{ bomb: Bomb; answer: UploadAnswer; from: number; to: number }>;
 }
 
 /** A second of pings at rest, then every bomb uploaded in turn by `attacker` while `bystander` pings. */
 export async function runAttack(options: { baseUrl: string; pid: number; attacker: string; bystander: string; bombs: Bomb[] }): Promise<AttackResult> {
-  const rest = pingLoop(options.baseUrl, options.bystander);
+  const rest = steadyPings(options.baseUrl, options.bystander);
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const atRest = await rest.stop();
-  const pings = pingLoop(options.baseUrl, options.bystander);
+  const pings = steadyPings(options.baseUrl, options.bystander);
   const answers: AttackResult['answers'] = [];
-  for (const bomb of options.bombs) answers.push({ bomb, answer: await uploadFile(options.baseUrl, options.attacker, bomb.bytes, bomb.filename) });
+  for (const bomb of options.bombs) {
+    const from = performance.now();
+    const answer = await uploadFile(options.baseUrl, options.attacker, bomb.bytes, bomb.filename);
+    answers.push({ bomb, answer, from, to: performance.now() });
+  }
   const underAttack = await pings.stop();
   return { atRest, underAttack, peakRss: memoryOf(options.pid).peak, answers };
 }
