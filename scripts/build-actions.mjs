@@ -37,6 +37,25 @@ export class BearerCredentialHandler { constructor() { refuse(); } }`;
 }
 
 /**
+ * node:crypto on first use. Loading it (with the stream machinery it pulls in) was the largest
+ * share of Node's own start-up work in every action, yet nothing hashes, draws random bytes or
+ * writes a step output (@actions/core's delimiter) before the first request. The stand-in exports
+ * what the bundled code imports; an import of anything else fails the build (esbuild: no such export).
+ */
+export const LAZY_CRYPTO_EXPORTS = ['createHash', 'randomBytes', 'randomUUID'];
+
+function cryptoOnFirstUse() {
+  const contents = LAZY_CRYPTO_EXPORTS.map((name) => `export function ${name}(...args) { return process.getBuiltinModule('node:crypto').${name}(...args); }`).join('\n');
+  return {
+    name: 'crypto-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /^(node:)?crypto$/ }, () => ({ path: 'node:crypto', namespace: 'crypto-on-first-use' }));
+      build.onLoad({ filter: /.*/, namespace: 'crypto-on-first-use' }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
+/**
  * api/ and review/ only declare when loaded: a module of theirs whose exports an action never uses
  * can be left out of its bundle, with everything only it imports. esbuild cannot know that (a
  * top-level `z.object(...)` might do anything), so each action carried the barrels' every module:
@@ -86,7 +105,7 @@ export function actionBundleOptions(name, { outfile } = {}) {
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
-    plugins: [oneHttpStack(), pureSources()],
+    plugins: [oneHttpStack(), cryptoOnFirstUse(), pureSources()],
     banner: { js: `${nodeVersionBanner(name, 'action')}\n// Bundled by scripts/build-actions.mjs from ${ACTIONS_DIR}/${name}/src/main.ts (third-party notices: licenses.txt). Do not edit: run node scripts/build.mjs actions.` },
     footer: { js: 'if(require.main===module)module.exports.run();' },
   };
