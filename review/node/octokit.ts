@@ -1,9 +1,9 @@
 /**
- * The one GitHub adapter: Octokit (core and pagination) plus the retry and throttling plugins, so transient errors are retried and primary
- * and secondary rate limits are waited out rather than hammered. The CLI (`gaps --github`) and the
- * actions both use it, and every request goes through the one Node transport (api/node/transport.ts:
- * node:http(s) with HTTPS_PROXY / HTTP_PROXY / NO_PROXY honoured), never Node's own fetch, which
- * ignores the proxy variables.
+ * The one GitHub adapter: Octokit (core and pagination) plus the retry and throttling plugins, so
+ * transient errors are retried and primary and secondary rate limits are waited out rather than
+ * hammered. The CLI (`gaps --github`) and the actions both use it, and every request goes through
+ * the one Node transport (api/node/transport.ts: node:http(s) with HTTPS_PROXY / HTTP_PROXY /
+ * NO_PROXY honoured), never Node's own fetch, which ignores the proxy variables.
  *
  * Not exported from review/node/index.ts: the Octokit modules are imported on first use, so
  * surfaces that never call GitHub neither bundle nor load them.
