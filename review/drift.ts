@@ -5,6 +5,7 @@
  * and never overwritten without force.
  */
 import * as z from 'zod/v4';
+import { lazy } from '../api/schemas/lazy.js';
 import { FORMATS, type DownloadFormat } from '../api/schemas/common.js';
 import type { GenerateTarget } from './config.js';
 import { ReviewError } from './errors.js';
@@ -13,23 +14,25 @@ import { bytesHash, contentHash, sameHash } from '../api/contentHash.js';
 export const MANIFEST_PATH = '.compliance/generated.json';
 const MANIFEST_SCHEMA_VERSION = 1;
 
-const parametersSchema = z.record(z.string(), z.unknown());
-const manifestSchema = z.looseObject({
-  schemaVersion: z.literal(MANIFEST_SCHEMA_VERSION),
-  documents: z.array(
-    z.looseObject({
-      output: z.string(),
-      framework: z.string(),
-      type: z.string(),
-      parameters: parametersSchema,
-      /** The framework's newest update when the document was generated. */
-      frameworkUpdatedAt: z.string().nullable(),
-      generatedAt: z.string(),
-      jobId: z.string().optional(),
-      files: z.array(z.looseObject({ path: z.string(), format: z.enum(FORMATS), contentHash: z.string() })),
-    }),
-  ),
-});
+// Built when a manifest is first read, not when the module loads (api/schemas/lazy.ts).
+const manifestSchema = lazy(() =>
+  z.looseObject({
+    schemaVersion: z.literal(MANIFEST_SCHEMA_VERSION),
+    documents: z.array(
+      z.looseObject({
+        output: z.string(),
+        framework: z.string(),
+        type: z.string(),
+        parameters: z.record(z.string(), z.unknown()),
+        /** The framework's newest update when the document was generated. */
+        frameworkUpdatedAt: z.string().nullable(),
+        generatedAt: z.string(),
+        jobId: z.string().optional(),
+        files: z.array(z.looseObject({ path: z.string(), format: z.enum(FORMATS), contentHash: z.string() })),
+      }),
+    ),
+  }),
+);
 
 export type GenerationManifest = z.output<typeof manifestSchema>;
 export type ManifestEntry = GenerationManifest['documents'][number];

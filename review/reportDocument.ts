@@ -3,6 +3,7 @@
  * templates) that also serves as the baseline of a later `--fail-on new-gaps` run.
  */
 import * as z from 'zod/v4';
+import { lazy } from '../api/schemas/lazy.js';
 import type { KeyMode } from '../api/schemas/common.js';
 import { ReviewError } from './errors.js';
 import type { GateResult } from './gate.js';
@@ -70,17 +71,21 @@ export function modeNote(mode: KeyMode | undefined): string {
 }
 
 // Only what a baseline needs is checked; the rest of a report is kept as it is.
-const reportForBaseline = z.looseObject({
-  schema: z.literal(REPORT_SCHEMA),
-  schemaVersion: z.number(),
-  frameworks: z.array(z.looseObject({ gaps: z.array(z.looseObject({ key: z.string() })) })),
-});
+const reportForBaseline = lazy(() =>
+  z.looseObject({
+    schema: z.literal(REPORT_SCHEMA),
+    schemaVersion: z.number(),
+    frameworks: z.array(z.looseObject({ gaps: z.array(z.looseObject({ key: z.string() })) })),
+  }),
+);
 
 // A raw mapping report (as downloaded in json) is accepted as a baseline too.
-const mappingReportForBaseline = z.looseObject({
-  framework: z.looseObject({ slug: z.string().optional(), name: z.string().optional() }),
-  gaps: z.array(z.looseObject({ controlId: z.string() })),
-});
+const mappingReportForBaseline = lazy(() =>
+  z.looseObject({
+    framework: z.looseObject({ slug: z.string().optional(), name: z.string().optional() }),
+    gaps: z.array(z.looseObject({ controlId: z.string() })),
+  }),
+);
 
 /** The gap keys of a previous report document (or of raw mapping reports). */
 export function baselineGapKeys(document: unknown): Set<string> {

@@ -7,6 +7,7 @@
  * text (verifiedReuse) before they count.
  */
 import * as z from 'zod/v4';
+import { lazy } from '../api/schemas/lazy.js';
 import type { MappingMode } from './config.js';
 import type { RepoFile } from './documents.js';
 import { bytesHash, contentHash } from '../api/contentHash.js';
@@ -28,11 +29,13 @@ export interface MappingStore {
   mappings: StoredMapping[];
 }
 
-const storeSchema = z.object({
-  version: z.literal(2),
-  pullRequest: z.number().int().positive(),
-  mappings: z.array(z.object({ key: z.string().min(1), framework: z.string(), reports: z.array(z.object({ source: z.string(), jobId: z.string().min(1) })).min(1) })),
-});
+const storeSchema = lazy(() =>
+  z.object({
+    version: z.literal(2),
+    pullRequest: z.number().int().positive(),
+    mappings: z.array(z.object({ key: z.string().min(1), framework: z.string(), reports: z.array(z.object({ source: z.string(), jobId: z.string().min(1) })).min(1) })),
+  }),
+);
 
 /** The store a run leaves for the next run of the same pull request: its mappings' job ids, nothing the next run would have to trust. */
 export function serializeMappingStore(pullRequest: number, mappings: readonly StoredMapping[]): string {

@@ -3,6 +3,7 @@
 // actions/<name>/src/main.ts with everything it imports inlined. test/actions/bundles.test.ts
 // rebuilds each with these exact options and fails when a committed bundle differs.
 import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeLicenses } from './licenses.mjs';
 import { nodeVersionBanner } from './nodeVersionCheck.mjs';
@@ -32,6 +33,47 @@ export class BearerCredentialHandler { constructor() { refuse(); } }`;
     setup(build) {
       build.onResolve({ filter: /^@actions\/http-client(\/|$)/ }, (args) => ({ path: args.path, namespace: 'http-client-stand-in' }));
       build.onLoad({ filter: /.*/, namespace: 'http-client-stand-in' }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
+/**
+ * node:crypto on first use. Loading it (with the stream machinery it pulls in) was the largest
+ * share of Node's own start-up work in every action, yet nothing hashes, draws random bytes or
+ * writes a step output (@actions/core's delimiter) before the first request. The stand-in exports
+ * what the bundled code imports; an import of anything else fails the build (esbuild: no such export).
+ */
+export const LAZY_CRYPTO_EXPORTS = ['createHash', 'randomBytes', 'randomUUID'];
+
+function cryptoOnFirstUse() {
+  const contents = LAZY_CRYPTO_EXPORTS.map((name) => `export function ${name}(...args) { return process.getBuiltinModule('node:crypto').${name}(...args); }`).join('\n');
+  return {
+    name: 'crypto-on-first-use',
+    setup(build) {
+      build.onResolve({ filter: /^(node:)?crypto$/ }, () => ({ path: 'node:crypto', namespace: 'crypto-on-first-use' }));
+      build.onLoad({ filter: /.*/, namespace: 'crypto-on-first-use' }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
+/**
+ * yaml as ES modules. Its Node entry is CommonJS: esbuild keeps each of its forty modules whole in
+ * a wrapper, all run on first use, yaml's every feature compiled and initialised before the
+ * configuration is read. The package's other entry is the same code as ES modules (its `default`
+ * export condition, taken by bundlers for browsers), which esbuild scope-hoists and trims to what
+ * we call. The two differ only where we never go: a warning goes to console.warn, not
+ * process.emitWarning (we parse with logLevel 'error': none is emitted), and YAML 1.1's
+ * `!!binary` reads into a Uint8Array rather than a Buffer (we parse the core schema).
+ */
+function yamlAsModules() {
+  return {
+    name: 'yaml-as-modules',
+    setup(build) {
+      build.onResolve({ filter: /^yaml$/ }, async ({ path, pluginData, ...args }) => {
+        if (pluginData === yamlAsModules) return undefined;
+        const node = await build.resolve(path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: yamlAsModules });
+        return { path: join(node.path, '..', '..', 'browser', 'index.js') };
+      });
     },
   };
 }
@@ -86,7 +128,7 @@ export function actionBundleOptions(name, { outfile } = {}) {
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
-    plugins: [oneHttpStack(), pureSources()],
+    plugins: [oneHttpStack(), cryptoOnFirstUse(), yamlAsModules(), pureSources()],
     banner: { js: `${nodeVersionBanner(name, 'action')}\n// Bundled by scripts/build-actions.mjs from ${ACTIONS_DIR}/${name}/src/main.ts (third-party notices: licenses.txt). Do not edit: run node scripts/build.mjs actions.` },
     footer: { js: 'if(require.main===module)module.exports.run();' },
   };

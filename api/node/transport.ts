@@ -9,7 +9,7 @@
  * api client's, not this module's.
  */
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import { TransportError, type Transport, type TransportRequest } from '../transport.js';
 import { classifyNodeError, flattenHeaders } from './errors.js';
 import { proxySettings } from './proxy.js';
@@ -37,14 +37,12 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Transpo
   // `proxyEnv` is newer than the @types/node in use.
   const agentOptions = { keepAlive: true, ...(proxied ? { proxyEnv: env } : {}) } as http.AgentOptions;
   const version = options.nodeVersion ?? process.versions.node;
-  let agents: { http: http.Agent; https: https.Agent } | undefined;
+  const agents: Agents = { options: agentOptions };
   return (request) => {
     if (proxied && !proxySupported(version)) {
       const message = `HTTPS_PROXY / HTTP_PROXY is set, but Node.js ${version} cannot use a proxy here (Node.js ${PROXY_SUPPORT.join('.')} or newer can)`;
       return Promise.reject(new TransportError('connect', false, message));
     }
-    // Created on first use so that merely constructing a client opens nothing.
-    agents ??= { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
     return send(request, agents);
   };
 }
@@ -56,7 +54,24 @@ export function sharedNodeTransport(): Transport {
   return (shared ??= createNodeTransport());
 }
 
-function send(request: TransportRequest, agents: { http: http.Agent; https: https.Agent }): ReturnType<Transport> {
+/**
+ * The keep-alive agents, each created on first use so that merely constructing a client opens
+ * nothing; node:https (TLS and node:crypto, milliseconds of every start-up) is loaded only by the
+ * first https:// request.
+ */
+interface Agents {
+  options: http.AgentOptions;
+  http?: http.Agent;
+  https?: https.Agent;
+}
+
+function agentFor(agents: Agents, secure: boolean): { module: typeof http | typeof https; agent: http.Agent } {
+  if (!secure) return { module: http, agent: (agents.http ??= new http.Agent(agents.options)) };
+  const module = process.getBuiltinModule('node:https');
+  return { module, agent: (agents.https ??= new module.Agent(agents.options)) };
+}
+
+function send(request: TransportRequest, agents: Agents): ReturnType<Transport> {
   const url = new URL(request.url);
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
@@ -70,7 +85,8 @@ function send(request: TransportRequest, agents: { http: http.Agent; https: http
       else reject(classifyNodeError(error, { callerAborted, timedOut }));
     };
     const secure = url.protocol === 'https:';
-    const outgoing = (secure ? https : http).request(url, { method: request.method, headers: request.headers, agent: secure ? agents.https : agents.http, signal }, (response) => {
+    const { module, agent } = agentFor(agents, secure);
+    const outgoing = module.request(url, { method: request.method, headers: request.headers, agent, signal }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', fail);

@@ -1,23 +1,26 @@
 /**
- * The one GitHub adapter: Octokit (core with the REST methods and pagination, as @octokit/rest
- * composes it) plus the retry and throttling plugins, so transient errors are retried and primary
- * and secondary rate limits are waited out rather than hammered. The CLI (`gaps --github`) and the
- * actions both use it, and every request goes through the one Node transport (api/node/transport.ts:
- * node:http(s) with HTTPS_PROXY / HTTP_PROXY / NO_PROXY honoured), never Node's own fetch, which
- * ignores the proxy variables.
+ * The one GitHub adapter: Octokit (core and pagination) plus the retry and throttling plugins, so
+ * transient errors are retried and primary and secondary rate limits are waited out rather than
+ * hammered. The CLI (`gaps --github`) and the actions both use it, and every request goes through
+ * the one Node transport (api/node/transport.ts: node:http(s) with HTTPS_PROXY / HTTP_PROXY /
+ * NO_PROXY honoured), never Node's own fetch, which ignores the proxy variables.
  *
  * Not exported from review/node/index.ts: the Octokit modules are imported on first use, so
  * surfaces that never call GitHub neither bundle nor load them.
  */
 import type { Octokit } from '@octokit/core';
 import type { PaginateInterface } from '@octokit/plugin-paginate-rest';
-import type { Api } from '@octokit/plugin-rest-endpoint-methods';
 import type { RetryOptions } from '@octokit/plugin-retry';
 import type { ThrottlingOptions } from '@octokit/plugin-throttling';
 import { sharedNodeTransport, transportFetch } from '../../api/node/transport.js';
 import { gitHubStatus, type GitHubIssueRef, type GitHubIssuesPort, type ListedIssue } from '../githubPort.js';
 
-export type GitHub = Octokit & Api & { paginate: PaginateInterface };
+/**
+ * Endpoints are called by route (`github.request('GET /repos/{owner}/{repo}/issues', …)`), typed
+ * by @octokit/types: the REST-methods plugin is a table of every GitHub endpoint (82 kB of each
+ * bundle to compile at start-up) for the few routes the review loop uses.
+ */
+export type GitHub = Octokit & { paginate: PaginateInterface };
 
 interface RepositoryRef {
   owner: string;
@@ -52,9 +55,8 @@ interface CreateGitHubOptions {
 const silent: GitHubLog = { debug: () => {}, info: () => {}, warning: () => {} };
 
 export async function createGitHub(options: CreateGitHubOptions): Promise<GitHub> {
-  const [{ Octokit }, { restEndpointMethods }, { paginateRest }, { retry }, { throttling }] = await Promise.all([
+  const [{ Octokit }, { paginateRest }, { retry }, { throttling }] = await Promise.all([
     import('@octokit/core'),
-    import('@octokit/plugin-rest-endpoint-methods'),
     import('@octokit/plugin-paginate-rest'),
     import('@octokit/plugin-retry'),
     import('@octokit/plugin-throttling'),
@@ -71,7 +73,7 @@ export async function createGitHub(options: CreateGitHubOptions): Promise<GitHub
     log.warning(`GitHub ${kind} rate limit on ${what}: giving up (retry after ${retryAfter} s)`);
     return false;
   };
-  const GitHubClient = Octokit.plugin(restEndpointMethods, paginateRest, retry, throttling);
+  const GitHubClient = Octokit.plugin(paginateRest, retry, throttling);
   return new GitHubClient({
     auth: options.token,
     baseUrl: (options.baseUrl || 'https://api.github.com').replace(/\/+$/, ''),
@@ -92,7 +94,7 @@ export function gitHubIssues(github: GitHub, repository: RepositoryRef): GitHubI
   const ref = (data: { number: number; html_url: string }): GitHubIssueRef => ({ number: data.number, url: data.html_url });
   return {
     async listIssues(label) {
-      const items = await github.paginate(github.rest.issues.listForRepo, { ...repository, labels: label, state: 'all', per_page: 100 });
+      const items = await github.paginate('GET /repos/{owner}/{repo}/issues', { ...repository, labels: label, state: 'all', per_page: 100 });
       return items
         .filter((item) => !item.pull_request)
         .map((item): ListedIssue => ({
@@ -107,20 +109,20 @@ export function gitHubIssues(github: GitHub, repository: RepositoryRef): GitHubI
     async createLabel(name) {
       // Reading first keeps settled runs free of failing writes (they count toward secondary limits).
       try {
-        await github.rest.issues.getLabel({ ...repository, name });
+        await github.request('GET /repos/{owner}/{repo}/labels/{name}', { ...repository, name });
         return;
       } catch (error) {
         if (gitHubStatus(error) !== 404) throw error;
       }
       try {
-        await github.rest.issues.createLabel({ ...repository, name, color: LABEL_COLOR, description: LABEL_DESCRIPTION });
+        await github.request('POST /repos/{owner}/{repo}/labels', { ...repository, name, color: LABEL_COLOR, description: LABEL_DESCRIPTION });
       } catch (error) {
         // 422 already_exists: another run created it meanwhile.
         if (gitHubStatus(error) !== 422) throw error;
       }
     },
     async createIssue(draft) {
-      const { data } = await github.rest.issues.create({
+      const { data } = await github.request('POST /repos/{owner}/{repo}/issues', {
         ...repository,
         title: draft.title,
         body: draft.body,
@@ -131,7 +133,7 @@ export function gitHubIssues(github: GitHub, repository: RepositoryRef): GitHubI
       return ref(data);
     },
     async updateIssue(number, patch) {
-      const { data } = await github.rest.issues.update({
+      const { data } = await github.request('PATCH /repos/{owner}/{repo}/issues/{issue_number}', {
         ...repository,
         issue_number: number,
         ...(patch.title !== undefined ? { title: patch.title } : {}),
@@ -142,7 +144,7 @@ export function gitHubIssues(github: GitHub, repository: RepositoryRef): GitHubI
       return ref(data);
     },
     async comment(number, body) {
-      await github.rest.issues.createComment({ ...repository, issue_number: number, body });
+      await github.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...repository, issue_number: number, body });
     },
   };
 }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import * as z from 'zod/v4';
+import { lazy } from '../../api/schemas/lazy.js';
 import { ReviewError } from '../errors.js';
 import { baselineGapKeys, REPORT_SCHEMA, REPORT_SCHEMA_VERSION, type ReviewReport } from '../reportDocument.js';
 
@@ -34,16 +35,18 @@ interface ReadReportOptions {
 const DEFAULT_HINT = 'Pass the report.json that `compliance review --report-dir DIR` (or its --json output) or the map / review action wrote.';
 
 // Only what the readers use is checked; the rest of a report is kept as it is.
-const reviewReportShape = z.looseObject({
-  schema: z.literal(REPORT_SCHEMA),
-  schemaVersion: z.number().int(),
-  frameworks: z.array(
-    z.looseObject({
-      framework: z.looseObject({ key: z.string(), name: z.string() }),
-      gaps: z.array(z.looseObject({ key: z.string(), controlId: z.string() })),
-    }),
-  ),
-});
+const reviewReportShape = lazy(() =>
+  z.looseObject({
+    schema: z.literal(REPORT_SCHEMA),
+    schemaVersion: z.number().int(),
+    frameworks: z.array(
+      z.looseObject({
+        framework: z.looseObject({ key: z.string(), name: z.string() }),
+        gaps: z.array(z.looseObject({ key: z.string(), controlId: z.string() })),
+      }),
+    ),
+  }),
+);
 
 /** Reads, parses and checks a report file; `path` is absolute or relative to `options.root`. */
 export async function readReportFile(path: string, options: ReadReportOptions): Promise<ReportFile> {

@@ -4,7 +4,8 @@
  * for byte), and each action.yml must run it on node24 with documented inputs and outputs.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -54,6 +55,19 @@ describe('action bundles', () => {
     const loaded = await import(join(REPO_ROOT, 'actions', name, 'dist', 'index.js'));
     expect(typeof (loaded.run ?? loaded.default?.run)).toBe('function');
     expect(text.trimEnd().endsWith('if(require.main===module)module.exports.run();')).toBe(true);
+  });
+
+  it.each(ACTIONS)('%s: loading the bundle loads neither node:crypto nor node:https (the first request is made without them)', { timeout: 30_000 }, (name) => {
+    // A script file, not `node -e`: eval mode loads node:crypto itself.
+    const dir = mkdtempSync(join(tmpdir(), `bundle-load-${name}-`));
+    try {
+      const probe = join(dir, 'probe.cjs');
+      writeFileSync(probe, `require(${JSON.stringify(join(REPO_ROOT, 'actions', name, 'dist', 'index.js'))});
+process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (crypto|https|tls)$/.test(m))));`);
+      expect(JSON.parse(execFileSync(process.execPath, [probe], { encoding: 'utf8' }))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each(ACTIONS)('%s: action.yml runs the bundle on node24 and documents every input and output used', (name) => {

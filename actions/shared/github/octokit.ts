@@ -1,5 +1,5 @@
 /**
- * The actions' GitHub client: the one adapter (review/node/octokit.ts: Octokit with REST methods,
+ * The actions' GitHub client: the one adapter (review/node/octokit.ts: Octokit with routes,
  * pagination, retry and throttling, over the compliance client's transport, api/node/transport.ts),
  * so a bundle carries one HTTP stack.
  * GITHUB_API_URL is honoured (GitHub Enterprise Server). Octokit is imported on first use.

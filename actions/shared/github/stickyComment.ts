@@ -40,13 +40,16 @@ interface CommentLike {
 const isOurs = (marker: string) => (comment: CommentLike) => (comment.body ?? '').split('\n', 1)[0]?.trim() === marker;
 
 async function findComments(github: GitHub, request: StickyCommentRequest): Promise<CommentLike[]> {
-  const comments = await github.paginate(github.rest.issues.listComments, {
+  const comments = await github.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
     ...request.repository,
     issue_number: request.issueNumber,
     per_page: 100,
   });
   return comments.filter(isOurs(request.marker)).sort((a, b) => a.id - b.id);
 }
+
+/** The route types allow a bigint id (ids past 2^53); comment ids are far below it. */
+const written = (action: 'created' | 'updated', data: { id: number | bigint; html_url: string }): StickyCommentResult => ({ action, id: Number(data.id), url: data.html_url });
 
 /** Errors with no answer from GitHub, or a server fault: the write may have happened. */
 function mayHaveLanded(error: unknown): boolean {
@@ -62,26 +65,24 @@ export async function upsertStickyComment(github: GitHub, request: StickyComment
     if (first) {
       // Copies left by an earlier race are ours (same marker): keep one.
       for (const duplicate of extra) {
-        await github.rest.issues.deleteComment({ ...request.repository, comment_id: duplicate.id }).catch((error: unknown) => {
+        await github.request('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...request.repository, comment_id: duplicate.id }).catch((error: unknown) => {
           log.debug(`could not delete duplicate comment ${duplicate.id}: ${String(error)}`);
         });
       }
       if ((first.body ?? '') === body) return { action: 'unchanged', id: first.id, url: first.html_url };
-      const { data } = await github.rest.issues.updateComment({ ...request.repository, comment_id: first.id, body });
-      return { action: 'updated', id: data.id, url: data.html_url };
+      const { data } = await github.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { ...request.repository, comment_id: first.id, body });
+      return written('updated', data);
     }
     if (!request.createIfMissing) return { action: 'not-needed' };
     const create = () =>
-      github.rest.issues.createComment({ ...request.repository, issue_number: request.issueNumber, body, request: { retries: 0 } });
+      github.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...request.repository, issue_number: request.issueNumber, body, request: { retries: 0 } });
     try {
-      const { data } = await create();
-      return { action: 'created', id: data.id, url: data.html_url };
+      return written('created', (await create()).data);
     } catch (error) {
       if (!mayHaveLanded(error)) throw error;
       const [landed] = await findComments(github, request);
       if (landed) return { action: 'created', id: landed.id, url: landed.html_url };
-      const { data } = await create();
-      return { action: 'created', id: data.id, url: data.html_url };
+      return written('created', (await create()).data);
     }
   } catch (error) {
     if (isRefusedWrite(error)) throw new RefusedWrite(`write the pull request comment on #${request.issueNumber}`, permission, error);
