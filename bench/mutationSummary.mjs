@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// The mutation score of api/ and review/, accumulated one run at a time: a full run takes hours on our
+// machine, so `npm run test:mutation -- --mutate <files>` runs a few files and scripts/mutation/run.mjs
+// merges what it measured into bench/mutation/summary.json (committed), file by file, each with when and
+// at which commit it was measured; a file run again replaces its earlier result. The score is Stryker's:
+// killed and timed out over those plus survived and uncovered (ignored, i.e. static, mutants and compile
+// errors count in neither). Surviving mutants a reader judged equivalent are listed with the reason in
+// bench/mutation/equivalent.json, keyed `file:line:column mutator replacement`, and shown beside them.
+//
+//   node bench/mutationSummary.mjs                     prints the score per folder, per file, what was not run
+//   node bench/mutationSummary.mjs merge REPORT RUN    merges a Stryker JSON report (RUN: {commit, dirty, finishedAt})
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+export const SUMMARY = join(ROOT, 'bench', 'mutation', 'summary.json');
+const EQUIVALENT = join(ROOT, 'bench', 'mutation', 'equivalent.json');
+const COUNTED = { Killed: 'killed', Timeout: 'timeout', Survived: 'survived', NoCoverage: 'noCoverage', Ignored: 'ignored' };
+
+/** The key a mutant is listed under: stable across runs as long as the file does not change above it. */
+const mutantKey = (file, mutant) =>
+  `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} ${JSON.stringify(mutant.replacement ?? '')}`;
+
+/** Stryker's score of a set of counts, or null when nothing was scored. */
+export function score({ killed, timeout, survived, noCoverage }) {
+  const scored = killed + timeout + survived + noCoverage;
+  return scored === 0 ? null : Math.round((10_000 * (killed + timeout)) / scored) / 100;
+}
+
+/** One file's entry: its counts, score, when and where measured, and every undetected mutant. */
+export function fileResult(file, mutants, run) {
+  const counts = { killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, other: 0 };
+  const undetected = [];
+  for (const mutant of mutants) {
+    counts[COUNTED[mutant.status] ?? 'other'] += 1;
+    if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') undetected.push(`${mutant.status} ${mutantKey(file, mutant)}`);
+  }
+  return { ...counts, score: score(counts), measuredAt: run.finishedAt, commit: run.commit, dirty: run.dirty, undetected: undetected.sort(byLine) };
+}
+
+const lineOf = (entry) => Number(entry.split(':')[1]);
+const byLine = (a, b) => lineOf(a) - lineOf(b) || a.localeCompare(b);
+
+/** The summary with the report's files put in place of their earlier results. */
+export function merge(summary, report, run) {
+  const files = { ...summary.files };
+  for (const [file, { mutants }] of Object.entries(report.files)) files[file] = fileResult(file, mutants, run);
+  return { files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) };
+}
+
+/** The files mutation testing covers (stryker.config.mjs's `mutate`), as git lists them. */
+function mutatedFiles() {
+  return execFileSync('git', ['ls-files', 'api/*.ts', 'review/*.ts'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((file) => file && !file.endsWith('.d.ts') && !file.startsWith('api/generated/'));
+}
+
+/** Per folder: the counts and score over the files measured, and the files never measured. */
+export function folderTotals(summary, files) {
+  return ['api', 'review'].map((folder) => {
+    const inFolder = files.filter((file) => file.startsWith(`${folder}/`));
+    const measured = inFolder.filter((file) => summary.files[file]);
+    const counts = { killed: 0, timeout: 0, survived: 0, noCoverage: 0 };
+    for (const file of measured) for (const key of Object.keys(counts)) counts[key] += summary.files[file][key];
+    return { folder, ...counts, score: score(counts), measured: measured.length, files: inFolder.length, notRun: inFolder.filter((file) => !summary.files[file]) };
+  });
+}
+
+const readJson = (path, fallback) => {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    if (error.code === 'ENOENT') return fallback;
+    throw error;
+  }
+};
+
+function print() {
+  const summary = readJson(SUMMARY, { files: {} });
+  const equivalent = readJson(EQUIVALENT, {});
+  for (const total of folderTotals(summary, mutatedFiles())) {
+    const { folder, score: folderScore, measured, files, notRun } = total;
+    console.log(`${folder}/: ${folderScore ?? '-'}% over the ${measured} of ${files} files measured (killed ${total.killed}, timeout ${total.timeout}, survived ${total.survived}, no coverage ${total.noCoverage}); not run: ${notRun.join(' ') || 'none'}`);
+  }
+  for (const [file, entry] of Object.entries(summary.files)) {
+    console.log(`${file}: ${entry.score ?? '-'}% killed ${entry.killed} timeout ${entry.timeout} survived ${entry.survived} no coverage ${entry.noCoverage} ignored ${entry.ignored}, ${entry.measuredAt} at ${entry.commit}${entry.dirty ? ' with uncommitted changes' : ''}`);
+    for (const line of entry.undetected) {
+      const key = line.slice(line.indexOf(' ') + 1);
+      console.log(`  ${line}${equivalent[key] ? `  [equivalent: ${equivalent[key]}]` : ''}`);
+    }
+  }
+}
+
+if (import.meta.main) {
+  const [command, reportPath, runPath] = process.argv.slice(2);
+  if (command === 'merge') {
+    const merged = merge(readJson(SUMMARY, { files: {} }), readJson(reportPath, undefined), readJson(runPath, undefined));
+    writeFileSync(SUMMARY, `${JSON.stringify(merged, null, 2)}\n`);
+  } else {
+    print();
+  }
+}
