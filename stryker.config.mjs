@@ -25,7 +25,7 @@ export default {
   incrementalFile: 'bench/out/mutation/stryker-incremental.json',
   reporters: ['clear-text', 'json', 'progress'],
   jsonReporter: { fileName: 'bench/out/mutation/mutation.json' },
-  clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
+  clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportTests: false },
   thresholds: { high: 90, low: 85, break: null },
   ignorePatterns: ['dist', 'bench/out', 'test-results', '.sandbox-data', 'coverage'],
   tempDirName: '.stryker-tmp',
