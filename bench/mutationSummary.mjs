@@ -11,7 +11,7 @@
 //   node bench/mutationSummary.mjs merge REPORT RUN    merges a Stryker JSON report (RUN: {commit, dirty, finishedAt})
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, matchesGlob } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 export const SUMMARY = join(ROOT, 'bench', 'mutation', 'summary.json');
@@ -42,10 +42,16 @@ export function fileResult(file, mutants, run) {
 const lineOf = (entry) => Number(entry.split(':')[1]);
 const byLine = (a, b) => lineOf(a) - lineOf(b) || a.localeCompare(b);
 
-/** The summary with the report's files put in place of their earlier results. */
+/**
+ * The summary with the files this run mutated (`run.mutate`, globs; every file without it) put in place
+ * of their earlier results. The report's other files are carried from Stryker's incremental file, not measured.
+ */
 export function merge(summary, report, run) {
   const files = { ...summary.files };
-  for (const [file, { mutants }] of Object.entries(report.files)) files[file] = fileResult(file, mutants, run);
+  const measured = (file) => !run.mutate || run.mutate.some((pattern) => file === pattern || matchesGlob(file, pattern));
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    if (measured(file)) files[file] = fileResult(file, mutants, run);
+  }
   return { files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) };
 }
 

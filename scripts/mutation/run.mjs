@@ -40,23 +40,35 @@ export function installStryker() {
   writeFileSync(INSTALLED, digest);
 }
 
-/** The commit measured, and whether the sources or tests differed from it while it ran. */
+/** The commit measured, and whether the sources or tests differed from it when Stryker copied them into its sandbox. */
 function checkoutState() {
   const git = (...args) => spawnSync('git', args, { encoding: 'utf8' }).stdout.trim();
   return { commit: git('rev-parse', 'HEAD'), dirty: git('status', '--porcelain', '--', 'api', 'review', 'test') !== '' };
 }
 
+/**
+ * The `--mutate` / `-m` patterns given, or undefined for the configuration's (every file). Stryker's
+ * report also carries the files of earlier runs from its incremental file, unmeasured: only these
+ * are this run's.
+ */
+function mutatePatterns(args) {
+  const at = args.findIndex((arg) => arg === '--mutate' || arg === '-m' || arg.startsWith('--mutate='));
+  if (at < 0) return undefined;
+  const value = args[at].startsWith('--mutate=') ? args[at].slice('--mutate='.length) : args[at + 1] ?? '';
+  return value.split(',').filter(Boolean);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   installStryker();
   const args = process.argv.slice(2);
-  const before = checkoutState();
+  const measured = checkoutState();
   const stryker = join(HERE, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
   const result = spawnSync(process.execPath, [stryker, 'run', ...args], { stdio: 'inherit' });
   process.exitCode = result.status ?? 1;
-  const after = checkoutState();
+  const mutate = mutatePatterns(args);
   // A line range (`--mutate review/budget.ts:193-250`) measures part of a file: never its score.
-  if (result.status === 0 && !args.some((arg) => /:\d+(:\d+)?-\d+/.test(arg))) {
-    const run = { ...before, dirty: before.dirty || after.dirty || after.commit !== before.commit, finishedAt: new Date().toISOString() };
+  if (result.status === 0 && !mutate?.some((pattern) => /:\d+(:\d+)?-\d+/.test(pattern))) {
+    const run = { ...measured, finishedAt: new Date().toISOString(), mutate };
     writeFileSync(RUN, `${JSON.stringify(run)}\n`);
     spawnSync(process.execPath, [join(HERE, '..', '..', 'bench', 'mutationSummary.mjs'), 'merge', REPORT, RUN], { stdio: 'inherit' });
     process.stderr.write(`mutation: merged into bench/mutation/summary.json; node bench/mutationSummary.mjs prints it\n`);
