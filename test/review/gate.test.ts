@@ -125,11 +125,11 @@ describe('evaluateGate, what it says and counts (mutants that survived the tests
   });
 
   it('without a summary, counts the controls it lists; without a framework, goes by the configured name', () => {
-    const { summary: _summary, framework: _framework, ...rest } = mapped;
+    const { summary: _summary, framework: _framework, ...rest } = report({ A: 'covered', B: 'covered', C: 'covered', D: 'partial', E: 'missing' });
     const result = evaluateGate(rest as typeof mapped, { ...base, framework: 'NIST CSF' });
-    expect(result.summary).toEqual({ controls: 4, covered: 2, partial: 1, missing: 1 });
+    expect(result.summary).toEqual({ controls: 5, covered: 3, partial: 1, missing: 1 });
     expect(result.framework).toEqual({ key: 'nist-csf', name: 'NIST CSF', slug: undefined, version: undefined, configured: 'NIST CSF' });
-    expect(result.effectiveCoverage).toBe(62.5);
+    expect(result.effectiveCoverage).toBe(70);
   });
 
   it('keys the framework by the report\'s slug, not the configured spelling', () => {
