@@ -7,8 +7,9 @@
 // errors count in neither). Surviving mutants a reader judged equivalent are listed with the reason in
 // bench/mutation/equivalent.json, keyed `file:line:column mutator replacement`, and shown beside them.
 //
-//   node bench/mutationSummary.mjs                     prints the score per folder, per file, what was not run
-//   node bench/mutationSummary.mjs merge REPORT RUN    merges a Stryker JSON report (RUN: {commit, dirty, finishedAt})
+//   node bench/mutationSummary.mjs                     prints the scores per folder and file, the undetected
+//                                                      mutants and the files not run, as bench/MUTATION.md shows them
+//   node bench/mutationSummary.mjs merge REPORT RUN    merges a Stryker JSON report (RUN: {commit, dirty, finishedAt, mutate})
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, matchesGlob } from 'node:path';
@@ -82,28 +83,35 @@ const readJson = (path, fallback) => {
   }
 };
 
-function print() {
-  const summary = readJson(SUMMARY, { files: {} });
-  const equivalent = readJson(EQUIVALENT, {});
-  for (const total of folderTotals(summary, mutatedFiles())) {
-    const { folder, score: folderScore, measured, files, notRun } = total;
-    console.log(`${folder}/: ${folderScore ?? '-'}% over the ${measured} of ${files} files measured (killed ${total.killed}, timeout ${total.timeout}, survived ${total.survived}, no coverage ${total.noCoverage}); not run: ${notRun.join(' ') || 'none'}`);
+/** The summary as bench/MUTATION.md shows it: folders, files, then every undetected mutant with its reason if equivalent. */
+export function markdown(summary, equivalent, files) {
+  const lines = ['| folder | files measured | killed | timeout | survived | no coverage | score over the files measured |', '|---|---|---|---|---|---|---|'];
+  const totals = folderTotals(summary, files);
+  for (const total of totals) {
+    lines.push(`| \`${total.folder}/\` | ${total.measured} of ${total.files} | ${total.killed} | ${total.timeout} | ${total.survived} | ${total.noCoverage} | ${total.score ?? '-'}% |`);
   }
+  lines.push('', '| file | killed | timeout | survived | no coverage | ignored (static) | score | measured | commit |', '|---|---|---|---|---|---|---|---|---|');
   for (const [file, entry] of Object.entries(summary.files)) {
-    console.log(`${file}: ${entry.score ?? '-'}% killed ${entry.killed} timeout ${entry.timeout} survived ${entry.survived} no coverage ${entry.noCoverage} ignored ${entry.ignored}, ${entry.measuredAt} at ${entry.commit}${entry.dirty ? ' with uncommitted changes' : ''}`);
+    const commit = `${entry.commit.slice(0, 7)}${entry.dirty ? ' (uncommitted changes)' : ''}`;
+    lines.push(`| \`${file}\` | ${entry.killed} | ${entry.timeout} | ${entry.survived} | ${entry.noCoverage} | ${entry.ignored} | ${entry.score ?? '-'}% | ${entry.measuredAt.slice(0, 16).replace('T', ' ')} UTC | ${commit} |`);
+  }
+  lines.push('', 'Undetected mutants (`status file:line:column mutator replacement`):', '');
+  for (const entry of Object.values(summary.files)) {
     for (const line of entry.undetected) {
-      const key = line.slice(line.indexOf(' ') + 1);
-      console.log(`  ${line}${equivalent[key] ? `  [equivalent: ${equivalent[key]}]` : ''}`);
+      const reason = equivalent[line.slice(line.indexOf(' ') + 1)];
+      lines.push(`- \`${line}\`${reason ? `: equivalent, ${reason}` : ': not yet killed'}`);
     }
   }
+  lines.push('', `Not run yet: ${totals.flatMap((total) => total.notRun).map((file) => `\`${file}\``).join(', ') || 'none'}.`);
+  return lines.join('\n');
 }
 
 if (import.meta.main) {
   const [command, reportPath, runPath] = process.argv.slice(2);
+  const summary = readJson(SUMMARY, { files: {} });
   if (command === 'merge') {
-    const merged = merge(readJson(SUMMARY, { files: {} }), readJson(reportPath, undefined), readJson(runPath, undefined));
-    writeFileSync(SUMMARY, `${JSON.stringify(merged, null, 2)}\n`);
+    writeFileSync(SUMMARY, `${JSON.stringify(merge(summary, readJson(reportPath, undefined), readJson(runPath, undefined)), null, 2)}\n`);
   } else {
-    print();
+    console.log(markdown(summary, readJson(EQUIVALENT, {}), mutatedFiles()));
   }
 }
