@@ -13,6 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, matchesGlob } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 export const SUMMARY = join(ROOT, 'bench', 'mutation', 'summary.json');
@@ -106,7 +107,7 @@ export function markdown(summary, equivalent, files) {
   return lines.join('\n');
 }
 
-if (import.meta.main) {
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [command, reportPath, runPath] = process.argv.slice(2);
   const summary = readJson(SUMMARY, { files: {} });
   if (command === 'merge') {
