@@ -14,6 +14,8 @@ import { FakeTime } from './helpers.js';
 const transportFailure = (kind: TransportError['kind'], sent: boolean) =>
   new ComplianceApiError({ code: kind === 'timeout' ? 'timeout' : 'network_error', message: 'no answer', cause: new TransportError(kind, sent, 'no answer') });
 
+type Settled = { value?: string; error?: unknown };
+
 /** Runs withRetries over `failures` (then a success), returning what it settled on and the attempts made. */
 async function retried(retryClass: RetryClass, failures: unknown[], options: { operationId?: string; maxElapsedMs?: number; resolveReplayDuplicate?: () => Promise<string> } = {}) {
   const time = new FakeTime();
@@ -33,7 +35,7 @@ async function retried(retryClass: RetryClass, failures: unknown[], options: { o
       if (attempts <= failures.length) throw failures[attempts - 1];
       return 'ok';
     },
-  ).then((value) => ({ value }), (error: unknown) => ({ error }));
+  ).then((value): Settled => ({ value }), (error: unknown): Settled => ({ error }));
   return { ...result, attempts, sleeps: time.sleeps };
 }
 
