@@ -21,7 +21,8 @@ export default {
   // The machine has two cores shared with others; the unit project already runs two workers per runner.
   concurrency: 1,
   incremental: true,
-  // Kept out of git (3 MB); a run resumes from the last one on this checkout.
+  // Only speeds up reruns on this checkout, so kept out of git (it is keyed by the test files' text);
+  // the results that accumulate across runs are bench/mutation/summary.json (scripts/mutation/run.mjs).
   incrementalFile: 'bench/out/mutation/stryker-incremental.json',
   reporters: ['clear-text', 'json', 'progress'],
   jsonReporter: { fileName: 'bench/out/mutation/mutation.json' },
