@@ -10,6 +10,7 @@
 //   node bench/mutationSummary.mjs                     prints the scores per folder and file, the undetected
 //                                                      mutants and the files not run, as bench/MUTATION.md shows them
 //   node bench/mutationSummary.mjs merge REPORT RUN    merges a Stryker JSON report (RUN: {commit, dirty, finishedAt, mutate})
+//                                                      and rewrites bench/MUTATION.md's summary block with the result
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, matchesGlob } from 'node:path';
@@ -18,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(import.meta.dirname, '..');
 export const SUMMARY = join(ROOT, 'bench', 'mutation', 'summary.json');
 const EQUIVALENT = join(ROOT, 'bench', 'mutation', 'equivalent.json');
+const REPORT_PAGE = join(ROOT, 'bench', 'MUTATION.md');
+const MARKERS = ['<!-- mutation-summary -->', '<!-- /mutation-summary -->'];
 const COUNTED = { Killed: 'killed', Timeout: 'timeout', Survived: 'survived', NoCoverage: 'noCoverage', Ignored: 'ignored' };
 
 /** The key a mutant is listed under: stable across runs as long as the file does not change above it. */
@@ -111,7 +114,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [command, reportPath, runPath] = process.argv.slice(2);
   const summary = readJson(SUMMARY, { files: {} });
   if (command === 'merge') {
-    writeFileSync(SUMMARY, `${JSON.stringify(merge(summary, readJson(reportPath, undefined), readJson(runPath, undefined)), null, 2)}\n`);
+    const merged = merge(summary, readJson(reportPath, undefined), readJson(runPath, undefined));
+    writeFileSync(SUMMARY, `${JSON.stringify(merged, null, 2)}\n`);
+    // bench/MUTATION.md shows the summary between its markers: rewritten with it, never by hand.
+    const page = readFileSync(REPORT_PAGE, 'utf8');
+    const [before, rest] = page.split(MARKERS[0]);
+    const after = rest?.split(MARKERS[1])[1];
+    if (after === undefined) throw new Error(`${REPORT_PAGE} has lost its markers ${MARKERS.join(' and ')}`);
+    writeFileSync(REPORT_PAGE, `${before}${MARKERS[0]}\n\n${markdown(merged, readJson(EQUIVALENT, {}), mutatedFiles())}\n\n${MARKERS[1]}${after}`);
   } else {
     console.log(markdown(summary, readJson(EQUIVALENT, {}), mutatedFiles()));
   }
