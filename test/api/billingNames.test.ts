@@ -70,8 +70,8 @@ describe('the billing view', () => {
   });
 
   it('keeps only prices it can read', () => {
-    expect(billing({ prices: [{ operation: 'a' }, { tokens: 3 }, 'x', { operation: 'b', tokens: '1,200' }] }).prices).toEqual({ b: 1_200 });
-    expect(billing({ prices: { a: 'n/a', b: 5 } }).prices).toEqual({ b: 5 });
+    expect(billing({ prices: [{ operation: 'a' }, { tokens: 3 }, 'x', { operation: 'b', tokens: '1,200' }] }).prices).toStrictEqual({ b: 1_200 });
+    expect(billing({ prices: { a: 'n/a', b: 5 } }).prices).toStrictEqual({ b: 5 });
     expect(billing({ prices: 'free' }).prices).toEqual({});
   });
 
@@ -109,6 +109,10 @@ describe('the meter', () => {
 
   it.each(['dailyFloorTokens', 'daily_floor_tokens', 'dailyFloor', 'floorTokens', 'dailyMinimumTokens', 'keepAliveTokens'])('reads the daily floor from %s', (name) => {
     expect(meterOf({ plan: 'api', [name]: 33 }).dailyFloorTokens).toBe(33);
+  });
+
+  it('without a plan, fails naming where it looked', () => {
+    expect(() => meterOf({ dailyFloorTokens: 1 })).toThrowError(/no meter plan \(platform or api\)/);
   });
 
   it('without a daily floor, fails naming where it looked', () => {
@@ -169,6 +173,13 @@ describe('checkout', () => {
   it.each(['sessionId', 'session_id', 'id', 'session.id'])('reads the session from %s, else leaves it empty', (name) => {
     expect(read({ url: 'u', pack: 'pack10', ...at(name, 's_1') }).sessionId).toBe('s_1');
     expect(read({ url: 'u', pack: 'pack10' }).sessionId).toBe('');
+  });
+
+  it('an answer that is not an object fails naming what was expected', () => {
+    expect(() => normalizeBilling([], CONTEXT)).toThrowError(/no billing view \(looked for an object\)/);
+    expect(() => normalizeAutoTopUp('on', CONTEXT)).toThrowError(/no auto-top-up setting \(looked for an object\)/);
+    expect(() => read(null)).toThrowError(/no checkout \(looked for an object\)/);
+    expect(() => normalizeCheckout({ url: 'u' }, { operationId: 'createCheckout' })).toThrowError(/no pack code/);
   });
 
   it('takes the pack from the answer, keeping its fields, else from what was asked; fails naming both without one', () => {
