@@ -4,7 +4,7 @@ import { layersPlugin } from './scripts/eslint/layers.mjs';
 import { unusedExportsPlugin } from './scripts/eslint/unusedExports.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'actions/*/dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**'] },
+  { ignores: ['dist/**', 'actions/*/dist/**', 'node_modules/**', 'coverage/**', 'bench/out/**', '.stryker-tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,13 +7,13 @@
 // whose version no longer satisfies the range that asks for them, entries nothing needs, entries
 // without an integrity hash, a root that disagrees with package.json. Updating the locks is a
 // Dependabot pull request (.github/dependabot.yml), never a side effect of CI.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 
-/** The locks of this repository: the contributor install and the real suites' tools and n8n. */
-export const LOCK_DIRS = ['.', 'scripts/tools', 'scripts/n8n'];
+/** The locks of this repository: the contributor install, the real suites' tools and n8n, and StrykerJS. */
+export const LOCK_DIRS = ['.', 'scripts/tools', 'scripts/n8n', 'scripts/mutation'];
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROOT_KINDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
@@ -22,11 +22,14 @@ const REGISTRY = 'https://registry.npmjs.org/';
 /**
  * Every problem of one lock, as sentences naming the lock path and the fix; empty when it is sound.
  * `manifests` maps a folder of the lock (`""` for its root, `sandbox` for a workspace) to its package.json.
+ * `outerPackages`, for a lock installed inside the checkout without its peers (`peerSource`), are the
+ * root lock's entries, where Node's lookup finds those peers.
  * @param {{ lockfileVersion?: number, packages?: Record<string, any> }} lock
  * @param {Record<string, any>} manifests
+ * @param {Record<string, any>} [outerPackages]
  * @returns {string[]}
  */
-export function lockProblems(lock, manifests) {
+export function lockProblems(lock, manifests, outerPackages) {
   const problems = [];
   if (lock.lockfileVersion !== 3) problems.push(`lockfileVersion is ${lock.lockfileVersion}, not 3: write it with the npm of package.json's devEngines`);
   const packages = lock.packages ?? {};
@@ -55,6 +58,7 @@ export function lockProblems(lock, manifests) {
   const follow = (from, name, spec, edge) => {
     const found = resolve(packages, from, name);
     if (!found) {
+      if (edge === 'peer' && outerPackages?.[`node_modules/${name}`]) return;
       if (edge !== 'optional peer') problems.push(`${from || 'the root'}: needs ${name}@${spec}, which has no entry the lock can resolve from there: run npm install with an empty cache to write the missing entries`);
       return;
     }
@@ -153,12 +157,25 @@ export function lockManifests(dir) {
   return manifests;
 }
 
+/**
+ * The root lock's entries when the lock in `dir` is installed without its peers (`legacy-peer-deps` in
+ * its .npmrc) into node_modules/ inside the checkout, so that they resolve from the checkout's own
+ * install (scripts/mutation: Stryker's vitest runner and the tests share one vitest); else undefined.
+ * @param {string} root
+ * @param {string} dir
+ */
+export function peerSource(root, dir) {
+  const npmrc = join(root, dir, '.npmrc');
+  if (dir === '.' || !existsSync(npmrc) || !/^legacy-peer-deps\s*=\s*true\s*$/m.test(readFileSync(npmrc, 'utf8'))) return undefined;
+  return JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages;
+}
+
 /** `node scripts/check-locks.mjs [checkout]`: checks the checkout's locks (this one by default); exit 1 on a problem. */
 function main(root) {
   let failed = false;
   for (const dir of LOCK_DIRS) {
     const lockPath = join(dir, 'package-lock.json');
-    const problems = lockProblems(JSON.parse(readFileSync(join(root, lockPath), 'utf8')), lockManifests(join(root, dir)));
+    const problems = lockProblems(JSON.parse(readFileSync(join(root, lockPath), 'utf8')), lockManifests(join(root, dir)), peerSource(root, dir));
     if (problems.length === 0) {
       console.log(`check-locks: ${lockPath} is complete and consistent with its package.json`);
       continue;

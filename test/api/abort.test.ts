@@ -18,6 +18,17 @@ describe('sleepUnlessAborted', () => {
   it('a sleep that fails on its own rethrows its own error, not an abort', async () => {
     const broken = new Error('timer broke');
     await expect(sleepUnlessAborted(async () => { throw broken; }, 10, new AbortController().signal, 'getJob')).rejects.toBe(broken);
+    await expect(sleepUnlessAborted(async () => { throw broken; }, 10, undefined)).rejects.toBe(broken);
+  });
+
+  it('an already aborted signal fails at once, without sleeping, even for a zero wait', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const waits: number[] = [];
+    const sleep = async (ms: number) => { waits.push(ms); };
+    await expect(sleepUnlessAborted(sleep, 0, controller.signal, 'getJob')).rejects.toMatchObject({ code: 'aborted', operationId: 'getJob' });
+    await expect(sleepUnlessAborted(sleep, 10, controller.signal, 'getJob')).rejects.toMatchObject({ code: 'aborted' });
+    expect(waits).toEqual([]);
   });
 
   it('an abort during the sleep becomes an aborted error, even when the sleep itself returns', async () => {

@@ -8,18 +8,22 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOCK_DIRS, lockManifests, lockProblems } from '../../scripts/check-locks.mjs';
+import { LOCK_DIRS, lockManifests, lockProblems, peerSource } from '../../scripts/check-locks.mjs';
 import { REPO_ROOT } from '../actions/harness.js';
 import { tmpdir } from 'node:os';
 
 type Lock = { lockfileVersion: number; packages: Record<string, Record<string, unknown>> };
 
 const readLock = (dir: string): Lock => JSON.parse(readFileSync(join(REPO_ROOT, dir, 'package-lock.json'), 'utf8')) as Lock;
-const problemsOf = (dir: string, edit: (lock: Lock, manifests: Record<string, Record<string, Record<string, string>>>) => void): string[] => {
+const problemsOf = (
+  dir: string,
+  edit: (lock: Lock, manifests: Record<string, Record<string, Record<string, string>>>, outer?: Record<string, unknown>) => void,
+): string[] => {
   const lock = readLock(dir);
   const manifests = lockManifests(join(REPO_ROOT, dir)) as Record<string, Record<string, Record<string, string>>>;
-  edit(lock, manifests);
-  return lockProblems(lock, manifests);
+  const outer = peerSource(REPO_ROOT, dir);
+  edit(lock, manifests, outer);
+  return lockProblems(lock, manifests, outer);
 };
 /** A closed port: any request to the registry would fail at once. */
 const OFFLINE = { ...process.env, npm_config_registry: 'http://127.0.0.1:9/', npm_config_offline: 'true' };
@@ -53,6 +57,16 @@ describe('what a registry publish does to the verdict: nothing', () => {
 });
 
 describe('what the check exists for', () => {
+  it('takes the StrykerJS lock\'s missing peer vitest from the root lock, where Node finds it, and only there', () => {
+    expect(peerSource(REPO_ROOT, 'scripts/tools')).toBeUndefined();
+    expect(problemsOf('scripts/mutation', (lock) => {
+      expect(lock.packages['node_modules/vitest']).toBeUndefined();
+    })).toEqual([]);
+    expect(problemsOf('scripts/mutation', (_lock, _manifests, outer) => {
+      delete outer!['node_modules/vitest'];
+    })).toEqual([expect.stringMatching(/^node_modules\/@stryker-mutator\/vitest-runner: needs vitest@>=2\.0\.0, which has no entry/)]);
+  });
+
   it('fails a lock without the other platforms\' optional bindings, naming each', () => {
     const removed: string[] = [];
     const problems = problemsOf('scripts/tools', (lock) => {

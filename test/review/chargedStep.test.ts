@@ -45,4 +45,23 @@ describe('chargedStep', () => {
       expect({ status, spent: ledger.spentTokens, reserved: ledger.reservedTokens }).toEqual({ status, spent: status >= 500 ? 400_000 : 0, reserved: 0 });
     }
   });
+
+  it('hands the run its priced plan and the reservation it holds', async () => {
+    const ledger = new SpendLedger({ mode: 'live', maxTokens: 1_000_000 });
+    const step = await chargedStep(service(), INGEST, { ledger }, async (plan) => ({ total: plan.estimate.totalTokens, held: plan.reservation.tokens, balance: plan.balanceTokens }));
+    expect(step.value).toEqual({ total: 400_000, held: 400_000, balance: 10_000_000 });
+  });
 });
+
+describe('chargedStepSentence', () => {
+  it('a dry run of no charged call, or of calls the service does not price, says so; a refusal without a budget reason says it refused', async () => {
+    const none = await chargedStep(service(), [], { dryRun: true }, async () => undefined);
+    expect(chargedStepSentence(none)).toBe('Dry run, nothing sent: no charged call.');
+    const priced = await chargedStep(service('sandbox'), INGEST, { dryRun: true }, async () => undefined);
+    expect(chargedStepSentence({ ...priced, estimate: { ...priced.estimate, unpriced: ['ingestLibraryDocument', 'mapDocument'] } })).toBe(
+      'Dry run, nothing sent: 1 × ingestLibraryDocument at 400,000 tokens, a price the service does not list for ingestLibraryDocument, mapDocument (sandbox key: never charged).',
+    );
+    expect(chargedStepSentence({ ...priced, status: 'refused' })).toBe('Refused before spending anything.');
+  });
+});
+

@@ -147,3 +147,21 @@ describe('a fork pull request: no secrets, so not evaluated', () => {
     expect(reason).toContain('A maintainer must read the change and push it to a branch of this repository');
   });
 });
+
+describe('what each kind of run says and may comment on (mutants that survived the tests above)', () => {
+  it('a merge-queue run and an unnamed unlisted event say what they are', () => {
+    expect(eventPolicy({ kind: 'merge_group' }).withheld).toMatch(/^a merge-queue run carries unmerged text: /);
+    expect(eventPolicy({ kind: 'unlisted' }).withheld).toMatch(/^a run of an event the review loop does not list \(unnamed, or on a branch other than the default\)/);
+  });
+
+  it('a merge-queue run comments nowhere and says so only when a pull request was asked for', () => {
+    expect(commentTarget(eventPolicy({ kind: 'merge_group' }), 3)).toEqual({ pullRequest: undefined, refused: 'a merge-queue run comments on no pull request (pull-request 3 ignored)' });
+    expect(commentTarget(eventPolicy({ kind: 'unlisted', name: 'release' }), undefined)).toEqual({ pullRequest: undefined, refused: undefined });
+  });
+
+  it('outside a pull request the one asked for is commented on, whatever the event carries; a pull request without its number takes the one asked for', () => {
+    expect(commentTarget(eventPolicy({ kind: 'other', pullRequest: 4 }), 9)).toEqual({ pullRequest: 9, refused: undefined });
+    expect(commentTarget(eventPolicy({ kind: 'pull_request' }), 5)).toEqual({ pullRequest: 5, refused: undefined });
+  });
+});
+

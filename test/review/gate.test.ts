@@ -109,3 +109,98 @@ describe('renderReportMarkdown', () => {
     expect(markdown).not.toContain('<img');
   });
 });
+
+describe('evaluateGate, what it says and counts (mutants that survived the tests above)', () => {
+  const mapped = report({ 'GV.OC-01': 'covered', 'PR.AA-01': 'covered', 'PR.AT-01': 'missing', 'RS.MA-01': 'partial' });
+
+  it('a single report keeps its quotes without a source, names no job, and summarises as the service did', () => {
+    const bare = report({ C1: 'covered', C2: 'missing' }, {
+      controls: [{ id: 'C1', title: 'C1', status: 'covered', evidence: [{ quote: 'we do', location: {} }] }, { id: 'C2', title: 'C2', status: 'missing', evidence: [] }],
+    });
+    const result = evaluateGate(bare, base);
+    expect(result.controls[0]?.evidence[0]?.location).toEqual({});
+    expect(result.jobIds).toEqual([]);
+    expect(result.summary).toEqual({ controls: 2, covered: 1, partial: 0, missing: 1 });
+    expect(evaluateGate([{ source: 'a.md', jobId: 'j1', report: bare }, { source: 'b.md', jobId: 'j2', report: bare }], base).jobIds).toEqual(['j1', 'j2']);
+  });
+
+  it('without a summary, counts the controls it lists; without a framework, goes by the configured name', () => {
+    const { summary: _summary, framework: _framework, ...rest } = report({ A: 'covered', B: 'covered', C: 'covered', D: 'partial', E: 'missing' });
+    const result = evaluateGate(rest as typeof mapped, { ...base, framework: 'NIST CSF' });
+    expect(result.summary).toEqual({ controls: 5, covered: 3, partial: 1, missing: 1 });
+    expect(result.framework).toEqual({ key: 'nist-csf', name: 'NIST CSF', slug: undefined, version: undefined, configured: 'NIST CSF' });
+    expect(result.effectiveCoverage).toBe(70);
+  });
+
+  it('keys the framework by the report\'s slug, not the configured spelling', () => {
+    expect(evaluateGate(mapped, { ...base, framework: 'NIST Cybersecurity Framework 2.0' }).framework).toMatchObject({ key: 'nist-csf-2', slug: 'nist-csf-2' });
+  });
+
+  it('no controls, whichever of the summary and the list says so, is an error naming the framework and the fix', () => {
+    const noControls = { code: 'no_controls', message: 'NIST Cybersecurity Framework 2.0: the mapping report lists no controls, so coverage means nothing', hint: expect.stringMatching(/^Check that the framework is a verified one/) };
+    expect(() => evaluateGate({ ...mapped, summary: { ...mapped.summary!, controls: 0 } }, base)).toThrowError(expect.objectContaining(noControls));
+    expect(() => evaluateGate({ ...mapped, controls: [] }, base)).toThrowError(expect.objectContaining(noControls));
+    expect(() => evaluateGate({ ...mapped, controls: undefined } as unknown as typeof mapped, base)).toThrowError(expect.objectContaining(noControls));
+    expect(() => evaluateGate({ ...mapped, coverage: Number.NaN }, base)).toThrowError(expect.objectContaining({
+      message: 'NIST Cybersecurity Framework 2.0: the mapping report has no coverage figure',
+      hint: expect.stringMatching(/^The gate cannot pass or fail without one/),
+    }));
+  });
+
+  it('a gap of a control the report does not list has no evidence', () => {
+    const result = evaluateGate({ ...mapped, gaps: [...mapped.gaps, { controlId: 'XX-9', title: 'X', status: 'missing', missing: 'x', recommendation: 'y' }] }, base);
+    expect(result.gaps.find((gap) => gap.controlId === 'XX-9')?.evidence).toEqual([]);
+  });
+
+  it('a waived partial control adds back half a control, and a shortfall says the coverage before waivers', () => {
+    const result = evaluateGate(mapped, { ...base, threshold: 90, waivers: [waiver('RS.MA-01', '2026-12-31')] });
+    expect(result.effectiveCoverage).toBe(75);
+    expect(result.reasons).toEqual(['coverage 75% (62.5% before waivers) is below the threshold of 90%']);
+  });
+
+  it('matches waivers and gaps whatever the spaces around the control id', () => {
+    const expired = evaluateGate(mapped, { ...base, waivers: [waiver(' PR.AT-01 ', '2026-01-01')] });
+    expect(expired.expiredWaivers.map((entry) => entry.control)).toEqual([' PR.AT-01 ']);
+    expect(expired.unusedWaivers).toEqual([]);
+    const spaced = { ...mapped, gaps: mapped.gaps.map((gap) => ({ ...gap, controlId: ` ${gap.controlId} ` })) };
+    const active = evaluateGate(spaced, { ...base, waivers: [waiver('PR.AT-01', '2026-12-31')] });
+    expect(active.unusedWaivers).toEqual([]);
+    expect(active.effectiveCoverage).toBe(87.5);
+  });
+
+  it('says every waiver notice and new gap word for word', () => {
+    const result = evaluateGate(mapped, { ...base, waivers: [waiver('PR.AT-01', '2026-05-31'), waiver('GV.OC-01', '2027-01-01')] });
+    expect(result.warnings).toEqual([
+      'EXPIRED WAIVER: PR.AT-01 (ciso@northwind.example) expired on 2026-05-31; the gap counts again. Reason was: moving to new HR platform',
+      'waiver for GV.OC-01 is unused: it is no longer a gap; remove it from compliance.yml',
+    ]);
+    const twoNew = evaluateGate(mapped, { ...base, threshold: 50, failOn: 'new-gaps', baseline: new Set() });
+    expect(twoNew.reasons).toEqual(['2 new gaps not in the baseline: PR.AT-01, RS.MA-01']);
+    expect(twoNew.warnings).toEqual([]);
+  });
+
+  it('warns that new-gaps without a baseline checks the threshold only, and only then', () => {
+    const withoutBaseline = evaluateGate(mapped, { ...base, threshold: 50, failOn: 'new-gaps' });
+    expect(withoutBaseline).toMatchObject({ passed: true, newGaps: [] });
+    expect(withoutBaseline.warnings).toEqual([expect.stringMatching(/^no baseline given: no gap can be told new, so failOn new-gaps checks the threshold only/)]);
+    expect(evaluateGate(mapped, { ...base, threshold: 50 }).warnings).toEqual([]);
+  });
+
+  it('front matter declarations without evidence fail declared-without-evidence and only warn otherwise', () => {
+    const declarations = [
+      { file: 'policies/a.md', framework: 'nist-csf-2', controlId: 'PR.AT-01' },
+      { file: 'policies/b.md', framework: 'nist-csf-2', controlId: 'PR.AT-01' },
+      { file: 'policies/a.md', framework: 'nist-csf-2', controlId: 'GV.OC-01' },
+    ];
+    const strict = evaluateGate(mapped, { ...base, threshold: 50, failOn: 'declared-without-evidence', declarations });
+    expect(strict.passed).toBe(false);
+    expect(strict.reasons).toEqual(['1 control declared in front matter without evidence: PR.AT-01 (policies/a.md, policies/b.md)']);
+    expect(strict.warnings).toEqual([]);
+    const two = evaluateGate(mapped, { ...base, threshold: 50, failOn: 'declared-without-evidence', declarations: [...declarations, { file: 'c.md', framework: 'nist-csf-2', controlId: 'XX-1' }] });
+    expect(two.reasons).toEqual(['2 controls declared in front matter without evidence: PR.AT-01 (policies/a.md, policies/b.md), XX-1 (c.md)']);
+    const lenient = evaluateGate(mapped, { ...base, threshold: 50, declarations });
+    expect(lenient).toMatchObject({ passed: true, warnings: ['declared in front matter without evidence: PR.AT-01 (policies/a.md, policies/b.md)'] });
+    const backed = evaluateGate(mapped, { ...base, threshold: 50, failOn: 'declared-without-evidence', declarations: declarations.slice(2) });
+    expect(backed).toMatchObject({ passed: true, reasons: [], warnings: [] });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventPolicy, gateChanges, gateConfiguration, parseConfig } from '../../review/index.js';
+import { eventPolicy, gateChanges, gateConfiguration, gateNotes, parseConfig } from '../../review/index.js';
 
 const BASE = parseConfig(`documents:
   - name: policies
@@ -92,3 +92,75 @@ describe('gateConfiguration: a pull request is judged by the default branch gate
     expect(gateChanges(BASE, { ...BASE, waivers: [] })).toEqual(['waiver removed: hipaa-security 164.308(a)(5) (owner alice, until 2026-12-31)']);
   });
 });
+
+describe('gateConfiguration, each request as far as the event allows (mutants that survived the tests above)', () => {
+  const pr = eventPolicy({ kind: 'pull_request', pullRequest: 4 });
+  const push = eventPolicy({ kind: 'push' });
+  const extra = { framework: 'hipaa-security', control: '164.308(a)(5)', reason: 'renewed', owner: 'carol', expires: '2031-01-01' };
+  const other = { framework: 'gdpr', control: 'Art. 32', reason: 'later', owner: 'dan', expires: '2031-01-01' };
+
+  it('names frameworks and waivers alike whatever their case and spaces; documents, owners and reasons are changes', () => {
+    const respelled = { ...BASE, frameworks: BASE.frameworks.map((entry) => ({ ...entry, framework: ` ${entry.framework.toUpperCase()} ` })) };
+    expect(gateChanges(BASE, respelled)).toEqual([]);
+    const documents = { ...BASE, frameworks: [{ ...BASE.frameworks[0]!, documents: ['policies', 'hr'] }, BASE.frameworks[1]!] };
+    expect(gateChanges(BASE, documents)).toEqual(['hipaa-security: documents (every document) → policies, hr']);
+    const waiver = BASE.waivers[0]!;
+    expect(gateChanges(BASE, { ...BASE, waivers: [{ ...waiver, owner: 'mallory' }] })).toEqual([
+      'waiver changed: hipaa-security 164.308(a)(5) (owner alice, until 2026-12-31) → hipaa-security 164.308(a)(5) (owner mallory, until 2026-12-31)',
+    ]);
+    expect(gateChanges(BASE, { ...BASE, waivers: [{ ...waiver, reason: 'another reason' }] })).toHaveLength(1);
+  });
+
+  it('on a push, input waivers replace compliance.yml\'s for the same control and add the others; a mode applies to every framework', () => {
+    const gate = gateConfiguration(push, HEAD, BASE, { waivers: [extra, other], mode: 'per-document' });
+    expect(gate.ignored).toEqual([]);
+    expect(gate.config.waivers).toEqual([HEAD.waivers[1], extra, other]);
+    expect(gate.config.frameworks.map((entry) => entry.mode)).toEqual(['per-document', 'per-document']);
+    expect(gateConfiguration(push, HEAD, BASE, { waivers: [] }).config.waivers).toEqual(HEAD.waivers);
+  });
+
+  it('on a push, a framework compliance.yml does not list is the only one mapped, combined unless a mode is asked', () => {
+    expect(gateConfiguration(push, HEAD, BASE, { framework: ' soc-2 ', threshold: 70 }).config.frameworks).toEqual([{ framework: 'soc-2', threshold: 70, documents: undefined, mode: 'combined' }]);
+    expect(gateConfiguration(push, HEAD, BASE, { framework: 'soc-2', threshold: 70, mode: 'per-document' }).config.frameworks[0]?.mode).toBe('per-document');
+    expect(gateConfiguration(push, HEAD, BASE, { framework: ' NIST-CSF-2 ', threshold: 70 }).config.frameworks.map((entry) => entry.framework)).toEqual(['nist-csf-2']);
+  });
+
+  it('an unlisted framework without a threshold is a configuration error naming the label and the fix', () => {
+    expect(() => gateConfiguration(pr, HEAD, BASE, { framework: 'soc-2', labels: { threshold: '--threshold' } })).toThrowError(expect.objectContaining({
+      code: 'invalid_config',
+      message: '--threshold is required: soc-2 is not among the frameworks of compliance.yml',
+      hint: 'Give --threshold (0 to 100), or add the framework to compliance.yml.',
+    }));
+  });
+
+  it('on a pull request, a threshold equal to the base\'s is applied without a notice; naming the only framework narrows nothing and says nothing', () => {
+    const equal = gateConfiguration(pr, HEAD, BASE, { threshold: 80 });
+    expect(equal.config.frameworks.map((entry) => entry.threshold)).toEqual([80, 80]);
+    expect(equal.ignored).toEqual([]);
+    const single = { ...BASE, frameworks: [BASE.frameworks[0]!] };
+    expect(gateConfiguration(pr, HEAD, single, { framework: 'hipaa-security' }).ignored).toEqual([]);
+    const named = gateConfiguration(pr, HEAD, BASE, { framework: 'gdpr', mode: 'per-document' });
+    expect(named.ignored).toEqual(["framework gdpr does not narrow the gate: a pull request is judged by every framework of the default branch's compliance.yml"]);
+    expect(named.config.frameworks.map((entry) => entry.mode)).toEqual(['per-document', 'per-document']);
+  });
+
+  it('lists every input waiver not applied on a pull request', () => {
+    expect(gateConfiguration(pr, HEAD, BASE, { waivers: [extra, other] }).ignored).toEqual([
+      "waivers not applied (hipaa-security 164.308(a)(5) (owner carol, until 2031-01-01); gdpr Art. 32 (owner dan, until 2031-01-01)): a pull request is judged by the waivers of the default branch's compliance.yml",
+    ]);
+  });
+});
+
+describe('gateNotes', () => {
+  it('one line for the gate changes and one for the inputs not applied, in the forge\'s word; none when neither', () => {
+    const gate = gateConfiguration(eventPolicy({ kind: 'pull_request', pullRequest: 4 }), HEAD, BASE, { threshold: 5 });
+    const notes = gateNotes(gate, 'merge request');
+    expect(notes).toHaveLength(2);
+    expect(notes[0]).toMatch(/^\*\*This merge request changes the gate in compliance\.yml\.\*\* It is judged by the default branch's gate; the changes apply once merged: hipaa-security: threshold 80% → 10%; /);
+    expect(notes[1]).toBe(
+      "**Inputs that would loosen the gate were not applied** (the merge request's CI configuration is its own text too): threshold 5% not applied to hipaa-security: the default branch's compliance.yml sets 80%, and on a pull request an input can only raise it; threshold 5% not applied to gdpr: the default branch's compliance.yml sets 60%, and on a pull request an input can only raise it.",
+    );
+    expect(gateNotes(gateConfiguration(eventPolicy({ kind: 'push' }), HEAD, BASE), 'pull request')).toEqual([]);
+  });
+});
+

@@ -25,4 +25,10 @@ describe('nextStep', () => {
     expect(nextStep([gate({ effectiveCoverage: 90, newGaps: [{} as GateResult['newGaps'][number]] })])).toMatch(/^Next: close the 1 new gap\(s\) .* --baseline report\.json\)\.$/);
     expect(nextStep([gate({ effectiveCoverage: 90 })])).toBe('Next: close the gaps of HIPAA Security Rule (hipaa-security) above, or renew their expired waivers in compliance.yml.');
   });
+  it('at the threshold exactly the coverage is not what failed; without a config path none is named', () => {
+    expect(nextStep([gate({ effectiveCoverage: 80, newGaps: [{} as GateResult['newGaps'][number]] })])).toMatch(/^Next: close the 1 new gap\(s\)/);
+    expect(nextStep([gate({})])).toBe(
+      "Next: add what the gaps above say is missing to your documents and review again, or set HIPAA Security Rule (hipaa-security)'s threshold from 80% to 42% for now and raise it as the documents grow.",
+    );
+  });
 });

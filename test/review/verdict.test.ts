@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReviewReport, checkBudget, decideVerdict, evaluateGate, stepOptions, verdictFailsStep, type GateResult } from '../../review/index.js';
+import { isUnknownFramework, notEvaluatedVerdict } from '../../review/verdict.js';
 import { report } from './fixtures.js';
 
 const waiver = { framework: 'nist-csf-2', control: 'C', reason: 'Vendor contract pending', owner: 'alice', expires: '2027-01-31' };
@@ -85,5 +86,43 @@ describe('decideVerdict: one status with the figures it rests on', () => {
     const over = decideVerdict(run('dry-run', [], { budget: budget(1) }));
     expect(over.status).toBe('skipped');
     expect(over.reasons[0]).toContain('a real run would be refused: 1 × mapDocument at 250,000 tokens costs 250,000 tokens, but the cap of 1 tokens allows 1 tokens more: enough for 0 of the 1 call');
+  });
+
+  it('the coverage of several frameworks is the lowest, whichever comes first', () => {
+    const low = evaluateGate(report({ A: 'covered', B: 'missing' }), { framework: 'nist-csf-2', threshold: 10, waivers: [], today: '2026-06-01', failOn: 'coverage' });
+    expect(decideVerdict(run('completed', [low, gate(50)])).figures.coverage).toBe(50);
+    expect(decideVerdict(run('completed', [gate(50), low])).figures.coverage).toBe(50);
+  });
+
+  it('a refusal or a dry run over both cap and balance gives every reason, and no figures but the money', () => {
+    const both = checkBudget({ totalTokens: 250_000, lines: [{ operationId: 'mapDocument', count: 1, tokensEach: 250_000 }] }, { mode: 'live', balanceTokens: 1_000, maxTokens: 100_000 });
+    expect(both.reasons).toHaveLength(2);
+    const refused = decideVerdict(run('refused', [gate(50)], { budget: both }));
+    expect(refused.reasons).toEqual([`refused before spending anything: ${both.reasons[0]}; ${both.reasons[1]}`]);
+    const dryRun = decideVerdict(run('dry-run', [gate(50)], { budget: both }));
+    expect(dryRun.reasons).toEqual([`dry run: planned and priced, nothing mapped; a real run would be refused: ${both.reasons[0]}; ${both.reasons[1]}`]);
+    for (const verdict of [refused, dryRun]) expect(verdict.figures).toMatchObject({ source: 'none', frameworks: [], coverage: undefined, gaps: 0 });
+  });
+
+  it('unchanged carries no framework errors', () => {
+    expect(decideVerdict(run('unchanged', [], { frameworkErrors: [{ framework: 'gdpr', code: 'job_failed', message: 'x' }] })).errors).toEqual([]);
+  });
+});
+
+describe('notEvaluatedVerdict', () => {
+  it('never passes, shows no figures and spent nothing; skipped unless told otherwise', () => {
+    const figures = { source: 'none', frameworks: [], coverage: undefined, gaps: 0, waivedGaps: 0, newGaps: 0, mode: undefined, plannedTokens: 0, tokensSpent: 0, maxTokens: undefined, balanceTokens: undefined, suggestedPack: undefined };
+    expect(notEvaluatedVerdict('no API key on a fork')).toEqual({ status: 'skipped', passed: false, reasons: ['no API key on a fork'], figures, errors: [] });
+    expect(notEvaluatedVerdict('no base commit', 'not-evaluated')).toMatchObject({ status: 'not-evaluated', passed: false });
+    expect(verdictFailsStep(notEvaluatedVerdict('no base commit', 'not-evaluated'), { failBelow: false, failOnRefusal: false })).toBe(true);
+  });
+});
+
+describe('isUnknownFramework', () => {
+  it('is the service\'s answer to a framework it does not know, under either code, and nothing else', () => {
+    expect(isUnknownFramework('framework_not_found')).toBe(true);
+    expect(isUnknownFramework('unknown_framework')).toBe(true);
+    expect(isUnknownFramework('job_failed')).toBe(false);
+    expect(isUnknownFramework('')).toBe(false);
   });
 });
