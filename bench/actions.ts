@@ -6,7 +6,7 @@
  * its TypeScript sources unbundled (Node's type stripping plus a .js → .ts resolve hook).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -143,7 +143,10 @@ export async function bench(report: BenchReport): Promise<void> {
     report.figure("bare node -e '' (start to exit)", bareMedian, 'ms');
     report.figure('bare node: start to first request (node:http)', median(bareRequest), 'ms');
     for (const name of ACTIONS) {
-      report.figure(`${name}: bundle size`, statSync(join('actions', name, 'dist', 'index.js')).size / 1024, 'KiB', '≤ 1024 KiB');
+      // Every JavaScript file of dist/: index.js and, for the actions calling GitHub, the octokit.js it requires on first use.
+      const dist = join('actions', name, 'dist');
+      const bytes = readdirSync(dist).filter((file) => file.endsWith('.js')).reduce((sum, file) => sum + statSync(join(dist, file)).size, 0);
+      report.figure(`${name}: bundle size (dist/*.js)`, bytes / 1024, 'KiB', '≤ 1024 KiB');
       const first = median(bundled.get(name)!);
       report.figure(`${name}: cold start to first request (bundle)`, first, 'ms');
       // The target (issues 12 and 38): process start to first request at most 2.5 times a bare `node -e ''`.

@@ -1,5 +1,5 @@
 // Types of scripts/build-actions.mjs, for the tests and benchmarks written in TypeScript.
-import type { BuildOptions } from 'esbuild';
+import type { BuildOptions, Metafile } from 'esbuild';
 
 export const ACTIONS_DIR: string;
 export const PURE_SOURCE_DIRS: string[];
@@ -7,3 +7,6 @@ export const LOADING_HAS_EFFECTS: string[];
 export function actionNames(root?: string): string[];
 export function actionBundleOptions(name: string, options?: { outfile?: string }): BuildOptions;
 export function build(options: { esbuild: (options: BuildOptions) => Promise<unknown>; selected: (part: string) => boolean }): Promise<void>;
+export const GITHUB_CLIENT_FILE: string;
+export function gitHubClientBundleOptions(name: string, options?: { outfile?: string }): BuildOptions;
+export function loadsGitHubClient(metafile: Metafile): boolean;

@@ -105,6 +105,45 @@ function pureSources() {
 }
 
 /**
+ * Octokit in a second file of dist/, loaded on first use. review/node/octokit.ts imports its four
+ * packages dynamically, yet inlined they were compiled with the rest of the bundle (60 kB with
+ * bottleneck) before review's and map's first request, which is the service's, not GitHub's. Their
+ * dynamic imports become `require('./octokit.js')`, a file of the action's own dist/ built from
+ * GITHUB_CLIENT_ENTRY (nothing is shared between actions).
+ */
+export const GITHUB_CLIENT_FILE = 'octokit.js';
+const GITHUB_CLIENT_PACKAGES = { '@octokit/core': 'Octokit', '@octokit/plugin-paginate-rest': 'paginateRest', '@octokit/plugin-retry': 'retry', '@octokit/plugin-throttling': 'throttling' };
+const GITHUB_CLIENT_ENTRY = Object.entries(GITHUB_CLIENT_PACKAGES).map(([pkg, name]) => `export { ${name} } from '${pkg}';`).join('\n');
+
+function gitHubClientInSecondFile() {
+  return {
+    name: 'github-client-in-second-file',
+    setup(build) {
+      build.onResolve({ filter: /^@octokit\// }, ({ path, kind }) => (kind === 'dynamic-import' && path in GITHUB_CLIENT_PACKAGES ? { path: `./${GITHUB_CLIENT_FILE}`, external: true } : undefined));
+    },
+  };
+}
+
+/** True when the main bundle's result (its metafile) loads the GitHub client file. */
+export function loadsGitHubClient(metafile) {
+  return Object.values(metafile.outputs).some((output) => output.imports.some((entry) => entry.external && entry.path === `./${GITHUB_CLIENT_FILE}`));
+}
+
+/** The esbuild options of an action's GitHub client file (dist/octokit.js): the main bundle's, for another entry. */
+export function gitHubClientBundleOptions(name, { outfile } = {}) {
+  const main = actionBundleOptions(name);
+  return {
+    ...main,
+    entryPoints: undefined,
+    stdin: { contents: GITHUB_CLIENT_ENTRY, resolveDir: fileURLToPath(new URL('../', import.meta.url)), sourcefile: 'github-client.js', loader: 'js' },
+    outfile: outfile ?? `${ACTIONS_DIR}/${name}/dist/${GITHUB_CLIENT_FILE}`,
+    plugins: [oneHttpStack(), cryptoOnFirstUse()],
+    banner: { js: `// Octokit for actions/${name}, loaded by dist/index.js on its first GitHub call. Bundled by scripts/build-actions.mjs (third-party notices: licenses.txt). Do not edit: run node scripts/build.mjs actions.` },
+    footer: undefined,
+  };
+}
+
+/**
  * The complete esbuild options of one action's bundle (complete, so the freshness test builds
  * exactly what the build does): CommonJS because the runner loads `main` with a plain `node` and
  * ESM-only dependencies are converted on the way in; minified (size and start-up: the runner parses
@@ -128,7 +167,7 @@ export function actionBundleOptions(name, { outfile } = {}) {
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
-    plugins: [oneHttpStack(), cryptoOnFirstUse(), yamlAsModules(), pureSources()],
+    plugins: [oneHttpStack(), cryptoOnFirstUse(), yamlAsModules(), pureSources(), gitHubClientInSecondFile()],
     banner: { js: `${nodeVersionBanner(name, 'action')}\n// Bundled by scripts/build-actions.mjs from ${ACTIONS_DIR}/${name}/src/main.ts (third-party notices: licenses.txt). Do not edit: run node scripts/build.mjs actions.` },
     footer: { js: 'if(require.main===module)module.exports.run();' },
   };
@@ -139,6 +178,8 @@ export async function build({ esbuild, selected }) {
   if (!selected('actions')) return;
   for (const name of actionNames()) {
     const result = await esbuild(actionBundleOptions(name));
-    writeLicenses(result.metafile, `${ACTIONS_DIR}/${name}/dist/licenses.txt`);
+    const metafiles = [result.metafile];
+    if (loadsGitHubClient(result.metafile)) metafiles.push((await esbuild(gitHubClientBundleOptions(name))).metafile);
+    writeLicenses(metafiles, `${ACTIONS_DIR}/${name}/dist/licenses.txt`);
   }
 }

@@ -9,9 +9,10 @@ function packageDirOf(input) {
   return match ? match[1] : undefined;
 }
 
-export function writeLicenses(metafile, outfile) {
+/** `metafiles`: one esbuild metafile, or those of every file the bundle is made of. */
+export function writeLicenses(metafiles, outfile) {
   const dirs = new Set();
-  for (const input of Object.keys(metafile.inputs)) {
+  for (const input of [metafiles].flat().flatMap((metafile) => Object.keys(metafile.inputs))) {
     const dir = packageDirOf(input);
     if (dir) dirs.add(dir);
   }

@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
-import { actionBundleOptions, actionNames } from '../../scripts/build-actions.mjs';
+import { GITHUB_CLIENT_FILE, actionBundleOptions, actionNames, gitHubClientBundleOptions, loadsGitHubClient } from '../../scripts/build-actions.mjs';
 import { nodeVersionBanner } from '../../scripts/nodeVersionCheck.mjs';
 import { REPO_ROOT } from './harness.js';
 
@@ -24,18 +24,29 @@ describe('action bundles', () => {
     expect(actionNames(REPO_ROOT)).toEqual(ACTIONS);
   });
 
-  it.each(ACTIONS)('%s: the committed dist/index.js equals a fresh build', { timeout: 60_000 }, async (name) => {
+  it.each(ACTIONS)('%s: every committed file of dist/ equals a fresh build, and nothing else is there', { timeout: 60_000 }, async (name) => {
     const dir = mkdtempSync(join(tmpdir(), `bundle-${name}-`));
     try {
-      const outfile = join(dir, 'index.js');
-      await build(actionBundleOptions(name, { outfile }));
-      const committed = join(REPO_ROOT, 'actions', name, 'dist', 'index.js');
-      expect(existsSync(committed), `${committed} is missing: run npm run build`).toBe(true);
-      const fresh = readFileSync(outfile);
-      const same = Buffer.compare(fresh, readFileSync(committed)) === 0;
-      expect(same, `actions/${name}/dist/index.js is stale: run \`node scripts/build.mjs actions\` and commit it`).toBe(true);
-      // A CommonJS bundle the runner can load: no top-level await, no ESM syntax left.
-      expect(fresh.toString('utf8')).not.toMatch(/^(import|export) /m);
+      const main = await build(actionBundleOptions(name, { outfile: join(dir, 'index.js') }));
+      const metafiles = [main.metafile!];
+      if (loadsGitHubClient(main.metafile!)) metafiles.push((await build(gitHubClientBundleOptions(name, { outfile: join(dir, GITHUB_CLIENT_FILE) }))).metafile!);
+      const fresh = readdirSync(dir).sort();
+      const committedDir = join(REPO_ROOT, 'actions', name, 'dist');
+      // licenses.txt names every package inlined in any file of dist/.
+      const notices = readFileSync(join(committedDir, 'licenses.txt'), 'utf8');
+      const inlined = new Set(metafiles.flatMap((metafile) => Object.keys(metafile.inputs)).flatMap((input) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []));
+      for (const pkgDir of inlined) {
+        const pkg = JSON.parse(readFileSync(join(REPO_ROOT, pkgDir, 'package.json'), 'utf8')) as { name: string; version: string };
+        expect(notices, `actions/${name}/dist/licenses.txt`).toContain(`${pkg.name}@${pkg.version} (`);
+      }
+      expect(readdirSync(committedDir).filter((file) => file !== 'licenses.txt').sort(), `actions/${name}/dist holds other files than a fresh build: run \`node scripts/build.mjs actions\``).toEqual(fresh);
+      for (const file of fresh) {
+        const built = readFileSync(join(dir, file));
+        const same = Buffer.compare(built, readFileSync(join(committedDir, file))) === 0;
+        expect(same, `actions/${name}/dist/${file} is stale: run \`node scripts/build.mjs actions\` and commit it`).toBe(true);
+        // CommonJS the runner can load: no top-level await, no ESM syntax left.
+        expect(built.toString('utf8')).not.toMatch(/^(import|export) /m);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -48,9 +59,18 @@ describe('action bundles', () => {
     const text = output!.text;
     expect(output!.contents.byteLength, `actions/${name}/dist/index.js`).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
     expect(text.startsWith(nodeVersionBanner(name, 'action') + '\n')).toBe(true);
-    const packages = new Set(Object.keys(result.metafile!.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []));
+    const packagesOf = (inputs: object) => new Set(Object.keys(inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []));
+    const packages = packagesOf(result.metafile!.inputs);
+    // Octokit lives in dist/octokit.js, loaded on the first GitHub call, never in the main bundle.
+    expect([...packages].filter((pkg) => pkg.startsWith('@octokit/') || pkg === 'bottleneck'), 'Octokit in dist/index.js').toEqual([]);
+    expect(loadsGitHubClient(result.metafile!), `dist/index.js loads dist/${GITHUB_CLIENT_FILE}`).toBe(GITHUB_ACTIONS.includes(name));
+    if (GITHUB_ACTIONS.includes(name)) {
+      const client = await build({ ...gitHubClientBundleOptions(name), write: false });
+      const clientPackages = packagesOf(client.metafile!.inputs);
+      expect(clientPackages.has('@octokit/core') && clientPackages.has('@octokit/plugin-throttling')).toBe(true);
+      for (const pkg of clientPackages) packages.add(pkg);
+    }
     expect([...packages].filter((pkg) => /^(undici|axios|node-fetch|@actions\/http-client|@actions\/github)$/.test(pkg))).toEqual([]);
-    expect([...packages].some((pkg) => pkg.startsWith('@octokit/')), 'Octokit in the bundle').toBe(GITHUB_ACTIONS.includes(name));
     // Required, the bundle exports run() and does not run by itself; run as the main module it runs once (the footer).
     const loaded = await import(join(REPO_ROOT, 'actions', name, 'dist', 'index.js'));
     expect(typeof (loaded.run ?? loaded.default?.run)).toBe('function');

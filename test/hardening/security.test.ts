@@ -191,8 +191,8 @@ describe('actions: action.yml', () => {
     const expressions = [...code.matchAll(/\$\{\{([^}]*)\}\}/g)].map((match) => match[1]!.trim());
     expect(expressions.filter((expression) => expression !== 'github.token')).toEqual([]);
     for (const use of text.matchAll(/uses:\s*([^\s#]+)/g)) expect(use[1]).toMatch(/@[0-9a-f]{40}$/);
-    // The bundle never spawns a shell with an input.
-    const bundle = readFileSync(join(ROOT, 'actions', name, 'dist', 'index.js'), 'utf8');
-    expect(bundle).not.toMatch(/child_process["']\)\.exec(Sync)?\(/);
+    // No file of the bundle spawns a shell with an input.
+    const dist = join(ROOT, 'actions', name, 'dist');
+    for (const file of readdirSync(dist).filter((entry) => entry.endsWith('.js'))) expect(readFileSync(join(dist, file), 'utf8'), file).not.toMatch(/child_process["']\)\.exec(Sync)?\(/);
   });
 });
