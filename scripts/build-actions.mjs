@@ -174,12 +174,20 @@ export function actionBundleOptions(name, { outfile } = {}) {
 }
 
 /** Called by scripts/build.mjs (`node scripts/build.mjs actions` builds only these). */
+/**
+ * Writes an action's whole dist/ into `dir`: index.js, octokit.js when index.js loads it, and
+ * licenses.txt over both. The build and the freshness test (a temporary `dir`) both call this.
+ * Returns the files' metafiles.
+ */
+export async function buildActionDist(esbuild, name, { dir = `${ACTIONS_DIR}/${name}/dist` } = {}) {
+  const main = await esbuild(actionBundleOptions(name, { outfile: join(dir, 'index.js') }));
+  const metafiles = [main.metafile];
+  if (loadsGitHubClient(main.metafile)) metafiles.push((await esbuild(gitHubClientBundleOptions(name, { outfile: join(dir, GITHUB_CLIENT_FILE) }))).metafile);
+  writeLicenses(metafiles, join(dir, 'licenses.txt'));
+  return metafiles;
+}
+
 export async function build({ esbuild, selected }) {
   if (!selected('actions')) return;
-  for (const name of actionNames()) {
-    const result = await esbuild(actionBundleOptions(name));
-    const metafiles = [result.metafile];
-    if (loadsGitHubClient(result.metafile)) metafiles.push((await esbuild(gitHubClientBundleOptions(name))).metafile);
-    writeLicenses(metafiles, `${ACTIONS_DIR}/${name}/dist/licenses.txt`);
-  }
+  for (const name of actionNames()) await buildActionDist(esbuild, name);
 }
