@@ -54,11 +54,18 @@ export function lockProblems(lock, manifests, outerPackages) {
 
   const reached = new Set(['']);
   const queue = [''];
-  // Peers are checked for presence only: npm accepts a peer outside its range when ranges conflict.
+  // A lock's own peers are checked for presence only: npm accepts a peer outside its range when
+  // ranges conflict. A peer taken from the root lock (installed without peers) is range-checked: no
+  // npm sees that pairing, so a root bump past the range would show only when the tool runs.
   const follow = (from, name, spec, edge) => {
     const found = resolve(packages, from, name);
     if (!found) {
-      if (edge === 'peer' && outerPackages?.[`node_modules/${name}`]) return;
+      const outer = edge === 'peer' ? outerPackages?.[`node_modules/${name}`] : undefined;
+      if (outer) {
+        const mismatch = versionMismatch(outer, spec);
+        if (mismatch) problems.push(`${from}: its peer ${name}@${spec} comes from the root lock, whose ${mismatch}: update this lock or the root's ${name}`);
+        return;
+      }
       if (edge !== 'optional peer') problems.push(`${from || 'the root'}: needs ${name}@${spec}, which has no entry the lock can resolve from there: run npm install with an empty cache to write the missing entries`);
       return;
     }

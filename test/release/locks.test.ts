@@ -67,6 +67,14 @@ describe('what the check exists for', () => {
     })).toEqual([expect.stringMatching(/^node_modules\/@stryker-mutator\/vitest-runner: needs vitest@>=2\.0\.0, which has no entry/)]);
   });
 
+  it('fails when the root lock\'s vitest no longer satisfies the StrykerJS runner\'s peer range', () => {
+    expect(problemsOf('scripts/mutation', (_lock, _manifests, outer) => {
+      Object.assign(outer!['node_modules/vitest'] as object, { version: '1.6.1' });
+    })).toEqual([
+      'node_modules/@stryker-mutator/vitest-runner: its peer vitest@>=2.0.0 comes from the root lock, whose version 1.6.1 does not satisfy the range: update this lock or the root\'s vitest',
+    ]);
+  });
+
   it('fails a lock without the other platforms\' optional bindings, naming each', () => {
     const removed: string[] = [];
     const problems = problemsOf('scripts/tools', (lock) => {
