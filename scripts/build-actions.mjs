@@ -168,10 +168,14 @@ export function actionBundleOptions(name, { outfile } = {}) {
     metafile: true,
     logLevel: 'warning',
     plugins: [oneHttpStack(), cryptoOnFirstUse(), yamlAsModules(), pureSources(), gitHubClientInSecondFile()],
+    inject: [ZOD_JITLESS],
     banner: { js: `${nodeVersionBanner(name, 'action')}\n// Bundled by scripts/build-actions.mjs from ${ACTIONS_DIR}/${name}/src/main.ts (third-party notices: licenses.txt). Do not edit: run node scripts/build.mjs actions.` },
     footer: { js: 'if(require.main===module)module.exports.run();' },
   };
 }
+
+/** zod without its compiled parsers, set before any schema is built: see the file. */
+export const ZOD_JITLESS = `${ACTIONS_DIR}/shared/runtime/zodJitless.ts`;
 
 /** Called by scripts/build.mjs (`node scripts/build.mjs actions` builds only these). */
 /**
