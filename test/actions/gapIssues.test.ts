@@ -3,7 +3,8 @@
  * per gap however often they run, the per-run cap, resolved gaps closed as completed, refused writes.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
@@ -22,8 +23,12 @@ afterEach(async () => {
   await github?.close();
 });
 
+/** Preloaded into gap-issues' runs: says at exit whether Node's fetch implementation (undici, 35 ms and more to load) was loaded. */
+const FETCH_PROBE = join(mkdtempSync(join(tmpdir(), 'fetch-probe-')), 'probe.cjs');
+writeFileSync(FETCH_PROBE, "process.on('exit', () => process._rawDebug('undici loaded: ' + process.moduleLoadList.includes('NativeModule internal/deps/undici/undici')));");
+
 const gapIssues = (workspace: string, inputs: Record<string, string> = {}) =>
-  runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN, ...inputs }, apiUrl: github.url });
+  runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN, ...inputs }, apiUrl: github.url, env: { NODE_OPTIONS: `--require ${FETCH_PROBE}` } });
 
 const byMarker = () =>
   new Map(github.issueList().map((issue) => [/<!-- compliance-gap:(\S+) -->/.exec(issue.body ?? '')?.[1], issue] as const));
@@ -40,6 +45,8 @@ describe('actions/gap-issues', () => {
       expect(map.code, map.stdout).toBe(0);
       const issues = await gapIssues(workspace, issueInputs);
       expect(issues.code, issues.stdout).toBe(0);
+      // Octokit's answers are read without Node's fetch.
+      expect(issues.stderr).toContain('undici loaded: false');
       runs.push(map, issues);
       return { map, issues };
     };
