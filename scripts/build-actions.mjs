@@ -138,6 +138,8 @@ export function gitHubClientBundleOptions(name, { outfile } = {}) {
     stdin: { contents: GITHUB_CLIENT_ENTRY, resolveDir: fileURLToPath(new URL('../', import.meta.url)), sourcefile: 'github-client.js', loader: 'js' },
     outfile: outfile ?? `${ACTIONS_DIR}/${name}/dist/${GITHUB_CLIENT_FILE}`,
     plugins: [oneHttpStack(), cryptoOnFirstUse()],
+    // zod's setting is the main bundle's: Octokit has no schema.
+    inject: undefined,
     banner: { js: `// Octokit for actions/${name}, loaded by dist/index.js on its first GitHub call. Bundled by scripts/build-actions.mjs (third-party notices: licenses.txt). Do not edit: run node scripts/build.mjs actions.` },
     footer: undefined,
   };
