@@ -131,26 +131,27 @@ function isPlainRecord(value: object): value is Record<string, string> {
  * in memory. Headers are lower-cased, repeated ones joined (flattenHeaders), as a Response has them.
  */
 class TransportResponse {
+  readonly url: string;
+  readonly status: number;
   readonly ok: boolean;
   readonly statusText = '';
   readonly headers: ResponseHeaders;
-  constructor(
-    readonly url: string,
-    readonly status: number,
-    headers: Record<string, string>,
-    private readonly body: Uint8Array,
-  ) {
+  readonly #body: Uint8Array;
+  constructor(url: string, status: number, headers: Record<string, string>, body: Uint8Array) {
+    this.url = url;
+    this.status = status;
     this.ok = status >= 200 && status < 300;
     this.headers = new ResponseHeaders(headers);
+    this.#body = body;
   }
   async text(): Promise<string> {
-    return new TextDecoder().decode(this.body);
+    return new TextDecoder().decode(this.#body);
   }
   async json(): Promise<unknown> {
     return JSON.parse(await this.text());
   }
   async arrayBuffer(): Promise<ArrayBuffer> {
-    return this.body.slice().buffer;
+    return this.#body.slice().buffer;
   }
 }
 
