@@ -138,6 +138,8 @@ export function gitHubClientBundleOptions(name, { outfile } = {}) {
     stdin: { contents: GITHUB_CLIENT_ENTRY, resolveDir: fileURLToPath(new URL('../', import.meta.url)), sourcefile: 'github-client.js', loader: 'js' },
     outfile: outfile ?? `${ACTIONS_DIR}/${name}/dist/${GITHUB_CLIENT_FILE}`,
     plugins: [oneHttpStack(), cryptoOnFirstUse()],
+    // zod's setting is the main bundle's: Octokit has no schema.
+    inject: undefined,
     banner: { js: `// Octokit for actions/${name}, loaded by dist/index.js on its first GitHub call. Bundled by scripts/build-actions.mjs (third-party notices: licenses.txt). Do not edit: run node scripts/build.mjs actions.` },
     footer: undefined,
   };
@@ -168,10 +170,14 @@ export function actionBundleOptions(name, { outfile } = {}) {
     metafile: true,
     logLevel: 'warning',
     plugins: [oneHttpStack(), cryptoOnFirstUse(), yamlAsModules(), pureSources(), gitHubClientInSecondFile()],
+    inject: [ZOD_JITLESS],
     banner: { js: `${nodeVersionBanner(name, 'action')}\n// Bundled by scripts/build-actions.mjs from ${ACTIONS_DIR}/${name}/src/main.ts (third-party notices: licenses.txt). Do not edit: run node scripts/build.mjs actions.` },
     footer: { js: 'if(require.main===module)module.exports.run();' },
   };
 }
+
+/** zod without its compiled parsers, set before any schema is built: see the file. */
+export const ZOD_JITLESS = `${ACTIONS_DIR}/shared/runtime/zodJitless.ts`;
 
 /** Called by scripts/build.mjs (`node scripts/build.mjs actions` builds only these). */
 /**

@@ -101,9 +101,6 @@ function send(request: TransportRequest, agents: Agents): ReturnType<Transport> 
   });
 }
 
-/** Responses that carry no body by definition (the Response constructor refuses one). */
-const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
-
 /**
  * Header names lower-cased and repeated names joined with ", ", as `new Headers()` would give. Octokit
  * passes a plain object, which is read directly: the first `Headers` of a process loads Node's fetch
@@ -127,21 +124,74 @@ function isPlainRecord(value: object): value is Record<string, string> {
 }
 
 /**
+ * The part of a fetch Response that Octokit reads (@octokit/request: status, url, the headers by
+ * iteration and `get`, then `text()` or `arrayBuffer()`; `json()` for anyone else), over the
+ * transport's answer. Not Node's Response: the first one of a process loads Node's fetch
+ * implementation (undici), 35 ms and more of every GitHub-calling run's CPU, for a body already
+ * in memory. Headers are lower-cased, repeated ones joined (flattenHeaders), as a Response has them.
+ */
+class TransportResponse {
+  readonly url: string;
+  readonly status: number;
+  readonly ok: boolean;
+  readonly statusText = '';
+  readonly headers: ResponseHeaders;
+  readonly #body: Uint8Array;
+  constructor(url: string, status: number, headers: Record<string, string>, body: Uint8Array) {
+    this.url = url;
+    this.status = status;
+    this.ok = status >= 200 && status < 300;
+    this.headers = new ResponseHeaders(headers);
+    this.#body = body;
+  }
+  async text(): Promise<string> {
+    return new TextDecoder().decode(this.#body);
+  }
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#body.slice().buffer;
+  }
+}
+
+/** Headers' reading side, over names already lower-cased. */
+class ResponseHeaders {
+  readonly #values: Map<string, string>;
+  constructor(headers: Record<string, string>) {
+    this.#values = new Map(Object.entries(headers));
+  }
+  get(name: string): string | null {
+    return this.#values.get(name.toLowerCase()) ?? null;
+  }
+  has(name: string): boolean {
+    return this.#values.has(name.toLowerCase());
+  }
+  entries(): IterableIterator<[string, string]> {
+    return this.#values.entries();
+  }
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.#values.entries();
+  }
+}
+
+/**
  * A `fetch` over a Transport (Octokit's), so GitHub calls share the agents and the proxy settings.
  * Octokit passes a method, plain-object headers, a string body and a signal, and reads status,
- * headers and the body; redirects are not followed (GitHub's REST API answers directly).
+ * headers and the body (TransportResponse); redirects are not followed (GitHub's REST API answers directly).
  */
 export function transportFetch(transport: Transport, timeoutMs = 60_000): typeof fetch {
   return async (input, init) => {
+    const url = String(input);
     const headers = headerRecord(init?.headers);
     const response = await transport({
       method: (init?.method ?? 'GET').toUpperCase() as TransportRequest['method'],
-      url: String(input),
+      url,
       headers,
       body: typeof init?.body === 'string' ? init.body : init?.body == null ? undefined : new Uint8Array(await new Response(init.body).arrayBuffer()),
       timeoutMs,
       signal: init?.signal ?? undefined,
     });
-    return new Response(NULL_BODY_STATUS.has(response.status) ? null : new Uint8Array(response.body), { status: response.status, headers: response.headers });
+    return new TransportResponse(url, response.status, response.headers, response.body) as unknown as Response;
   };
 }

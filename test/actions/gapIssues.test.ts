@@ -3,7 +3,8 @@
  * per gap however often they run, the per-run cap, resolved gaps closed as completed, refused writes.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { FakeGitHub } from './fakeGitHub.js';
@@ -22,8 +23,18 @@ afterEach(async () => {
   await github?.close();
 });
 
+/**
+ * Preloaded into gap-issues' runs: says at exit whether Node's fetch implementation (undici, 35 ms
+ * and more to load) was loaded, and how many functions were compiled from strings (zod's parsers,
+ * unless jitless: compile time only, in a run that parses each schema a few times).
+ */
+const START_PROBE = join(mkdtempSync(join(tmpdir(), 'start-probe-')), 'probe.cjs');
+writeFileSync(START_PROBE, `let compiled = 0;
+globalThis.Function = new Proxy(Function, { construct: (target, args) => (compiled++, Reflect.construct(target, args)) });
+process.on('exit', () => process._rawDebug('undici loaded: ' + process.moduleLoadList.includes('NativeModule internal/deps/undici/undici') + ', functions compiled from strings: ' + compiled));`);
+
 const gapIssues = (workspace: string, inputs: Record<string, string> = {}) =>
-  runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN, ...inputs }, apiUrl: github.url });
+  runAction('gap-issues', { workspace, inputs: { 'github-token': GITHUB_TOKEN, ...inputs }, apiUrl: github.url, env: { NODE_OPTIONS: `--require ${START_PROBE}` } });
 
 const byMarker = () =>
   new Map(github.issueList().map((issue) => [/<!-- compliance-gap:(\S+) -->/.exec(issue.body ?? '')?.[1], issue] as const));
@@ -40,6 +51,8 @@ describe('actions/gap-issues', () => {
       expect(map.code, map.stdout).toBe(0);
       const issues = await gapIssues(workspace, issueInputs);
       expect(issues.code, issues.stdout).toBe(0);
+      // Octokit's answers are read without Node's fetch; zod parses without compiling parsers.
+      expect(issues.stderr).toContain('undici loaded: false, functions compiled from strings: 0');
       runs.push(map, issues);
       return { map, issues };
     };

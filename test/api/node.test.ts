@@ -100,7 +100,7 @@ describe('proxies (HTTPS_PROXY / HTTP_PROXY / NO_PROXY), through Node\'s own age
 });
 
 describe('transportFetch (Octokit\'s fetch over the transport)', () => {
-  it('sends headers as `new Headers()` would name them, in every form fetch takes, and answers a Response', async () => {
+  it('sends headers as `new Headers()` would name them, in every form fetch takes, and answers what Octokit reads of a Response', async () => {
     const seen: Array<Record<string, string | string[] | undefined>> = [];
     const server = createHttpServer((request, response) => {
       seen.push(request.headers);
@@ -119,8 +119,10 @@ describe('transportFetch (Octokit\'s fetch over the transport)', () => {
     try {
       for (const headers of forms) {
         const response = await fetchOver(`${url}/issues`, { method: 'post', headers, body: '{"title":"x"}' });
-        expect(response.status).toBe(201);
-        expect(response.headers.get('x-ratelimit-remaining')).toBe('4999');
+        expect(response).toMatchObject({ status: 201, ok: true, url: `${url}/issues` });
+        expect(response.headers.get('X-RateLimit-Remaining')).toBe('4999');
+        // What Octokit reads: every header by iteration, then the body as text.
+        expect(Object.fromEntries(response.headers)).toMatchObject({ 'content-type': 'application/json', 'x-ratelimit-remaining': '4999' });
         expect(await response.json()).toEqual({ ok: true });
       }
       for (const received of seen) {
@@ -129,6 +131,7 @@ describe('transportFetch (Octokit\'s fetch over the transport)', () => {
       const empty = await fetchOver(`${url}/empty`, { headers: { Accept: 'application/json' } });
       expect(empty.status).toBe(204);
       expect(await empty.text()).toBe('');
+      expect((await empty.arrayBuffer()).byteLength).toBe(0);
     } finally {
       server.close();
     }
