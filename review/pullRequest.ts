@@ -30,6 +30,24 @@ export const MAPPING_STORE_FILE = 'mappings.json';
 /** The action's `mapping-store` default. */
 export const DEFAULT_MAPPING_STORE = `${DEFAULT_MAPPING_STORE_DIR}/${MAPPING_STORE_FILE}`;
 
+/**
+ * The compliance.yml of a policy set handed over directly (n8n's input items), as parseConfig would
+ * read `documents: [{name: given, paths: ["**"]}]`: every file given is a document, and the request
+ * names the framework to judge. Written out rather than parsed, so that the n8n node does not bundle
+ * compliance.yml's schema; a unit test holds it equal to the parsed one.
+ */
+export function givenDocumentsHead(): ConfigFile & { path: string } {
+  const config: Config = {
+    documents: [{ name: 'given', paths: ['**'], tags: [] }],
+    frameworks: [],
+    waivers: [],
+    gapIssues: { labels: ['compliance-gap'], assignees: [], titlePrefix: '[compliance]', closeResolved: true, maxNewPerRun: 10 },
+    generate: [],
+    review: { cadence: 'none' },
+  };
+  return { config, text: '', path: 'compliance.yml' };
+}
+
 /** A compliance.yml as read: its text (to tell an unchanged one) and what it says. */
 interface ConfigFile {
   config: Config;
