@@ -2,12 +2,12 @@
  * Review → Map Policy Set: the input items (a set of policy documents) mapped against a verified
  * framework and judged by review/'s map check (runMapCheck), the one the map action and `compliance
  * map` run: its money rule (priced, capped by Max Tokens, reserved before the call, or a dry run),
- * the catalogue's check of the framework, the documents' front matter declarations, the mapping, the
- * gate with the waivers given, the report and the verdict (status passed, failed, not-evaluated,
- * refused or skipped, with the figures and tokens spent). Its event is `other` (the user asked for
- * this run), so nothing is written to the library. One item: the verdict with the gaps, or one item
- * per gap, each with the verdict beside it. Report files (HTML, SARIF, JUnit, …) come from review/'s
- * one publisher, as binary fields of the verdict item. The clock is the caller's (`now`).
+ * the catalogue's check of the framework, the mapping, the gate with the waivers given, the report
+ * and the verdict (status passed, failed, not-evaluated, refused or skipped, with the figures and
+ * tokens spent). Its event is `other` (the user asked for this run), and it only maps: nothing is
+ * written to the library. One item: the verdict with the gaps, or one item per gap, each with the
+ * verdict beside it. Report files (HTML, SARIF, JUnit, …) come from review/'s one publisher, as
+ * binary fields of the verdict item. The clock is the caller's (`now`).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
