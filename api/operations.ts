@@ -1,9 +1,11 @@
 /**
  * The operation table: one row per endpoint of the service. The client's methods, `call`, the
  * sandbox's routes and OpenAPI description, the CLI's `compliance call` and the n8n node's
- * operations are all derived from it.
+ * operations are all derived from it. A row's `input` and `output` are built when first read
+ * (schemas/lazy.ts): loading the table builds no schema.
  */
 import type { z } from 'zod/v4';
+import { lazy } from './schemas/lazy.js';
 import * as req from './schemas/requests.js';
 import * as res from './schemas/responses.js';
 
@@ -147,7 +149,7 @@ export const operations = {
     summary: 'Download a result',
     description: 'Download the result of a completed generation or mapping job as json (parsed), md (text), pdf or docx (file).',
     pathParams: ['jobId'], input: req.downloadDocumentInput, successStatus: 200, response: 'download',
-    output: res.generatedDocument.or(res.mappingReport),
+    output: lazy(() => res.generatedDocument.or(res.mappingReport)),
     cost: FREE, retry: 'safe',
   }),
   ingestLibraryDocument: op({

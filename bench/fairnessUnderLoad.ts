@@ -40,9 +40,14 @@ const ends = performance.now() + Number(ms);
 const answers = { uploads: [], mappings: [] };
 async function send(kind, body) {
   while (performance.now() < ends) {
-    const response = await fetch(baseUrl + '/documents/map', { method: 'POST', headers: { authorization: 'Bearer ' + key, ...(typeof body === 'function' ? {} : { 'content-type': 'application/json' }) }, body: typeof body === 'function' ? body() : body });
-    await response.arrayBuffer();
-    answers[kind].push(response.status);
+    try {
+      const response = await fetch(baseUrl + '/documents/map', { method: 'POST', headers: { authorization: 'Bearer ' + key, ...(typeof body === 'function' ? {} : { 'content-type': 'application/json' }) }, body: typeof body === 'function' ? body() : body });
+      await response.arrayBuffer();
+      answers[kind].push(response.status);
+    } catch (error) {
+      // A connection the sandbox closed unanswered is a finding to count, not the flooder's end.
+      answers[kind].push(String(error.cause?.code ?? error.cause?.message ?? error.message));
+    }
   }
 }
 function form() {
@@ -98,30 +103,35 @@ function loadMachine(count: number): ChildProcess[] {
 
 const p99 = (values: number[]) => Math.round(percentile(values, 99) * 10) / 10;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const tally = (statuses: number[]) => JSON.stringify(Object.fromEntries([...new Set(statuses)].sort().map((status) => [status, statuses.filter((s) => s === status).length])));
+const tally = (statuses: Array<number | string>) => JSON.stringify(Object.fromEntries([...new Set(statuses)].sort().map((status) => [status, statuses.filter((s) => s === status).length])));
 const megabytes = (bytes: number) => Math.round(bytes / MB);
 
 /**
  * FAIRNESS_BEFORE_CLI: the compliance.cjs of another build (say the code before a change, built in a
  * copy of the repository) measured first, in the same run and under the same load, its figures
- * named "(before)".
+ * named "(before)". FAIRNESS_ARENA_MAX: this build measured again with the sandbox process under that
+ * MALLOC_ARENA_MAX (glibc arenas; it must be set before the process starts), named by it.
  */
 export async function bench(report: BenchReport): Promise<void> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run node scripts/build.mjs first`);
-  const builds: Array<[cli: string, label: string]> = [[CLI, 'loaded fairness']];
-  if (process.env.FAIRNESS_BEFORE_CLI) builds.unshift([process.env.FAIRNESS_BEFORE_CLI, 'loaded fairness (before)']);
+  const builds: Array<[cli: string, label: string, env: Record<string, string>]> = [[CLI, 'loaded fairness', {}]];
+  if (process.env.FAIRNESS_BEFORE_CLI) builds.unshift([process.env.FAIRNESS_BEFORE_CLI, 'loaded fairness (before)', {}]);
+  // The same build again with the sandbox process's glibc arenas capped, beside the figures without.
+  const arenaMax = process.env.FAIRNESS_ARENA_MAX;
+  if (arenaMax) builds.push([CLI, `loaded fairness, MALLOC_ARENA_MAX=${arenaMax}`, { MALLOC_ARENA_MAX: arenaMax }]);
   // Busy loops in sessions of their own: ended at the end, whatever happens.
   const loops = loadMachine(Number(process.env.FAIRNESS_LOAD ?? Math.max(1, availableParallelism() - 1)));
   try {
-    for (const [cli, label] of builds) await measure(report, cli, label, loops.length);
+    for (const [cli, label, env] of builds) await measure(report, cli, label, env, loops.length);
   } finally {
     for (const loop of loops) loop.kill('SIGKILL');
   }
 }
 
-async function measure(report: BenchReport, cli: string, label: string, busyLoops: number): Promise<void> {
-  const { child, announced } = await startCliSandbox(cli, ['--job-seconds', '0', '--rate-limit', '1000000', '--key', FLOODING, '--key', OTHER]);
+async function measure(report: BenchReport, cli: string, label: string, env: Record<string, string>, busyLoops: number): Promise<void> {
+  const { child, announced } = await startCliSandbox(cli, ['--job-seconds', '0', '--rate-limit', '1000000', '--key', FLOODING, '--key', OTHER], env);
   const { baseUrl } = announced;
+  let flooder: ChildProcess | undefined;
   try {
     const heavy = emptyParagraphsDocx();
     const smallDocx = officePackage('docx', wordDocumentEntry([SMALL_TEXT]));
@@ -148,11 +158,12 @@ async function measure(report: BenchReport, cli: string, label: string, busyLoop
     const payloads = mkdtempSync(join(tmpdir(), 'bench-flood-'));
     writeFileSync(join(payloads, 'heavy.docx'), heavy);
     writeFileSync(join(payloads, 'mapping.json'), JSON.stringify({ framework: 'hipaa-security', content: largeText(1_980_000) }));
-    const flooder = spawn(process.execPath, ['-e', FLOOD_SCRIPT, baseUrl, FLOODING, payloads, String(FLOOD_MS)], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+    const flooding = spawn(process.execPath, ['-e', FLOOD_SCRIPT, baseUrl, FLOODING, payloads, String(FLOOD_MS)], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+    flooder = flooding;
     const floodAnswers = new Promise<string>((resolve) => {
       let out = '';
-      flooder.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      flooder.once('close', () => resolve(out.trim()));
+      flooding.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      flooding.once('close', () => resolve(out.trim()));
     });
     const floodEnds = performance.now() + FLOOD_MS;
     const pings = pingLoop(baseUrl, OTHER);
@@ -164,7 +175,7 @@ async function measure(report: BenchReport, cli: string, label: string, busyLoop
       uploadsUnderFlood.push(await timedUpload(baseUrl, OTHER, smallDocx));
     }
     const pingsUnderFlood = await pings.stop();
-    const { uploads: uploadStatuses, mappings: mappingStatuses } = JSON.parse(await floodAnswers) as { uploads: number[]; mappings: number[] };
+    const { uploads: uploadStatuses, mappings: mappingStatuses } = JSON.parse(await floodAnswers) as { uploads: Array<number | string>; mappings: Array<number | string> };
     rmSync(payloads, { recursive: true, force: true });
     const peak = memoryOf(child.pid!).peak;
     report.figure(`${label}: other key ping p99 during the flood`, p99(pingsUnderFlood), 'ms', '< 100 ms', `${label}: other key ping p99 at rest`);
@@ -194,8 +205,11 @@ async function measure(report: BenchReport, cli: string, label: string, busyLoop
       if (backAfterMs === undefined && rssAfter <= rssBefore * 1.5) backAfterMs = performance.now() - floodOver;
     }
     report.figure(`${label}: sandbox RSS a minute after the flood`, megabytes(rssAfter), 'MB', `≤ ${megabytes(rssBefore * 1.5)} MB`, { name: '1.5 × RSS before the flood', value: megabytes(rssBefore * 1.5), unit: 'MB' });
-    report.note(`${label}: RSS before the flood ${megabytes(rssBefore)} MB; back under 1.5× ${backAfterMs === undefined ? 'not within the minute' : `${(backAfterMs / 1000).toFixed(0)} s after the flood's requests were answered`}`);
+    report.note(`${label}: sandbox MALLOC_ARENA_MAX ${env.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? "unset (glibc's default)"}; RSS before the flood ${megabytes(rssBefore)} MB; back under 1.5× ${backAfterMs === undefined ? 'not within the minute' : `${(backAfterMs / 1000).toFixed(0)} s after the flood's requests were answered`}`);
   } finally {
+    // The flooder first: a measurement that failed mid-flood stops the sandbox, and its in-flight
+    // requests would end as connections closed unanswered, hiding the failure itself.
+    flooder?.kill('SIGKILL');
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await exited;

@@ -4,6 +4,8 @@
  * fifth argument names the anchor measured in the same run (another figure's name, or a figure of
  * its own), which bench/REPORT.md prints beside it.
  */
+import { cpus, loadavg } from 'node:os';
+
 export interface Anchor {
   /** Name of a figure of the same run, or a label for `value`. */
   name: string;
@@ -26,6 +28,15 @@ export interface Figure {
 }
 
 export type BenchModule = { bench(report: BenchReport): Promise<void> };
+
+/**
+ * The machine's 1-minute load average from now until the returned function is called, as text to
+ * print beside figures taken on a shared machine ("load 2.1–3.4 on 2 cores").
+ */
+export function loadWatch(): () => string {
+  const before = loadavg()[0]!;
+  return () => `load ${before.toFixed(1)}–${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
+}
 
 export function formatValue(value: number): string {
   return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { maximumFractionDigits: 2 });

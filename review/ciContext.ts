@@ -50,6 +50,11 @@ interface PullRequestPayload {
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+/** A GitHub repository as owner/name (what evidence links and fork checks compare), else undefined. */
+const ownerName = (value: unknown): string | undefined => {
+  const name = text(value);
+  return name && /^[^/\s]+\/[^/\s]+$/.test(name) ? name : undefined;
+};
 const positive = (value: unknown): number | undefined => {
   const number = typeof value === 'string' ? Number(value) : value;
   return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : undefined;
@@ -80,7 +85,7 @@ export function isForkPullRequestPayload(pull: PullRequestPayload | null | undef
 
 function gitHubContext(env: Env, payload: GitHubPayload): CiContext {
   const name = text(env.GITHUB_EVENT_NAME);
-  const repository = text(env.GITHUB_REPOSITORY) ?? text(payload.repository?.full_name);
+  const repository = ownerName(env.GITHUB_REPOSITORY) ?? ownerName(payload.repository?.full_name);
   const defaultBranch = text(payload.repository?.default_branch);
   const branch = branchOf(text(payload.ref) ?? text(env.GITHUB_REF)) ?? text(env.GITHUB_REF_NAME);
   const onDefault = defaultBranch !== undefined && branch === defaultBranch;

@@ -3,6 +3,7 @@
 // actions/<name>/src/main.ts with everything it imports inlined. test/actions/bundles.test.ts
 // rebuilds each with these exact options and fails when a committed bundle differs.
 import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { writeLicenses } from './licenses.mjs';
 import { nodeVersionBanner } from './nodeVersionCheck.mjs';
 
@@ -36,10 +37,37 @@ export class BearerCredentialHandler { constructor() { refuse(); } }`;
 }
 
 /**
+ * api/ and review/ only declare when loaded: a module of theirs whose exports an action never uses
+ * can be left out of its bundle, with everything only it imports. esbuild cannot know that (a
+ * top-level `z.object(...)` might do anything), so each action carried the barrels' every module:
+ * the call action review's compliance.yml parser and yaml (119 kB of its 296 kB), compiled and
+ * evaluated before its first request. The files listed in LOADING_HAS_EFFECTS do something when
+ * loaded and stay whole; test/actions/pureSources.test.ts keeps the list true.
+ */
+export const PURE_SOURCE_DIRS = ['api', 'review'];
+export const LOADING_HAS_EFFECTS = ['api/schemas/common.ts'];
+
+function pureSources() {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  const pure = (path) => path.startsWith(root) && PURE_SOURCE_DIRS.some((dir) => path.startsWith(`${root}${dir}/`)) && !LOADING_HAS_EFFECTS.includes(path.slice(root.length));
+  return {
+    name: 'pure-sources',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, async ({ path, pluginData, ...args }) => {
+        if (pluginData === pureSources) return undefined;
+        const resolved = await build.resolve(path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: pureSources });
+        return pure(resolved.path) ? { ...resolved, sideEffects: false } : resolved;
+      });
+    },
+  };
+}
+
+/**
  * The complete esbuild options of one action's bundle (complete, so the freshness test builds
  * exactly what the build does): CommonJS because the runner loads `main` with a plain `node` and
  * ESM-only dependencies are converted on the way in; minified (size and start-up: the runner parses
- * the whole file before the first request), names kept so error classes still read right; no
+ * the whole file before the first request), names not kept (every error class of ours sets its
+ * own `name`, and esbuild's keepNames cost each action 15-20 ms of start-up naming functions); no
  * source maps. The file starts with the Node-version banner. The entry exports `run()` (what
  * @github/local-action calls); the footer calls it once when the file is the main module, i.e.
  * when the runner runs `node dist/index.js`, and never when something requires it.
@@ -54,12 +82,11 @@ export function actionBundleOptions(name, { outfile } = {}) {
     platform: 'node',
     target: 'node24',
     minify: true,
-    keepNames: true,
     sourcemap: false,
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
-    plugins: [oneHttpStack()],
+    plugins: [oneHttpStack(), pureSources()],
     banner: { js: `${nodeVersionBanner(name, 'action')}\n// Bundled by scripts/build-actions.mjs from ${ACTIONS_DIR}/${name}/src/main.ts (third-party notices: licenses.txt). Do not edit: run node scripts/build.mjs actions.` },
     footer: { js: 'if(require.main===module)module.exports.run();' },
   };

@@ -19,9 +19,12 @@ const first = (what, on) => `${nodeVersionBanner(what, on)}\n`;
 
 // The bin is CommonJS so its first statement, the Node-version check, runs before any bundled code
 // (an ES module's imports would load first); the command itself is the split ESM build below.
+// `--version` is answered here, as cli/main.ts would (first argument, rest ignored): starting Node's
+// ES module loader for main.mjs cost more than the version is worth (bench/cli.ts).
 const CLI_LAUNCHER = `#!/usr/bin/env node
-${first('compliance (compliance-engine-cli)', 'exit')}// The command is ES modules split per command (dist/cli/main.mjs + chunks/), so \`--help\` loads no command.
-import('./main.mjs').catch((error) => {
+${first('compliance (compliance-engine-cli)', 'exit')}if (process.argv[2] === '--version' || process.argv[2] === '-v') process.stdout.write(${JSON.stringify(`${VERSION}\n`)});
+// The command is ES modules split per command (dist/cli/main.mjs + chunks/), so \`--help\` loads no command.
+else import('./main.mjs').catch((error) => {
   process.stderr.write(\`compliance: \${error instanceof Error ? error.message : String(error)}\\n\`);
   process.exit(3);
 });

@@ -4,7 +4,9 @@
  * The client validates with them before sending, the sandbox validates with them on arrival,
  * and the OpenAPI description is generated from them. What each field means, for assistants and
  * the OpenAPI document, is in fieldDescriptions.ts: the clients (the n8n nodes among them) bundle
- * these schemas without it.
+ * these schemas without it. Each schema is built on first use (lazy.ts): a bundle loading the
+ * operation table builds only the inputs it validates. Parts several inputs share are `once`
+ * builders, so each input holds the one real instance (and the one description).
  */
 import * as z from 'zod/v4';
 import {
@@ -21,8 +23,9 @@ import {
   libraryContentProblem,
   nonEmptyString,
 } from './common.js';
+import { lazy, once } from './lazy.js';
 
-export const emptyInput = z.strictObject({});
+export const emptyInput = lazy(() => z.strictObject({}));
 
 /**
  * A field fieldDescriptions.ts describes: an instance of its own, as .describe() would make, so
@@ -32,23 +35,23 @@ function described<T extends z.ZodType>(schema: T): T {
   return schema.clone();
 }
 
-const tagsInput = described(z
+const tagsInput = once(() => described(z
   .union([z.array(nonEmptyString), z.string()])
   .transform((value) =>
     (Array.isArray(value) ? value : value.split(',')).map((tag) => tag.trim()).filter(Boolean),
-  ));
+  )));
 
-export const jobIdParam = z
+export const jobIdParam = lazy(() => z
   .string()
-  .regex(UUID_PATTERN, 'must be a UUID such as 3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a');
-export const libraryIdParam = z
+  .regex(UUID_PATTERN, 'must be a UUID such as 3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a'));
+export const libraryIdParam = lazy(() => z
   .string()
-  .regex(PATH_ID_PATTERN, 'must be a library document id as returned by ingest or the listing');
-export const slugParam = z
+  .regex(PATH_ID_PATTERN, 'must be a library document id as returned by ingest or the listing'));
+export const slugParam = lazy(() => z
   .string()
-  .regex(PATH_ID_PATTERN, 'must be a framework slug such as nist-csf-2 (see suggestFrameworks)');
+  .regex(PATH_ID_PATTERN, 'must be a framework slug such as nist-csf-2 (see suggestFrameworks)'));
 
-export const suggestFrameworksInput = z
+export const suggestFrameworksInput = lazy(() => z
   .object({
     query: described(nonEmptyString.optional()),
     jurisdiction: described(nonEmptyString.optional()),
@@ -62,16 +65,17 @@ export const suggestFrameworksInput = z
     if (!anyCriterion) {
       ctx.addIssue({ code: 'custom', path: ['query'], message: 'query is required', params: { code: 'missing_query' } });
     }
-  });
+  }));
 
-export const organisationInput = described(z.strictObject({
+/** Used wrapped (`.optional()` in generateDocumentInput): describe it there, as `generateDocumentInput.in.shape.organisation.unwrap()`. */
+export const organisationInput = lazy(() => described(z.strictObject({
   name: described(nonEmptyString.optional()),
   sector: described(nonEmptyString.optional()),
   country: described(nonEmptyString.optional()),
-}));
+})));
 
 /** Both naming variants of section 2.4; the wire body always uses `framework` and `type`. */
-export const generateDocumentInput = z
+export const generateDocumentInput = lazy(() => z
   .object({
     framework: described(nonEmptyString.optional()),
     standard: described(nonEmptyString.optional()),
@@ -99,7 +103,7 @@ export const generateDocumentInput = z
     framework: (framework ?? standard ?? name) as string,
     ...(type ?? documentType ? { type: type ?? documentType } : {}),
     ...rest,
-  }));
+  })));
 
 /**
  * A file to upload for mapping: bytes or a Blob (for example `fs.openAsBlob(path)`), with a
@@ -111,7 +115,7 @@ export interface UploadFile {
   contentType?: string;
 }
 
-const uploadFile = z.custom<UploadFile>(
+const uploadFile = once(() => z.custom<UploadFile>(
   (value) =>
     typeof value === 'object' &&
     value !== null &&
@@ -120,14 +124,14 @@ const uploadFile = z.custom<UploadFile>(
       (value as UploadFile).data instanceof ArrayBuffer ||
       (typeof Blob !== 'undefined' && (value as UploadFile).data instanceof Blob)),
   { message: 'file must be { data: Uint8Array | ArrayBuffer | Blob, filename: string }' },
-);
+));
 
-export const mapDocumentInput = z
+export const mapDocumentInput = lazy(() => z
   .object({
     framework: described(nonEmptyString.optional()),
     content: described(z.string().optional()),
     title: described(nonEmptyString.optional()),
-    file: described(uploadFile.optional()),
+    file: described(uploadFile().optional()),
   })
   .superRefine((input, ctx) => {
     if (!input.framework) {
@@ -149,22 +153,22 @@ export const mapDocumentInput = z
         params: { code: 'invalid_request' },
       });
     }
-  });
+  }));
 
-const jobIdInput = described(jobIdParam);
+const jobIdInput = once(() => described(jobIdParam));
 
-export const getJobInput = z.strictObject({ jobId: jobIdInput });
+export const getJobInput = lazy(() => z.strictObject({ jobId: jobIdInput() }));
 
-export const downloadDocumentInput = z.strictObject({
-  jobId: jobIdInput,
+export const downloadDocumentInput = lazy(() => z.strictObject({
+  jobId: jobIdInput(),
   format: described(z.enum(FORMATS).optional()),
-});
+}));
 
 /**
  * The client checks library text leniently (libraryContentProblem); the OpenAPI states the service's
  * rule, which the sandbox enforces in code points: minLength, maxLength and a letter or digit.
  */
-const libraryContent = z
+const libraryContent = once(() => z
   .string()
   .superRefine((text, ctx) => {
     const problem = libraryContentProblem(text);
@@ -174,61 +178,61 @@ const libraryContent = z
     minLength: LIMITS.libraryMinChars,
     maxLength: LIMITS.libraryMaxChars,
     pattern: LETTER_OR_DIGIT,
-  });
+  }));
 
-const libraryIdInput = described(libraryIdParam);
-const categoryInput = described(nonEmptyString.optional());
+const libraryIdInput = once(() => described(libraryIdParam));
+const categoryInput = once(() => described(nonEmptyString.optional()));
 
-export const ingestLibraryDocumentInput = z.strictObject({
+export const ingestLibraryDocumentInput = lazy(() => z.strictObject({
   title: described(nonEmptyString.max(500)),
-  content: described(libraryContent),
-  category: categoryInput,
-  tags: tagsInput.optional(),
+  content: described(libraryContent()),
+  category: categoryInput(),
+  tags: tagsInput().optional(),
   filename: described(nonEmptyString.max(1024).optional()),
-});
+}));
 
-export const refreshLibraryDocumentInput = z.strictObject({
-  id: libraryIdInput,
-  content: described(libraryContent),
-});
+export const refreshLibraryDocumentInput = lazy(() => z.strictObject({
+  id: libraryIdInput(),
+  content: described(libraryContent()),
+}));
 
-export const listLibraryInput = z.strictObject({
+export const listLibraryInput = lazy(() => z.strictObject({
   cursor: described(nonEmptyString.optional()),
   page: described(z.int().min(1).optional()),
   limit: described(z.int().min(1).optional()),
-  category: categoryInput,
+  category: categoryInput(),
   tag: described(nonEmptyString.optional()),
-});
+}));
 
-export const getLibraryDocumentInput = z.strictObject({
-  id: libraryIdInput,
+export const getLibraryDocumentInput = lazy(() => z.strictObject({
+  id: libraryIdInput(),
   include: described(z.literal('content').optional()),
-});
+}));
 
-export const deleteLibraryDocumentInput = z.strictObject({ id: libraryIdInput });
+export const deleteLibraryDocumentInput = lazy(() => z.strictObject({ id: libraryIdInput() }));
 
-export const searchLibraryInput = z.strictObject({
+export const searchLibraryInput = lazy(() => z.strictObject({
   query: described(nonEmptyString),
-  category: categoryInput,
-  tags: tagsInput.optional(),
+  category: categoryInput(),
+  tags: tagsInput().optional(),
   // The spec leaves the maximum open: the service enforces it.
   limit: described(z.int().min(1).optional()),
-});
+}));
 
-export const getFrameworkInput = z.strictObject({ slug: described(slugParam) });
+export const getFrameworkInput = lazy(() => z.strictObject({ slug: described(slugParam) }));
 
-const packInput = described(z.enum(PACK_CODES));
+const packInput = once(() => described(z.enum(PACK_CODES)));
 
-export const createCheckoutInput = z.strictObject({ pack: packInput });
+export const createCheckoutInput = lazy(() => z.strictObject({ pack: packInput() }));
 
-export const setAutoTopUpInput = z
+export const setAutoTopUpInput = lazy(() => z
   .object({
     enabled: described(z.boolean()),
     thresholdTokens: described(z
       .int()
       .min(LIMITS.autoTopUpMinThreshold, `must be at least ${LIMITS.autoTopUpMinThreshold.toLocaleString('en-US')} tokens`)
       .optional()),
-    pack: packInput.optional(),
+    pack: packInput().optional(),
   })
   .superRefine((input, ctx) => {
     if (!input.enabled) return;
@@ -238,7 +242,7 @@ export const setAutoTopUpInput = z
     if (input.pack === undefined) {
       ctx.addIssue({ code: 'custom', path: ['pack'], message: 'pack is required when enabled is true', params: { code: 'invalid_pack' } });
     }
-  });
+  }));
 
 /** Date.parse rolls 2026-02-30 over to March 2: the day must exist in its month. */
 function realCalendarDate(value: string): boolean {
@@ -248,11 +252,11 @@ function realCalendarDate(value: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-export const setCalendarInput = z.strictObject({
+export const setCalendarInput = lazy(() => z.strictObject({
   cadence: described(z.enum(CADENCES)),
   firstReviewAt: described(z
     .string()
     .regex(ISO_DATETIME_PATTERN, 'must be an ISO 8601 timestamp such as 2026-12-01T09:00:00Z')
     .refine((value) => !Number.isNaN(Date.parse(value)) && realCalendarDate(value), 'firstReviewAt is not a real date (check the day of the month)')
     .optional()),
-});
+}));

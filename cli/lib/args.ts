@@ -29,7 +29,7 @@ export const CONNECTION_OPTIONS = {
 /** Flags of commands that read a repository's compliance.yml. */
 export const REPO_OPTIONS = {
   cwd: { type: 'string', short: 'C', valueName: 'DIR', description: 'repository root (default: the current directory)' },
-  config: { type: 'string', valueName: 'PATH', description: 'configuration file, relative to the root (default: compliance.yml)' },
+  config: { type: 'string', valueName: 'PATH', description: 'configuration file, a .yml or .yaml under the root, relative to it (default: compliance.yml)' },
 } as const satisfies OptionSpecs;
 
 interface CommandHelp {

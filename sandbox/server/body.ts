@@ -32,26 +32,44 @@ function tooLarge(limit: number): HttpError {
   );
 }
 
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+function stalled(): HttpError {
+  return new HttpError(408, 'request_timeout', 'The request body stalled: no bytes arrived within the time limit.', 'Send the whole request without pausing; the connection is closed.', {
+    headers: { connection: 'close' },
+  });
+}
+
+/**
+ * The body, read to its end. A body that stops arriving is refused 408 once the socket's
+ * inactivity timer fires (the server arms it per request with the body-stall limit): time counts
+ * from the last byte, so a slow body that keeps coming is read whatever its total time.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   const chunks: Buffer[] = [];
   let received = 0;
   let over = declared > limit;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > limit) over = true;
-    if (over) {
-      // Keep reading so the client can finish sending and read the 413, up to a cap.
-      if (received > DRAIN_CAP) {
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose).off('timeout', onStall);
+      // Read (or refused): the handler's own time is not the client's stall.
+      req.setTimeout(0);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) over = true;
+      // Over the limit, keep reading so the client can finish sending and read the 413, up to a cap.
+      if (over && received > DRAIN_CAP) {
         req.destroy();
-        break;
-      }
-      continue;
-    }
-    chunks.push(chunk);
-  }
-  if (over) throw tooLarge(limit);
-  return Buffer.concat(chunks);
+        settle(tooLarge(limit));
+      } else if (!over) chunks.push(chunk);
+    };
+    const onEnd = () => settle(over ? tooLarge(limit) : undefined);
+    const onClose = () => settle(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    const onStall = () => settle(stalled());
+    req.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose).once('timeout', onStall);
+  });
 }
 
 /** Which query fields are numbers or booleans, from the input schema (query values arrive as strings). */

@@ -31,7 +31,7 @@ export interface SandboxOptions {
   clock?: () => number;
   /** Upload reading: worker count, queue and limits (bytes inflated, characters, seconds, worker memory). */
   uploads?: ExtractionPoolOptions;
-  /** When a connection is closed: its request's headers not in, its whole request not in, idle between requests. */
+  /** When a connection is closed: its request's headers not in, its body stalled (no byte for that long), idle between requests. */
   connectionLimits?: Partial<ConnectionLimits>;
   /**
    * Token the `/_sandbox/*` control endpoints require when the server listens on a non-loopback
@@ -43,13 +43,13 @@ export interface SandboxOptions {
 interface ConnectionLimits {
   /** From the connection's start (or the end of its previous request) until the headers are in. Default 60. */
   headersSeconds: number;
-  /** Until the whole request, body included, is in. Default 120. */
-  requestSeconds: number;
+  /** Longest pause between two bytes of a request's body (time since the last byte, not since the start). Default 60. */
+  bodyStallSeconds: number;
   /** A kept-alive connection idle between requests. Default 5. */
   idleSeconds: number;
 }
 
-const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { headersSeconds: 60, requestSeconds: 120, idleSeconds: 5 };
+const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { headersSeconds: 60, bodyStallSeconds: 60, idleSeconds: 5 };
 
 interface ModeLimits {
   requestsPerMinute: number;

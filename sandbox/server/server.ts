@@ -8,6 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { API_PREFIX } from '../../api/schemas/common.js';
 import type { OperationId } from '../../api/operations.js';
@@ -33,6 +35,9 @@ const CLIENT_ERRORS: Record<string, [status: string, code: string, message: stri
   HPE_HEADER_OVERFLOW: ['431 Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.', 'Send smaller headers.'],
   default: ['400 Bad Request', 'bad_request', 'Malformed HTTP request.', 'Send a valid HTTP/1.1 request.'],
 };
+
+/** The answer in progress on a connection (Node's own field; none while it is idle between requests). */
+const responseOf = (socket: Socket | Duplex) => (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
 
 /** Operations a read-only (zero balance) live account may still call beside GETs. */
 const OPEN_WHEN_READ_ONLY = new Set<OperationId>(['createCheckout']);
@@ -131,21 +136,38 @@ export function createSandboxServer(services: Services): Server {
     }
   }
 
-  const { headersSeconds, requestSeconds, idleSeconds } = services.options.connectionLimits;
+  const { headersSeconds, bodyStallSeconds, idleSeconds } = services.options.connectionLimits;
   const server = createServer(
     {
       headersTimeout: headersSeconds * 1000,
-      requestTimeout: requestSeconds * 1000,
+      // No deadline for the whole request: a slow body that keeps arriving (a client starved of CPU,
+      // a slow link) is read to its end; a body that stops is refused by its stall limit below.
+      requestTimeout: 0,
       keepAliveTimeout: idleSeconds * 1000,
-      // How often connections are checked against the two limits above (Node's default: 30 s late).
+      // How often connections are checked against the headers limit (Node's default: 30 s late).
       connectionsCheckingInterval: Math.min(1_000, headersSeconds * 250),
     },
     (req, res) => {
+      // The body's stall limit: the socket's inactivity timer, reset by every byte that arrives;
+      // readBody answers 408 when it fires, and disarms it once the body is in.
+      if (!req.complete) req.setTimeout(bodyStallSeconds * 1000);
       handle(req, res).catch(() => {
         if (!res.headersSent) sendJson(res, 500, errorBody(internalError(), 'unknown'));
       });
     },
   );
+  // A socket's inactivity timer fired: the idle limit between requests, or a body's stall (readBody
+  // answers that one). With a listener here Node leaves the closing to us: a starved event loop runs
+  // its timers before it reads the sockets, so an idle timer can fire late on a connection whose
+  // next request has already arrived unread; closing it then cut the client off unanswered. The
+  // close waits one turn of the loop, and a connection that received bytes meanwhile is kept.
+  server.on('timeout', (socket: Socket) => {
+    if (responseOf(socket)) return; // a request in progress: its body's stall is answered 408
+    const bytesBefore = socket.bytesRead;
+    setImmediate(() => {
+      if (socket.bytesRead === bytesBefore && !responseOf(socket)) socket.destroy();
+    });
+  });
   // A request Node refused (malformed, headers too large, or over a time limit): one answer, then the
   // connection is closed. Ending it only half-closes it (an HTTP server's sockets allow half-open),
   // so a client that never closes its side would hold it for ever.
@@ -153,7 +175,7 @@ export function createSandboxServer(services: Services): Server {
     const [status, code, message, hint] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
     const body = JSON.stringify({ error: { code, message, hint, requestId: 'none' } });
     // Node's own rule: answer only where no answer has started on this connection.
-    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    const answering = responseOf(socket)?.headersSent === true;
     if (socket.writable && !answering) socket.write(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     socket.destroy();
   });

@@ -74,24 +74,19 @@ function parseAnnotations(stdout: string): ActionRun['annotations'] {
     });
 }
 
-export async function runAction(name: string, options: RunOptions): Promise<ActionRun> {
-  const runnerDir = mkdtempSync(join(tmpdir(), `action-${name}-`));
-  const outputFile = join(runnerDir, 'output');
-  const summaryFile = join(runnerDir, 'summary.md');
-  const eventFile = join(runnerDir, 'event.json');
-  writeFileSync(outputFile, '');
-  writeFileSync(summaryFile, '');
-  // Without an event: a push to the default branch, as the runner gives it (an event payload that
-  // names no default branch is unlisted, deny-by-default).
-  writeFileSync(eventFile, JSON.stringify(options.event ? withRepository(options.event.payload) : PUSH_PAYLOAD));
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: runnerDir,
+/**
+ * What the runner gives every step, with the event payload written to `dir/event.json` and the job
+ * summary at `dir/summary.md`. Without an event: a push to the default branch, as the runner gives it
+ * (an event payload that names no default branch is unlisted, deny-by-default).
+ */
+export function runnerVariables(options: Pick<RunOptions, 'workspace' | 'event' | 'apiUrl'>, dir: string): Record<string, string> {
+  writeFileSync(join(dir, 'event.json'), JSON.stringify(options.event ? withRepository(options.event.payload) : PUSH_PAYLOAD));
+  writeFileSync(join(dir, 'summary.md'), '');
+  return {
     GITHUB_ACTIONS: 'true',
     CI: 'true',
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
-    GITHUB_EVENT_PATH: eventFile,
+    GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
     GITHUB_EVENT_NAME: options.event?.name ?? 'push',
     GITHUB_REF: 'refs/heads/main',
     GITHUB_REPOSITORY: REPOSITORY,
@@ -99,9 +94,17 @@ export async function runAction(name: string, options: RunOptions): Promise<Acti
     GITHUB_SERVER_URL: 'https://github.example',
     GITHUB_RUN_ID: '4242',
     GITHUB_ACTOR: 'octocat',
-    RUNNER_TEMP: runnerDir,
+    RUNNER_TEMP: dir,
     ...(options.apiUrl ? { GITHUB_API_URL: options.apiUrl } : {}),
   };
+}
+
+export async function runAction(name: string, options: RunOptions): Promise<ActionRun> {
+  const runnerDir = mkdtempSync(join(tmpdir(), `action-${name}-`));
+  const outputFile = join(runnerDir, 'output');
+  const summaryFile = join(runnerDir, 'summary.md');
+  writeFileSync(outputFile, '');
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: runnerDir, GITHUB_OUTPUT: outputFile, ...runnerVariables(options, runnerDir) };
   for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
   for (const [input, value] of Object.entries(options.inputs ?? {})) {
     if (value !== undefined) env[`INPUT_${input.replace(/ /g, '_').toUpperCase()}`] = value;

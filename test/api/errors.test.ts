@@ -2,7 +2,7 @@
 import { inspect } from 'node:util';
 import { errors as undiciErrors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ComplianceApiError, ComplianceError } from '../../api/errors.js';
+import { ComplianceApiError, ComplianceError, ComplianceJobError, ComplianceJobTimeoutError, ComplianceValidationError } from '../../api/errors.js';
 import { delayFromHint, parseRetryAfter, textExcerpt } from '../../api/http.js';
 import { TransportError } from '../../api/transport.js';
 import { API_KEY, FakeTime, MockService, makeClient, systemError } from './helpers.js';
@@ -203,5 +203,24 @@ describe('delay parsing', () => {
     ['Upgrade to pack100 for 33 M tokens', undefined],
   ])('hint "%s" → %s ms', (hint, expected) => {
     expect(delayFromHint(hint)).toBe(expected);
+  });
+});
+
+describe('what each error says about itself', () => {
+  it('names its class, keeps a cause only when given one, and shows message, hint and request id on one line', () => {
+    const cause = new Error('socket hang up');
+    const base = new ComplianceError({ code: 'network_error', message: 'listLibrary: no answer', hint: 'Check the network.', cause });
+    expect([base.name, base.cause, base.toDisplayString()]).toEqual(['ComplianceError', cause, 'listLibrary: no answer (Check the network.)']);
+    const plain = new ComplianceError({ code: 'network_error', message: 'listLibrary: no answer' });
+    expect([Object.hasOwn(plain, 'cause'), plain.toDisplayString()]).toEqual([false, 'listLibrary: no answer']);
+
+    const api = new ComplianceApiError({ code: 'rate_limited', message: 'Too many requests.', hint: 'Wait a minute.', requestId: 'req_7', status: 429 });
+    expect([api.name, api.toDisplayString()]).toEqual(['ComplianceApiError', 'Too many requests. | hint: Wait a minute. | request id: req_7']);
+    expect(new ComplianceApiError({ code: 'rate_limited', message: 'Too many requests.' }).toDisplayString()).toBe('Too many requests.');
+
+    const job = { id: 'job_1', status: 'failed' };
+    expect(new ComplianceValidationError({ code: 'validation_error', message: 'bad', field: 'organisation.country' })).toMatchObject({ name: 'ComplianceValidationError', field: 'organisation.country' });
+    expect(new ComplianceJobError({ code: 'job_failed', message: 'failed', jobId: 'job_1', job })).toMatchObject({ name: 'ComplianceJobError', jobId: 'job_1', job });
+    expect(new ComplianceJobTimeoutError({ code: 'job_timeout', message: 'still running', jobId: 'job_1', job })).toMatchObject({ name: 'ComplianceJobTimeoutError', jobId: 'job_1', job });
   });
 });

@@ -55,14 +55,23 @@ describe('waitForJob', () => {
     const error = await makeClient(service, new FakeTime()).waitForJob(JOB_ID).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ComplianceJobError);
     expect(error).toMatchObject({ code: 'job_failed', jobId: JOB_ID });
-    expect((error as Error).message).toContain('The framework has no verified control set');
+    expect((error as Error).message).toBe(`job ${JOB_ID} failed: The framework has no verified control set`);
+    expect((error as ComplianceJobError).hint).toBe('Fix the input named in the reason and submit a new job; quote the job id in support requests.');
   });
 
   it('mentions the automatic refund when a library job fails', async () => {
     service = new MockService().reply(200, status('failed', { kind: 'library_ingest', error: { code: 'classification_failed', message: 'Could not classify' } }));
     const error = (await makeClient(service, new FakeTime()).waitForJob(JOB_ID).catch((caught: unknown) => caught)) as ComplianceJobError;
-    expect(error.message).toContain('Could not classify [classification_failed]');
-    expect(error.hint).toMatch(/refunded/);
+    expect(error.message).toBe(`job ${JOB_ID} (library_ingest) failed: Could not classify [classification_failed]`);
+    const REFUNDED = 'The charge for a library job that fails after admission is refunded automatically; fix the input and submit it again.';
+    expect(error.hint).toBe(REFUNDED);
+    // A refresh is refunded too; a generation is not, and a reason without a code says none.
+    for (const [kind, hint] of [['library_refresh', REFUNDED], ['generation', expect.stringMatching(/^Fix the input/)]] as const) {
+      await service.close();
+      service = new MockService().reply(200, status('failed', { kind, error: { message: 'Broken' } }));
+      const failed = (await makeClient(service, new FakeTime()).waitForJob(JOB_ID).catch((caught: unknown) => caught)) as ComplianceJobError;
+      expect({ message: failed.message, hint: failed.hint }).toEqual({ message: `job ${JOB_ID} (${kind}) failed: Broken`, hint });
+    }
   });
 
   it('gives up at timeoutMs with job_timeout and the last status', async () => {
@@ -70,7 +79,13 @@ describe('waitForJob', () => {
     const time = new FakeTime();
     const error = await makeClient(service, time).waitForJob(JOB_ID, { timeoutMs: 7_000, estimatedSeconds: 10 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ComplianceJobTimeoutError);
-    expect(error).toMatchObject({ code: 'job_timeout', jobId: JOB_ID, job: { status: 'running' } });
+    expect(error).toMatchObject({
+      code: 'job_timeout',
+      jobId: JOB_ID,
+      job: { status: 'running' },
+      message: `job ${JOB_ID} did not finish within 7 s (last status: running)`,
+      hint: `The job continues on the service: wait again with waitForJob("${JOB_ID}") or a longer timeoutMs, then download it.`,
+    });
     // 5 s (half the estimate), then only the 2 s left until the deadline, then one last poll.
     expect(time.sleeps).toEqual([5_000, 2_000]);
   });
@@ -139,6 +154,9 @@ describe('downloads', () => {
     [`attachment; filename*=UTF-8''R%C3%A9sum%C3%A9.md; filename="fallback.md"`, 'Résumé.md'],
     ['attachment; filename="../../etc/passwd"', 'passwd'],
     ['attachment; filename=plain.pdf', 'plain.pdf'],
+    // A quoted extended value loses its quotes, only the outer ones.
+    [`attachment; filename*=UTF-8''"quoted.md" ; size=3`, 'quoted.md'],
+    [`attachment; filename*=UTF-8''"a"b.md"`, 'a"b.md'],
     ['attachment; filename=".."', undefined],
     ['inline', undefined],
   ])('Content-Disposition %s → %s', (header, expected) => {

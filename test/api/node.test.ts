@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { errors as undiciErrors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
+import { proxySettings } from '../../api/node/proxy.js';
 import { nodeSleep } from '../../api/node/sleep.js';
 import { classifyNodeError, createNodeTransport, transportFetch } from '../../api/node/transport.js';
 import { TransportError } from '../../api/transport.js';
@@ -81,6 +82,14 @@ describe('proxies (HTTPS_PROXY / HTTP_PROXY / NO_PROXY), through Node\'s own age
       proxy.server.close();
       service.server.close();
     }
+  });
+
+  it('reads each variable upper case first, then lower case; HTTPS falls back to the HTTP proxy', () => {
+    expect(proxySettings({ NO_PROXY: 'internal' })).toBeUndefined();
+    expect(proxySettings({ HTTP_PROXY: 'http://upper', http_proxy: 'http://lower', NO_PROXY: 'a', no_proxy: 'b' })).toEqual({ httpProxy: 'http://upper', httpsProxy: 'http://upper', noProxy: 'a' });
+    expect(proxySettings({ http_proxy: 'http://lower', no_proxy: 'b' })).toEqual({ httpProxy: 'http://lower', httpsProxy: 'http://lower', noProxy: 'b' });
+    expect(proxySettings({ HTTPS_PROXY: 'http://secure', https_proxy: 'http://secure-lower', HTTP_PROXY: 'http://plain' })).toEqual({ httpProxy: 'http://plain', httpsProxy: 'http://secure', noProxy: undefined });
+    expect(proxySettings({ https_proxy: 'http://secure-lower', HTTP_PROXY: 'http://plain' })?.httpsProxy).toBe('http://secure-lower');
   });
 
   it('refuses, before connecting, to ignore a proxy on a Node.js without proxy support', async () => {
@@ -162,5 +171,30 @@ describe('clientFromEnv', () => {
     [{ COMPLIANCE_API_KEY: API_KEY, COMPLIANCE_BASE_URL: 'http://api.example.test' }, 'invalid_base_url', 'COMPLIANCE_BASE_URL'],
   ])('refuses %o with %s', (env, code, field) => {
     expect(() => clientFromEnv(env)).toThrow(expect.objectContaining({ code, field }));
+  });
+
+  it('trims the variables, says which one to set and how, and names the variable only for a base URL it read', async () => {
+    const sent: string[] = [];
+    const transport = async (request: { url: string }) => {
+      sent.push(request.url);
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"mode":"sandbox"}') };
+    };
+    const client = clientFromEnv({ COMPLIANCE_API_KEY: ` ${API_KEY} `, COMPLIANCE_BASE_URL: ' http://127.0.0.1:4010 ' }, { transport });
+    expect(client.baseUrl).toBe('http://127.0.0.1:4010/api/public/v1');
+    await client.ping();
+    expect(sent).toEqual(['http://127.0.0.1:4010/api/public/v1/ping']);
+
+    expect(() => clientFromEnv({ COMPLIANCE_BASE_URL: 'https://api.example.test' })).toThrow(
+      expect.objectContaining({ message: 'COMPLIANCE_API_KEY is not set', hint: expect.stringMatching(/^Set COMPLIANCE_API_KEY to your API key/) }),
+    );
+    expect(() => clientFromEnv({ COMPLIANCE_API_KEY: API_KEY })).toThrow(
+      expect.objectContaining({ message: 'COMPLIANCE_BASE_URL is not set', hint: expect.stringMatching(/^Set COMPLIANCE_BASE_URL to https:\/\/<host>\/api\/public\/v1/) }),
+    );
+    const fromEnv = (() => { try { clientFromEnv({ COMPLIANCE_API_KEY: API_KEY, COMPLIANCE_BASE_URL: 'http://api.example.test' }); } catch (error) { return error; } })();
+    expect(fromEnv).toMatchObject({ field: 'COMPLIANCE_BASE_URL', message: expect.stringMatching(/^COMPLIANCE_BASE_URL: baseUrl /), cause: { field: 'baseUrl' } });
+    // Given by the caller, not read from the environment: the caller's own field name stays.
+    expect(() => clientFromEnv({ COMPLIANCE_API_KEY: API_KEY }, { baseUrl: 'http://api.example.test' })).toThrow(expect.objectContaining({ field: 'baseUrl' }));
+    // Another field's error is not the base URL's.
+    expect(() => clientFromEnv({ COMPLIANCE_API_KEY: API_KEY, COMPLIANCE_BASE_URL: 'https://api.example.test' }, { timeoutMs: -1 })).toThrow(expect.objectContaining({ field: 'timeoutMs' }));
   });
 });

@@ -1,6 +1,7 @@
 /** The tolerant adapters: documented names, plausible alternatives, unknown fields kept, clear failures. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ComplianceApiError } from '../../api/errors.js';
+import { listAllLibraryDocuments } from '../../api/library.js';
 import {
   normalizeAutoTopUp,
   normalizeBilling,
@@ -233,6 +234,26 @@ describe('following the library listing', () => {
     service = new MockService()
       .reply(200, { documents: [{ id: 'd1', title: 'a' }], nextCursor: 'same' })
       .reply(200, { documents: [{ id: 'd1', title: 'a' }], nextCursor: 'same' });
-    await expect(makeClient(service, new FakeTime()).listAllLibraryDocuments()).rejects.toMatchObject({ code: 'unexpected_response' });
+    await expect(makeClient(service, new FakeTime()).listAllLibraryDocuments()).rejects.toMatchObject({
+      code: 'unexpected_response',
+      operationId: 'listLibrary',
+      message: 'listLibrary: the service returned the same next page twice ({"cursor":"same"})',
+      hint: 'Report it with the request id; list with a category or tag filter meanwhile.',
+    });
+  });
+
+  it('ends at an empty page even when it names a next one', async () => {
+    service = new MockService().reply(200, { documents: [], nextCursor: 'c2' });
+    expect(await makeClient(service, new FakeTime()).listAllLibraryDocuments()).toEqual([]);
+    expect(service.received).toHaveLength(1);
+  });
+
+  it('stops after 10,000 pages of a service that never ends', async () => {
+    // A fault the sandbox cannot produce: every page names a new next page.
+    service = new MockService();
+    let pages = 0;
+    const endless = { listLibrary: async () => ({ documents: [{ id: `d${++pages}`, title: 'a', tags: [], version: 1 }], nextCursor: `c${pages}` }) };
+    expect(await listAllLibraryDocuments(endless as unknown as Parameters<typeof listAllLibraryDocuments>[0])).toHaveLength(10_000);
+    expect(pages).toBe(10_000);
   });
 });

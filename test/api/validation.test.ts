@@ -139,6 +139,12 @@ describe('client options', () => {
   const construct = (options: Record<string, unknown>) => () =>
     new ComplianceClient({ apiKey: 'k', baseUrl: 'https://api.example.test', transport, sleep, ...options } as never);
 
+  it('quotes at most 200 characters of a base URL that is not a URL', () => {
+    service = new MockService();
+    const long = `${'a'.repeat(200)}TAIL`;
+    expect(construct({ baseUrl: long })).toThrow(`baseUrl is not a URL: "${'a'.repeat(200)}"`);
+  });
+
   it.each([
     ['http://api.example.com', /https/],
     ['http://10.0.0.8:8080', /https/],

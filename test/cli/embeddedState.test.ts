@@ -59,8 +59,10 @@ describe('the embedded sandbox between commands', () => {
     // What `npm start` runs, read from package.json: the review of examples/ on a state of its own.
     const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
     const startArgs = /node dist\/cli\/compliance\.cjs (.+)$/.exec(start)?.[1]?.split(' ');
-    expect(startArgs).toEqual(['review', '-C', 'examples', '--ephemeral']);
-    const runs = [await cli(startArgs!, { env }), await cli(startArgs!, { env })];
+    expect(startArgs).toEqual(['review', '-C', 'examples', '--sandbox', '--ephemeral']);
+    // In CI (the helper sets CI=true) with nothing else asking for the sandbox: npm start asks for it by name.
+    const startEnv = { ...env, COMPLIANCE_SANDBOX: '' };
+    const runs = [await cli(startArgs!, { env: startEnv }), await cli(startArgs!, { env: startEnv })];
     for (const run of runs) {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('Library sync: 8 new, 0 changed, 0 unchanged');

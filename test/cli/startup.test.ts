@@ -4,7 +4,9 @@
  * reader, undici or a command. The timing itself is bench/cli.ts; this catches the static import
  * that would undo it, whatever the machine's load.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, buildCli, cli } from './helpers.js';
@@ -57,5 +59,21 @@ describe('compliance start-up', () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     for (const name of ['review', 'sync', 'map', 'gaps', 'generate', 'ping', 'call', 'sandbox', 'init', 'config', 'auto-topup']) expect(help.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+  });
+
+  it('the bin answers --version and -v itself, without starting the ES module graph', () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    // The bin alone, without main.mjs beside it: only an answer of its own can succeed.
+    const alone = mkdtempSync(join(tmpdir(), 'cli-bin-'));
+    try {
+      copyFileSync(CLI, join(alone, 'compliance.cjs'));
+      for (const flag of ['--version', '-v']) {
+        const run = spawnSync(process.execPath, [join(alone, 'compliance.cjs'), flag], { encoding: 'utf8' });
+        expect({ code: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+      }
+      expect(spawnSync(process.execPath, [join(alone, 'compliance.cjs'), '--help'], { encoding: 'utf8' }).status).toBe(3);
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
   });
 });

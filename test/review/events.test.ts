@@ -19,6 +19,12 @@ describe('readCiContext: the event, the change request and the base, from the en
     expect(github('pull_request', { pull_request: pullRequest }, { GITHUB_ACTOR: 'dependabot[bot]' }).withoutSecrets).toBe('dependabot');
   });
 
+  it('the repository is owner/name: a malformed GITHUB_REPOSITORY gives way to the payload, and neither well-formed gives none', () => {
+    expect(github('push').repository).toBe('acme/policies');
+    expect(github('push', {}, { GITHUB_REPOSITORY: 'acme/policies/extra' }).repository).toBe('acme/policies');
+    expect(github('push', { repository: { full_name: 'acme policies', default_branch: 'main' } }, { GITHUB_REPOSITORY: ' ' }).repository).toBeUndefined();
+  });
+
   it('a merge-queue run reads its base from merge_group.base_sha', () => {
     expect(github('merge_group', { merge_group: { base_sha: SHA('a'), base_ref: 'refs/heads/main' } })).toMatchObject({ event: { kind: 'merge_group' }, base: { commit: SHA('a') } });
   });

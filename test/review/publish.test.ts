@@ -42,7 +42,7 @@ const FILES = [
 ];
 const CONFIG_TEXT = ['repository: acme/policies', 'frameworks:', '  - framework: nist-csf-2', '    threshold: 50', ''].join('\n');
 
-function gateReport(failOn: 'coverage' | 'declared-without-evidence' = 'coverage'): ReviewReport {
+function gateReport(failOn: 'coverage' | 'declared-without-evidence' = 'coverage', today = '2026-11-25'): ReviewReport {
   const mapped = mappingReport({ C1: 'covered', C2: 'partial', C3: 'missing', C4: 'missing', C5: 'covered', C6: 'missing' });
   // The service's line for C1 is off (it counted in its own copy); the quote is trimmed of Markdown and line breaks.
   mapped.controls[0]!.evidence = [{ quote: 'We encrypt data at rest and in transit.', location: { source: 'policies/security.md', line: 99 } }];
@@ -52,7 +52,7 @@ function gateReport(failOn: 'coverage' | 'declared-without-evidence' = 'coverage
     framework: 'nist-csf-2',
     threshold: 50,
     waivers: [{ framework: 'nist-csf-2', control: 'C6', reason: 'Vendor contract pending', owner: 'sec-team', expires: '2027-01-31' }],
-    today: '2026-11-25',
+    today,
     failOn,
     declarations: readDeclarations(FILES),
   });
@@ -179,6 +179,55 @@ describe('report formats', () => {
       ['nist-csf-2/C1', 'evidence-lost', 'warning'],
       ['nist-csf-2/C5', 'evidence-lost', 'note'],
     ]);
+  });
+
+  it('SARIF names each rule once, says what each result is and where, and suppresses only an active waiver', () => {
+    // The waiver on C6 expired on 2027-01-31: the gap is open again, so code scanning must show it.
+    const report = { ...gateReport('coverage', '2027-02-01'), serverUrl: 'https://ghe.example/', notEvaluated: undefined };
+    const [framework] = report.frameworks;
+    const evidence = framework!.controls[0]!.evidence[0]!;
+    const lost = (controlId: string, quote = evidence) => ({ framework: framework!, controlId, title: `Control ${controlId}`, evidence: quote, stillEvidenced: false, nowGap: false });
+    const lostEvidence = [lost('C2'), lost('C1'), lost('C5', { ...evidence, file: undefined }), lost('C4', { ...evidence, line: 3, endLine: 3 })];
+    const sarif = JSON.parse(renderReportSarif(report, { configText: CONFIG_TEXT, lostEvidence, toolVersion: '9.9.9' }));
+    expect(sarifErrors(sarif)).toEqual([]);
+    const [run] = sarif.runs;
+    const NIST = 'NIST Cybersecurity Framework 2.0';
+    // C2 and C4, gaps already, keep their rule; C1, lost only, gets one more; C5's evidence names no file: no result.
+    expect(run.tool.driver).toEqual({
+      name: 'compliance',
+      version: '9.9.9',
+      rules: ['C2', 'C3', 'C4', 'C6', 'C1'].map((id) => ({
+        id: `nist-csf-2/${id}`,
+        name: id,
+        shortDescription: { text: `${NIST} ${id}: Control ${id}` },
+        fullDescription: { text: `Control ${id} (Control ${id}) of ${NIST}.` },
+        properties: { framework: 'nist-csf-2', tags: ['compliance', 'nist-csf-2'] },
+      })),
+    });
+    const results = run.results as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- SARIF JSON
+    expect(results.map((result) => [result.ruleId, result.ruleIndex, result.kind, result.partialFingerprints.complianceGap, result.locations[0].physicalLocation.region])).toEqual([
+      ['nist-csf-2/C2', 0, 'fail', 'nist-csf-2/C2', { startLine: 10 }],
+      ['nist-csf-2/C3', 1, 'fail', 'nist-csf-2/C3', { startLine: 3 }],
+      ['nist-csf-2/C4', 2, 'fail', 'nist-csf-2/C4', { startLine: 3 }],
+      ['nist-csf-2/C6', 3, 'fail', 'nist-csf-2/C6', { startLine: 3 }],
+      // Lost evidence spans the lines it stood on (7-8), or the one line (3-3).
+      ['nist-csf-2/C2', 0, 'fail', 'lost/nist-csf-2/C2', { startLine: 7, endLine: 8 }],
+      ['nist-csf-2/C1', 4, 'fail', 'lost/nist-csf-2/C1', { startLine: 7, endLine: 8 }],
+      ['nist-csf-2/C4', 2, 'fail', 'lost/nist-csf-2/C4', { startLine: 3 }],
+    ]);
+    expect(results[3]).not.toHaveProperty('suppressions');
+    expect(results[1]!.message.text).toBe(`${NIST} C3 Control C3 is missing: Nothing on C3 Recommendation: Write about C3`);
+    expect(results[1]!.locations[0].physicalLocation.artifactLocation).toEqual({ uri: 'compliance.yml' });
+    expect(results[5]!.message.text).toBe(`This change removes evidence for ${NIST} C1 Control C1: its evidence is weaker. The default branch credited: "We encrypt data at rest and in transit."`);
+    expect(results[5]!.properties).toEqual({ framework: 'nist-csf-2', status: 'evidence-lost' });
+    expect(run.versionControlProvenance).toEqual([{ repositoryUri: 'https://ghe.example/acme/policies', revisionId: COMMIT }]);
+    expect(run.invocations).toEqual([{ executionSuccessful: true }]);
+    expect(run.properties).toEqual({ passed: report.passed, verdict: 'failed', generatedAt: '2026-11-25T10:00:00Z' });
+
+    // Without a commit there is no provenance to give; without a version the driver names none.
+    const bare = JSON.parse(renderReportSarif({ ...report, commit: undefined }));
+    expect(bare.runs[0]).not.toHaveProperty('versionControlProvenance');
+    expect(bare.runs[0].tool.driver).not.toHaveProperty('version');
   });
 
   it('JUnit: one suite per framework, one case per control, gaps fail, waived gaps skip', () => {

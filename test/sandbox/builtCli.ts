@@ -22,9 +22,9 @@ export function copyOfBuiltCli(): BuiltCli {
   return { cli: join(copy, 'dist/cli/compliance.cjs'), remove: () => rmSync(copy, { recursive: true, force: true }) };
 }
 
-/** `compliance sandbox --port 0 --json ...args` from `cli`; resolves with the process and its announcement. */
-export async function startCliSandbox(cli: string, args: string[]): Promise<{ child: ChildProcess; announced: { baseUrl: string; controlToken?: string } }> {
-  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `compliance sandbox --port 0 --json ...args` from `cli` (its environment: ours, with `env` over it); resolves with the process and its announcement. */
+export async function startCliSandbox(cli: string, args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; announced: { baseUrl: string; controlToken?: string } }> {
+  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));

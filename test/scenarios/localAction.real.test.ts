@@ -5,10 +5,10 @@
  * status, library and GitHub writes. In the real project: tsx transpiles every entry afresh.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, REPOSITORY, type RunOptions } from '../actions/harness.js';
+import { REPO_ROOT, runnerVariables, type RunOptions } from '../actions/harness.js';
 import { linkLocalActionModules, runLocalAction } from '../actions/localAction.js';
 import { actionRow, type StepRun } from './actionRows.js';
 import { rowsFor } from './table.js';
@@ -28,22 +28,9 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-/** The runner's variables of a step: the event payload in the run's folder, the workspace, the fake GitHub. */
+/** The runner's variables of a step (the event payload in the run's folder, the workspace, the fake GitHub), as runAction gives them. */
 function localAction(name: string, options: RunOptions): Promise<StepRun> {
-  return runLocalAction(root, name, options.inputs ?? {}, (dir) => {
-    writeFileSync(join(dir, 'event.json'), JSON.stringify(options.event?.payload ?? {}));
-    writeFileSync(join(dir, 'summary.md'), '');
-    return {
-      GITHUB_WORKSPACE: options.workspace,
-      GITHUB_REPOSITORY: REPOSITORY,
-      GITHUB_EVENT_NAME: options.event?.name ?? 'push',
-      GITHUB_EVENT_PATH: join(dir, 'event.json'),
-      GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
-      GITHUB_RUN_ID: '4242',
-      RUNNER_TEMP: dir,
-      ...(options.apiUrl ? { GITHUB_API_URL: options.apiUrl } : {}),
-    };
-  });
+  return runLocalAction(root, name, options.inputs ?? {}, (dir) => runnerVariables(options, dir));
 }
 
 // Concurrent: each row has its own key, workspace and fake GitHub; the world is read-only.

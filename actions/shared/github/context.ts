@@ -60,7 +60,7 @@ export function workspaceRoot(): string {
 export function currentRevision(): { runRepository?: string; commit?: string; serverUrl?: string } {
   const { repository, head, serverUrl } = currentCiContext();
   return {
-    ...(repository && /^[^/\s]+\/[^/\s]+$/.test(repository) ? { runRepository: repository } : {}),
+    ...(repository ? { runRepository: repository } : {}),
     ...(head ? { commit: head } : {}),
     ...(serverUrl ? { serverUrl } : {}),
   };

@@ -1,0 +1,56 @@
+/**
+ * The operation table's schemas are built on first use (api/schemas/lazy.ts). A stand-in must read
+ * exactly as the schema it builds, and the descriptions assistants see, registered by instance,
+ * must still reach every request field.
+ */
+import * as z from 'zod/v4';
+import { describe, expect, it } from 'vitest';
+import { operations, operationIds } from '../../api/operations.js';
+import { describeRequestFields } from '../../api/schemas/fieldDescriptions.js';
+import { lazy, once } from '../../api/schemas/lazy.js';
+
+describe('lazy schemas', () => {
+  it('builds on first use, once', () => {
+    let builds = 0;
+    const schema = lazy(() => {
+      builds++;
+      return z.strictObject({ name: z.string().min(1) });
+    });
+    expect(builds).toBe(0);
+    expect(schema.parse({ name: 'a' })).toEqual({ name: 'a' });
+    expect(schema.safeParse({ name: '' }).success).toBe(false);
+    expect(Object.keys(schema.shape)).toEqual(['name']);
+    expect(builds).toBe(1);
+  });
+
+  it('reads as the schema it stands for: methods, instanceof, keys, JSON Schema, composition', () => {
+    const real = z.looseObject({ at: z.string().meta({ format: 'date-time' }), n: z.number().optional() });
+    const standIn = lazy(() => real);
+    expect(standIn).toBeInstanceOf(z.ZodObject);
+    expect(Object.getPrototypeOf(standIn)).toBe(Object.getPrototypeOf(real));
+    expect(Object.keys(standIn)).toEqual(Object.keys(real));
+    expect(z.toJSONSchema(standIn)).toEqual(z.toJSONSchema(real));
+    expect(z.array(standIn).parse([{ at: 'x', extra: 1 }])).toEqual([{ at: 'x', extra: 1 }]);
+    expect(standIn.optional().parse(undefined)).toBeUndefined();
+    expect(standIn.extend({ m: z.boolean() }).safeParse({ at: 'x', m: 'no' }).success).toBe(false);
+  });
+
+  it('once: one value for every caller', () => {
+    let builds = 0;
+    const shared = once(() => ({ built: ++builds }));
+    expect(builds).toBe(0);
+    expect(shared()).toBe(shared());
+    expect(builds).toBe(1);
+  });
+
+  it("every field of every operation's input carries its description", () => {
+    describeRequestFields();
+    const undescribed = (json: Record<string, unknown>, at: string): string[] =>
+      Object.entries((json.properties ?? {}) as Record<string, Record<string, unknown>>).flatMap(([name, field]) => [
+        ...(typeof field.description === 'string' ? [] : [`${at}.${name}`]),
+        ...undescribed(field, `${at}.${name}`),
+      ]);
+    const missing = operationIds.flatMap((id) => undescribed(z.toJSONSchema(operations[id].input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>, id));
+    expect(missing).toEqual([]);
+  });
+});
