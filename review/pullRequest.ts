@@ -17,7 +17,7 @@ import type { EventPolicy } from './events.js';
 import { gateConfiguration, type GateConfiguration, type GateRequest } from './gateConfig.js';
 import type { ReviewReport } from './reportDocument.js';
 import { readMappingStore, serializeMappingStore } from './reuse.js';
-import { runReview, type ReviewInput, type ReviewResult } from './review.js';
+import { runReviewUpToGate, type ReviewInput, type ReviewResult } from './review.js';
 import { pullRequestScope, type PullRequestScope } from './scope.js';
 import type { ChangeList } from './changes.js';
 import { verifiedBaseline } from './verifyMapping.js';
@@ -92,7 +92,7 @@ export interface MapCheckInput {
   /** The mapping store of an earlier run (its text), read only on a pull request. */
   mappingStore?: string | undefined;
   /** The rest of the review's input: clock, repository, revision, cap, dry run, progress. */
-  review: Omit<ReviewInput, 'config' | 'files' | 'event' | 'sync' | 'unchangedSinceBase' | 'failOn' | 'baseline' | 'reuse' | 'checkUpdates'>;
+  review: Omit<ReviewInput, 'config' | 'files' | 'event' | 'sync' | 'unchangedSinceBase' | 'failOn' | 'baseline' | 'reuse' | 'checkUpdates' | 'existingIssues' | 'lastReviewDate' | 'manifest' | 'generatedFiles'>;
 }
 
 interface MapCheck {
@@ -123,7 +123,8 @@ export async function runMapCheck(client: ComplianceApi, input: MapCheckInput): 
   const reuse = pullRequest === undefined ? undefined : readMappingStore(input.mappingStore, pullRequest);
   const repository = input.review.repository ?? head.config.repository;
   const baseline = await baselineThatCounts(client, input.baseline, base, input.review.signal);
-  const result = await runReview(client, {
+  // The map check plans no gap issue, reads no framework update and checks no drift (the review command does).
+  const result = await runReviewUpToGate(client, {
     ...input.review,
     config: gate.config,
     files: input.files,
@@ -132,7 +133,6 @@ export async function runMapCheck(client: ComplianceApi, input: MapCheckInput): 
     // (which needs the repository tag); elsewhere the check maps the files and leaves the library alone.
     sync: unmerged && repository ? 'price' : 'skip',
     unchangedSinceBase: changedPathsCheck(policy, base, head).verdict !== undefined,
-    checkUpdates: false,
     failOn: gate.failOn,
     ...(baseline.value ? { baseline: baseline.value.gapKeys } : {}),
     ...(reuse ? { reuse } : {}),
