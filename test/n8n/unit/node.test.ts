@@ -693,10 +693,25 @@ describe('Review → Map Policy Set', () => {
     expect((await mapAt('2030-07-01T00:00:00.000Z', { waivers })).json).toMatchObject({ figures: { waivedGaps: 0 } });
   });
 
+  it("takes the framework by its catalogue name as by its slug: the same mapping and verdict", async () => {
+    const { verifiedFrameworks } = await new ComplianceClient({ apiKey: KEY, baseUrl: sandbox.baseUrl }).getCapabilities();
+    const iso = verifiedFrameworks.find((framework) => framework.slug === 'iso-27001')!;
+    const mapBy = async (value: string) => (await run({ resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value }, inputDataType: 'text', path: 'policies/access.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false })).json;
+    const bySlug = await mapBy('iso-27001');
+    const byName = await mapBy(`  ${iso.name.toUpperCase()} `);
+    expect(bySlug.status).toMatch(/^(passed|failed)$/);
+    expect(byName).toMatchObject({ status: bySlug.status, coverage: bySlug.coverage, framework: { slug: 'iso-27001', configured: iso.name.toUpperCase() } });
+    expect(byName.gaps).toEqual(bySlug.gaps);
+  });
+
   it("a framework the service cannot map is the core's verdict not-evaluated (never passed), not a node error", async () => {
     const mapped = await run({ resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'no-such-framework' }, inputDataType: 'text', path: 'policies/access.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false });
     expect(mapped.json).toMatchObject({ status: 'not-evaluated', passed: false, gaps: [], coverage: null });
     expect((mapped.json.reasons as string[])[0]).toMatch(/^no-such-framework: not evaluated \(/);
+    // It says nothing about the gaps: Plan Gap Issues closes no open issue on it (nor fails on it).
+    const existingIssues = '[{"number": 3, "title": "t", "body": "b\\n<!-- compliance-gap:no-such-framework/A.5.15 -->", "state": "open", "labels": []}]';
+    const plan = await run({ resource: 'review', operation: 'planGapIssues', existingIssues, options: {} }, { items: [{ json: mapped.json }] });
+    expect(plan.output).toEqual([]);
   });
 
   describe("review/'s money rule and verdict", () => {

@@ -24,7 +24,10 @@ import { asData, jsonList } from '../../helpers/utils.js';
 import { documentInputProperties, documentsOf } from './documentInput.js';
 
 const properties: INodeProperties[] = [
-  { ...frameworkLocator({ description: 'The verified framework to map the set against' }), hint: 'Only verified frameworks can be mapped against' },
+  {
+    ...frameworkLocator({ description: 'The verified framework to map the set against, by its slug or its name in the catalogue', byNameToo: true }),
+    hint: 'Only verified frameworks can be mapped against: one the service cannot map gives status not-evaluated',
+  },
   ...documentInputProperties,
   {
     displayName: 'Mapping',
