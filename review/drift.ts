@@ -41,7 +41,7 @@ export function emptyManifest(): GenerationManifest {
 
 export function parseManifest(text: string | undefined): GenerationManifest {
   if (text === undefined || text.trim() === '') return emptyManifest();
-  // Settled, not caught: the n8n node bundles this, and n8n's lint wants no throw inside a catch.
+  // Settled, not caught: n8n's strict lint reads this file (the node imports the loop that imports it) and wants no throw inside a catch.
   const json = settleSync(() => JSON.parse(text) as unknown);
   if (!json.ok) throw new ReviewError('invalid_manifest', `${MANIFEST_PATH} is not valid JSON: ${(json.error as Error).message}`);
   const parsed = manifestSchema.safeParse(json.value);

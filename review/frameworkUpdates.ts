@@ -63,7 +63,7 @@ export async function checkFrameworkUpdates(
 ): Promise<FrameworkUpdates[]> {
   const results: FrameworkUpdates[] = [];
   for (const slug of [...new Set(slugs)]) {
-    // Settled, not caught: the n8n node bundles this, and n8n's lint wants no rethrow inside a catch.
+    // Settled, not caught: n8n's strict lint reads this file (the node imports the loop that imports it) and wants no rethrow inside a catch.
     const read = await settle(() => client.getFramework({ slug }, { signal: options.signal }));
     if (!read.ok) {
       if (!(read.error instanceof ComplianceError)) throw read.error;
