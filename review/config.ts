@@ -5,16 +5,10 @@
  */
 import * as z from 'zod/v4';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-
-/**
- * Every YAML read of repository text: errors are thrown (and shown through our escaping), warnings
- * never printed. The library would print them raw to stderr, quoting the line they are about, and a
- * runner reads a line that starts with `::` as a workflow command.
- */
-export const YAML_LOG_LEVEL = 'error';
 import { CADENCES, FORMATS } from '../api/schemas/common.js';
 import { ConfigError, type ConfigIssue } from './errors.js';
 import { FAIL_ON } from './failOn.js';
+import { YAML_LOG_LEVEL } from './frontMatter.js';
 import { globToRegExp, isGlob, normaliseRepoPath } from './glob.js';
 
 export const CONFIG_FILE_NAME = 'compliance.yml';
@@ -305,9 +299,4 @@ export function parseConfig(source: string, fileName: string = CONFIG_FILE_NAME)
   });
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   throw new ConfigError(issues);
-}
-
-/** The tag that marks library documents created by syncing this repository. */
-export function repositoryTag(repository: string): string {
-  return `repo:${repository.trim().toLowerCase()}`;
 }

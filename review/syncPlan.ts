@@ -54,6 +54,11 @@ export interface SyncPlan {
   contents: Map<string, string>;
 }
 
+/** The tag that marks library documents created by syncing this repository. */
+export function repositoryTag(repository: string): string {
+  return `repo:${repository.trim().toLowerCase()}`;
+}
+
 export interface PlanSyncInput {
   files: readonly RepoFile[];
   /** Every library document (all pages of the listing). */

@@ -1,6 +1,7 @@
 /** planReview: the review loop's dry run for a repository directory, as a free read-only tool. */
 import { z } from 'zod/v4';
 import { CONFIG_FILE_NAME } from '../../review/config.js';
+import { readDeclarations } from '../../review/declarations.js';
 import { readConfigFile } from '../../review/node/config.js';
 import { runReview } from '../../review/review.js';
 import { today } from '../lib/format.js';
@@ -32,7 +33,7 @@ export function planReviewTool(): ToolDefinition {
       const files = await loadDocuments({ root, configPath, config });
       const budget = context.budget.report();
       // Checked against the session's own cap (what it has spent and holds, and that a live key needs one).
-      const result = await runReview(context.client, { config, files, today: today(), dryRun: true, ledger: context.budget.ledger, signal });
+      const result = await runReview(context.client, { config, files, readDeclarations, today: today(), dryRun: true, ledger: context.budget.ledger, signal });
       return answer(context, {
         charged: false,
         result: {
