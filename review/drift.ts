@@ -4,7 +4,7 @@
  * its parameters in compliance.yml changed or a file is missing. A file edited by hand is reported
  * and never overwritten without force.
  */
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { lazy } from '../api/schemas/lazy.js';
 import { FORMATS, type DownloadFormat } from '../api/schemas/common.js';
 import type { GenerateTarget } from './config.js';
@@ -26,9 +26,9 @@ const manifestSchema = lazy(() =>
         type: z.string(),
         parameters: z.record(z.string(), z.unknown()),
         /** The framework's newest update when the document was generated. */
-        frameworkUpdatedAt: z.string().nullable(),
+        frameworkUpdatedAt: z.nullable(z.string()),
         generatedAt: z.string(),
-        jobId: z.string().optional(),
+        jobId: z.optional(z.string()),
         files: z.array(z.looseObject({ path: z.string(), format: z.enum(FORMATS), contentHash: z.string() })),
       }),
     ),

@@ -1,6 +1,6 @@
 /** Framework updates since the last review, from GET /frameworks/{slug} (free). */
 import type { ComplianceApi } from '../api/clientTypes.js';
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import { PATH_ID_PATTERN } from '../api/schemas/common.js';
 import type { frameworkSummary, frameworkUpdate } from '../api/schemas/responses.js';
 import { ComplianceError } from '../api/errors.js';

@@ -3,7 +3,7 @@
  * were removed from the repo, and what syncing would cost (priced by the money rule, priceOf). Pure:
  * nothing here calls the service.
  */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import { characterCount, LIMITS, libraryContentProblem } from '../api/schemas/common.js';
 import type { libraryDocument } from '../api/schemas/responses.js';
 import { priceOf, type PlannedCalls } from './budget.js';
