@@ -68,7 +68,7 @@ export const suggestFrameworksInput = lazy(() => z
     }
   })));
 
-/** Used wrapped (`.optional()` in generateDocumentInput): describe it there, as what `generateDocumentInput.in.shape.organisation` wraps. */
+/** Used wrapped (`z.optional` in generateDocumentInput): describe it there, as what `generateDocumentInput.in.shape.organisation` wraps. */
 export const organisationInput = lazy(() => described(z.strictObject({
   name: described(z.optional(nonEmptyString)),
   sector: described(z.optional(nonEmptyString)),
@@ -78,29 +78,29 @@ export const organisationInput = lazy(() => described(z.strictObject({
 /** Both naming variants of section 2.4; the wire body always uses `framework` and `type`. */
 export const generateDocumentInput = lazy(() => {
   const fields = z
-  .object({
-    framework: described(z.optional(nonEmptyString)),
-    standard: described(z.optional(nonEmptyString)),
-    name: described(z.optional(nonEmptyString)),
-    type: described(z.optional(nonEmptyString as unknown as z.ZodMiniType<DocumentType, DocumentType>)),
-    documentType: described(z.optional(nonEmptyString as unknown as z.ZodMiniType<DocumentType, DocumentType>)),
-    jurisdiction: described(z.optional(nonEmptyString)),
-    company: described(z.optional(nonEmptyString)),
-    sector: described(z.optional(nonEmptyString)),
-    context: described(z.optional(z.string())),
-    organisation: z.optional(organisationInput),
-    humanize: described(z.optional(z.boolean())),
-  })
-  .check(superRefine((input, ctx) => {
-    if (!input.framework && !input.standard && !input.name) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['framework'],
-        message: 'framework is required (aliases: standard, name)',
-        params: { code: 'missing_framework' },
-      });
-    }
-  }));
+    .object({
+      framework: described(z.optional(nonEmptyString)),
+      standard: described(z.optional(nonEmptyString)),
+      name: described(z.optional(nonEmptyString)),
+      type: described(z.optional(nonEmptyString as unknown as z.ZodMiniType<DocumentType, DocumentType>)),
+      documentType: described(z.optional(nonEmptyString as unknown as z.ZodMiniType<DocumentType, DocumentType>)),
+      jurisdiction: described(z.optional(nonEmptyString)),
+      company: described(z.optional(nonEmptyString)),
+      sector: described(z.optional(nonEmptyString)),
+      context: described(z.optional(z.string())),
+      organisation: z.optional(organisationInput),
+      humanize: described(z.optional(z.boolean())),
+    })
+    .check(superRefine((input, ctx) => {
+      if (!input.framework && !input.standard && !input.name) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['framework'],
+          message: 'framework is required (aliases: standard, name)',
+          params: { code: 'missing_framework' },
+        });
+      }
+    }));
   return z.pipe(fields, z.transform(({ framework, standard, name, type, documentType, ...rest }: z.output<typeof fields>) => ({
     framework: (framework ?? standard ?? name) as string,
     ...(type ?? documentType ? { type: type ?? documentType } : {}),
