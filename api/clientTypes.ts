@@ -3,7 +3,7 @@
  * submit-wait-download helpers. `review/` is written against this interface, so it works with the
  * Node client, an n8n-backed client or a test double alike.
  */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { OperationId, OperationInput, Operations } from './operations.js';
 import type { BinaryDownload, TextDownload, jobStatus, mappingReport, generatedDocument } from './schemas/responses.js';
 import type { DownloadFormat } from './schemas/common.js';

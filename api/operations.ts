@@ -4,7 +4,7 @@
  * operations are all derived from it. A row's `input` and `output` are built when first read
  * (schemas/lazy.ts): loading the table builds no schema.
  */
-import type { z } from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { lazy } from './schemas/lazy.js';
 import * as req from './schemas/requests.js';
 import * as res from './schemas/responses.js';
@@ -46,12 +46,12 @@ export interface OperationSpec {
   readonly public: boolean;
   readonly pathParams: readonly string[];
   /** The `call` input: path parameters plus query (GET/DELETE) or body (POST/PUT) fields. */
-  readonly input: z.ZodType;
+  readonly input: z.ZodMiniType;
   /** Success status: 202 for job-creating operations. */
   readonly successStatus: 200 | 202;
   /** `json`: a JSON body of `output`; `download`: json, markdown text or bytes by `format`. */
   readonly response: 'json' | 'download';
-  readonly output: z.ZodType;
+  readonly output: z.ZodMiniType;
   readonly cost: Cost;
   readonly retry: RetryClass;
   /**
@@ -70,7 +70,7 @@ export interface OperationSpec {
 const FREE: Cost = { kind: 'free' };
 const LISTED: Cost = { kind: 'listed' };
 
-function op<const Id extends string, I extends z.ZodType, O extends z.ZodType>(
+function op<const Id extends string, I extends z.ZodMiniType, O extends z.ZodMiniType>(
   spec: OperationSpec & { id: Id; input: I; output: O },
 ) {
   return spec;
@@ -149,7 +149,7 @@ export const operations = {
     summary: 'Download a result',
     description: 'Download the result of a completed generation or mapping job as json (parsed), md (text), pdf or docx (file).',
     pathParams: ['jobId'], input: req.downloadDocumentInput, successStatus: 200, response: 'download',
-    output: lazy(() => res.generatedDocument.or(res.mappingReport)),
+    output: lazy(() => z.union([res.generatedDocument, res.mappingReport])),
     cost: FREE, retry: 'safe',
   }),
   ingestLibraryDocument: op({

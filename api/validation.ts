@@ -2,7 +2,7 @@
  * Local validation: turns schema issues into ComplianceValidationError with the service's own
  * codes where the spec names one, the field's path, and a hint that says how to fix it.
  */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import { ComplianceValidationError } from './errors.js';
 import { CADENCES, FORMATS, LIMITS, PACK_CODES } from './schemas/common.js';
 import { once } from './schemas/lazy.js';
@@ -87,7 +87,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Validates `input` against `schema`; returns the parsed (normalised) value or throws. */
-export function validateInput<S extends z.ZodType>(operationId: string, schema: S, input: unknown): z.output<S> {
+export function validateInput<S extends z.ZodMiniType>(operationId: string, schema: S, input: unknown): z.output<S> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ComplianceValidationError({
       code: 'invalid_request',

@@ -9,6 +9,7 @@ import { ComplianceClient } from '../api/node/index.js';
 import { createNodeTransport } from '../api/node/transport.js';
 import type { Transport } from '../api/transport.js';
 import { parseConfig } from '../review/config.js';
+import { readDeclarations } from '../review/declarations.js';
 import type { RepoFile } from '../review/documents.js';
 import { runReview } from '../review/review.js';
 import { startSandbox } from '../sandbox/index.js';
@@ -38,7 +39,7 @@ function countingClient(baseUrl: string): { client: ComplianceClient; requests: 
 }
 
 async function sync(client: ComplianceClient, repoFiles: RepoFile[]) {
-  const result = await runReview(client, { config: CONFIG, files: repoFiles, today: new Date().toISOString().slice(0, 10), concurrency: 4 });
+  const result = await runReview(client, { config: CONFIG, files: repoFiles, readDeclarations, today: new Date().toISOString().slice(0, 10), concurrency: 4 });
   if (!result.sync?.run?.complete) throw new Error(`sync incomplete: ${result.sync?.run?.stoppedBecause ?? result.status}`);
   return result;
 }

@@ -3,56 +3,53 @@
  * with the line and the key (`compliance.yml:12 frameworks[0].threshold: …`) and unknown keys are
  * errors, so a typo never passes silently.
  */
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-
-/**
- * Every YAML read of repository text: errors are thrown (and shown through our escaping), warnings
- * never printed. The library would print them raw to stderr, quoting the line they are about, and a
- * runner reads a line that starts with `::` as a workflow command.
- */
-export const YAML_LOG_LEVEL = 'error';
 import { CADENCES, FORMATS } from '../api/schemas/common.js';
+import { superRefine } from '../api/schemas/miniExtras.js';
 import { ConfigError, type ConfigIssue } from './errors.js';
 import { FAIL_ON } from './failOn.js';
+import { YAML_LOG_LEVEL } from './frontMatter.js';
 import { globToRegExp, isGlob, normaliseRepoPath } from './glob.js';
 
 export const CONFIG_FILE_NAME = 'compliance.yml';
 
-const text = z.string({ error: 'must be a text' }).trim().min(1, { error: 'must not be empty' });
+const text = z.string({ error: 'must be a text' }).check(z.trim(), z.minLength(1, { error: 'must not be empty' }));
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 export const isoDate = z
   .string({ error: 'must be a date written YYYY-MM-DD (quote it if your editor converts it)' })
-  .regex(DATE_PATTERN, { error: 'must be a date written YYYY-MM-DD' })
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-  }, { error: 'is not a real calendar date' });
+  .check(
+    z.regex(DATE_PATTERN, { error: 'must be a date written YYYY-MM-DD' }),
+    z.refine((value: string) => {
+      const date = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+    }, { error: 'is not a real calendar date' }),
+  );
 
-const glob = text.transform(normaliseRepoPath).superRefine((pattern, ctx) => {
+const glob = z.pipe(text, z.transform(normaliseRepoPath)).check(superRefine((pattern: string, ctx) => {
   try {
     globToRegExp(pattern);
   } catch (error) {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
   }
-});
+}));
 
 /** A list, also accepted as a single value for convenience (`tags: security`). */
-function listOf<T extends z.ZodType>(item: T) {
-  return z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(item, { error: 'must be a list' }));
+function listOf<T extends z.ZodMiniType>(item: T) {
+  return z.pipe(z.transform((value: unknown) => (typeof value === 'string' ? [value] : value)), z.array(item, { error: 'must be a list' }));
 }
 
-const tag = text.refine((value) => !value.toLowerCase().startsWith('repo:'), {
+const tag = text.check(z.refine((value: string) => !value.toLowerCase().startsWith('repo:'), {
   error: 'tags starting with "repo:" are reserved: sync adds the repository tag itself',
-});
+}));
 
 const documentGroup = z.strictObject({
   /** Referenced from frameworks[].documents. */
-  name: text.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'must be a simple name (letters, digits, ".", "_", "-")' }).optional(),
-  paths: listOf(glob).pipe(z.array(z.string()).min(1, { error: 'must list at least one glob' })),
-  category: text.optional(),
-  tags: listOf(tag).default([]),
+  name: z.optional(text.check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { error: 'must be a simple name (letters, digits, ".", "_", "-")' }))),
+  paths: z.pipe(listOf(glob), z.array(z.string()).check(z.minLength(1, { error: 'must list at least one glob' }))),
+  category: z.optional(text),
+  tags: z._default(listOf(tag), []),
 });
 
 export const MAPPING_MODES = ['combined', 'per-document'] as const;
@@ -62,10 +59,10 @@ const thresholdMessage = 'must be a number between 0 and 100';
 const frameworkEntry = z.strictObject({
   /** A verified framework's slug (e.g. nist-csf-2) or its name. */
   framework: text,
-  threshold: z.number({ error: thresholdMessage }).min(0, { error: thresholdMessage }).max(100, { error: thresholdMessage }),
+  threshold: z.number({ error: thresholdMessage }).check(z.gte(0, { error: thresholdMessage }), z.lte(100, { error: thresholdMessage })),
   /** Group names or globs; default: every configured document. */
-  documents: listOf(text).pipe(z.array(z.string()).min(1, { error: 'must list at least one group or glob' })).optional(),
-  mode: z.enum(MAPPING_MODES, { error: `must be one of: ${MAPPING_MODES.join(', ')}` }).default('combined'),
+  documents: z.optional(z.pipe(listOf(text), z.array(z.string()).check(z.minLength(1, { error: 'must list at least one group or glob' })))),
+  mode: z._default(z.enum(MAPPING_MODES, { error: `must be one of: ${MAPPING_MODES.join(', ')}` }), 'combined'),
 });
 
 const waiver = z.strictObject({
@@ -78,48 +75,49 @@ const waiver = z.strictObject({
 });
 
 const gapIssues = z.strictObject({
-  labels: listOf(text).default(['compliance-gap']),
-  assignees: listOf(text.transform((login) => login.replace(/^@/, ''))).default([]),
-  titlePrefix: z.string({ error: 'must be a text' }).default('[compliance]'),
-  closeResolved: z.boolean({ error: 'must be true or false' }).default(true),
-  maxNewPerRun: z.int({ error: 'must be a whole number of at least 0' }).min(0, { error: 'must be a whole number of at least 0' }).default(10),
+  labels: z._default(listOf(text), ['compliance-gap']),
+  assignees: z._default(listOf(z.pipe(text, z.transform((login: string) => login.replace(/^@/, '')))), []),
+  titlePrefix: z._default(z.string({ error: 'must be a text' }), '[compliance]'),
+  closeResolved: z._default(z.boolean({ error: 'must be true or false' }), true),
+  maxNewPerRun: z._default(z.int({ error: 'must be a whole number of at least 0' }).check(z.gte(0, { error: 'must be a whole number of at least 0' })), 10),
 });
 
 const FORMAT_EXTENSION = /\.(md|json|pdf|docx)$/i;
 const generateEntry = z.strictObject({
   type: text,
   framework: text,
-  organisation: z.strictObject({ name: text.optional(), sector: text.optional(), country: text.optional() }).optional(),
-  jurisdiction: text.optional(),
-  context: text.optional(),
-  humanize: z.boolean({ error: 'must be true or false' }).optional(),
+  organisation: z.optional(z.strictObject({ name: z.optional(text), sector: z.optional(text), country: z.optional(text) })),
+  jurisdiction: z.optional(text),
+  context: z.optional(text),
+  humanize: z.optional(z.boolean({ error: 'must be true or false' })),
   /** Repo path without extension: each format adds its own (`.md`, `.pdf`, …). */
-  output: text
-    .transform(normaliseRepoPath)
-    .refine((path) => !FORMAT_EXTENSION.test(path), { error: 'give the path without an extension: each format adds its own' })
-    .refine((path) => !path.split('/').includes('..'), { error: 'must stay inside the repository' }),
-  formats: listOf(z.enum(FORMATS, { error: `must be one of: ${FORMATS.join(', ')}` }))
-    .pipe(z.array(z.enum(FORMATS)).min(1, { error: 'must list at least one format' }))
-    .default(['md']),
+  output: z.pipe(text, z.transform(normaliseRepoPath)).check(
+    z.refine((path: string) => !FORMAT_EXTENSION.test(path), { error: 'give the path without an extension: each format adds its own' }),
+    z.refine((path: string) => !path.split('/').includes('..'), { error: 'must stay inside the repository' }),
+  ),
+  formats: z._default(
+    z.pipe(listOf(z.enum(FORMATS, { error: `must be one of: ${FORMATS.join(', ')}` })), z.array(z.enum(FORMATS)).check(z.minLength(1, { error: 'must list at least one format' }))),
+    ['md'],
+  ),
 });
 
 export const configSchema = z
   .strictObject({
     /** owner/name: the `repo:` tag that marks the documents sync created. The caller may pass it instead. */
-    repository: text.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: 'must be owner/name' }).optional(),
-    documents: z.array(documentGroup, { error: 'must be a list of document groups' }).min(1, { error: 'must list at least one document group' }),
-    frameworks: z.array(frameworkEntry, { error: 'must be a list' }).default([]),
+    repository: z.optional(text.check(z.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: 'must be owner/name' }))),
+    documents: z.array(documentGroup, { error: 'must be a list of document groups' }).check(z.minLength(1, { error: 'must list at least one document group' })),
+    frameworks: z._default(z.array(frameworkEntry, { error: 'must be a list' }), []),
     /**
      * What fails the gate besides the thresholds; absent means `coverage`. A CLI flag or action
      * input may make it stricter, never looser, and a pull request is judged by the default branch's.
      */
-    failOn: z.enum(FAIL_ON, { error: `must be one of: ${FAIL_ON.join(', ')}` }).optional(),
-    waivers: z.array(waiver, { error: 'must be a list' }).default([]),
-    gapIssues: gapIssues.prefault({}),
-    generate: z.array(generateEntry, { error: 'must be a list' }).default([]),
-    review: z.strictObject({ cadence: z.enum(CADENCES, { error: `must be one of: ${CADENCES.join(', ')}` }).default('none') }).prefault({}),
+    failOn: z.optional(z.enum(FAIL_ON, { error: `must be one of: ${FAIL_ON.join(', ')}` })),
+    waivers: z._default(z.array(waiver, { error: 'must be a list' }), []),
+    gapIssues: z.prefault(gapIssues, {}),
+    generate: z._default(z.array(generateEntry, { error: 'must be a list' }), []),
+    review: z.prefault(z.strictObject({ cadence: z._default(z.enum(CADENCES, { error: `must be one of: ${CADENCES.join(', ')}` }), 'none') }), {}),
   })
-  .superRefine((config, ctx) => {
+  .check(superRefine((config, ctx) => {
     const names = new Map<string, number>();
     config.documents.forEach((group, index) => {
       if (group.name === undefined) return;
@@ -165,7 +163,7 @@ export const configSchema = z
       }
       outputs.add(entry.output);
     });
-  });
+  }));
 
 export type Config = z.output<typeof configSchema>;
 export type DocumentGroup = Config['documents'][number];
@@ -305,9 +303,4 @@ export function parseConfig(source: string, fileName: string = CONFIG_FILE_NAME)
   });
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   throw new ConfigError(issues);
-}
-
-/** The tag that marks library documents created by syncing this repository. */
-export function repositoryTag(repository: string): string {
-  return `repo:${repository.trim().toLowerCase()}`;
 }

@@ -3,11 +3,10 @@
  * documents as committed; never sent to the service. The check against evidence is declaredCheck.ts.
  */
 import { parse as parseYaml } from 'yaml';
-import { YAML_LOG_LEVEL } from './config.js';
 import type { RepoFile } from './documents.js';
 import { ReviewError } from './errors.js';
 import type { Declaration } from './declaredCheck.js';
-import { frontMatterBlock } from './frontMatter.js';
+import { frontMatterBlock, YAML_LOG_LEVEL } from './frontMatter.js';
 
 /** Every `satisfies:` entry of the files' front matter; a malformed one is an error naming the file and the fix. */
 export function readDeclarations(files: readonly RepoFile[]): Declaration[] {

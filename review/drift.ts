@@ -4,12 +4,13 @@
  * its parameters in compliance.yml changed or a file is missing. A file edited by hand is reported
  * and never overwritten without force.
  */
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { lazy } from '../api/schemas/lazy.js';
 import { FORMATS, type DownloadFormat } from '../api/schemas/common.js';
 import type { GenerateTarget } from './config.js';
 import { ReviewError } from './errors.js';
 import { bytesHash, contentHash, sameHash } from '../api/contentHash.js';
+import { settleSync } from '../api/settle.js';
 
 export const MANIFEST_PATH = '.compliance/generated.json';
 const MANIFEST_SCHEMA_VERSION = 1;
@@ -25,9 +26,9 @@ const manifestSchema = lazy(() =>
         type: z.string(),
         parameters: z.record(z.string(), z.unknown()),
         /** The framework's newest update when the document was generated. */
-        frameworkUpdatedAt: z.string().nullable(),
+        frameworkUpdatedAt: z.nullable(z.string()),
         generatedAt: z.string(),
-        jobId: z.string().optional(),
+        jobId: z.optional(z.string()),
         files: z.array(z.looseObject({ path: z.string(), format: z.enum(FORMATS), contentHash: z.string() })),
       }),
     ),
@@ -43,13 +44,10 @@ export function emptyManifest(): GenerationManifest {
 
 export function parseManifest(text: string | undefined): GenerationManifest {
   if (text === undefined || text.trim() === '') return emptyManifest();
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ReviewError('invalid_manifest', `${MANIFEST_PATH} is not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = manifestSchema.safeParse(data);
+  // Settled, not caught: n8n's strict lint reads this file (the node imports the loop that imports it) and wants no throw inside a catch.
+  const json = settleSync(() => JSON.parse(text) as unknown);
+  if (!json.ok) throw new ReviewError('invalid_manifest', `${MANIFEST_PATH} is not valid JSON: ${(json.error as Error).message}`);
+  const parsed = manifestSchema.safeParse(json.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ReviewError('invalid_manifest', `${MANIFEST_PATH}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim(),

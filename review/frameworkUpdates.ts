@@ -1,9 +1,10 @@
 /** Framework updates since the last review, from GET /frameworks/{slug} (free). */
 import type { ComplianceApi } from '../api/clientTypes.js';
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import { PATH_ID_PATTERN } from '../api/schemas/common.js';
 import type { frameworkSummary, frameworkUpdate } from '../api/schemas/responses.js';
 import { ComplianceError } from '../api/errors.js';
+import { settle } from '../api/settle.js';
 import { ReviewError } from './errors.js';
 import { slugify } from './keys.js';
 
@@ -62,19 +63,20 @@ export async function checkFrameworkUpdates(
 ): Promise<FrameworkUpdates[]> {
   const results: FrameworkUpdates[] = [];
   for (const slug of [...new Set(slugs)]) {
-    try {
-      const details = await client.getFramework({ slug }, { signal: options.signal });
-      const sorted = [...details.updates].sort((a, b) => day(b.date).localeCompare(day(a.date)));
-      results.push({
-        slug,
-        name: details.name,
-        updates: since ? sorted.filter((update) => day(update.date) > since) : sorted,
-        latestUpdate: sorted[0] ? day(sorted[0].date) : undefined,
-      });
-    } catch (error) {
-      if (!(error instanceof ComplianceError)) throw error;
-      results.push({ slug, name: undefined, updates: [], latestUpdate: undefined, error: { code: error.code, message: error.toDisplayString() } });
+    // Settled, not caught: n8n's strict lint reads this file (the node imports the loop that imports it) and wants no rethrow inside a catch.
+    const read = await settle(() => client.getFramework({ slug }, { signal: options.signal }));
+    if (!read.ok) {
+      if (!(read.error instanceof ComplianceError)) throw read.error;
+      results.push({ slug, name: undefined, updates: [], latestUpdate: undefined, error: { code: read.error.code, message: read.error.toDisplayString() } });
+      continue;
     }
+    const sorted = [...read.value.updates].sort((a, b) => day(b.date).localeCompare(day(a.date)));
+    results.push({
+      slug,
+      name: read.value.name,
+      updates: since ? sorted.filter((update) => day(update.date) > since) : sorted,
+      latestUpdate: sorted[0] ? day(sorted[0].date) : undefined,
+    });
   }
   return results;
 }

@@ -8,6 +8,14 @@
  * and take no dependencies; parsing lives in declarations.ts.
  */
 
+/**
+ * Every YAML read of repository text: errors are thrown (and shown through our escaping), warnings
+ * never printed. The library would print them raw to stderr, quoting the line they are about, and a
+ * runner reads a line that starts with `::` as a workflow command. Here, not in config.ts, so that
+ * reading declarations (which the n8n node bundles) does not load compliance.yml's schema.
+ */
+export const YAML_LOG_LEVEL = 'error';
+
 /** The front matter's lines (0-based, both delimiters included) and its YAML text, or undefined. */
 export function frontMatterBlock(content: string): { endLine: number; yaml: string } | undefined {
   const lines = content.replace(/^\uFEFF/, '').split(/\r?\n/);

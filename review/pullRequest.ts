@@ -17,7 +17,7 @@ import type { EventPolicy } from './events.js';
 import { gateConfiguration, type GateConfiguration, type GateRequest } from './gateConfig.js';
 import type { ReviewReport } from './reportDocument.js';
 import { readMappingStore, serializeMappingStore } from './reuse.js';
-import { runReview, type ReviewInput, type ReviewResult } from './review.js';
+import { runReviewUpToGate, type ReviewInput, type ReviewResult } from './review.js';
 import { pullRequestScope, type PullRequestScope } from './scope.js';
 import type { ChangeList } from './changes.js';
 import { verifiedBaseline } from './verifyMapping.js';
@@ -29,6 +29,24 @@ export const DEFAULT_MAPPING_STORE_DIR = '.compliance-mappings';
 export const MAPPING_STORE_FILE = 'mappings.json';
 /** The action's `mapping-store` default. */
 export const DEFAULT_MAPPING_STORE = `${DEFAULT_MAPPING_STORE_DIR}/${MAPPING_STORE_FILE}`;
+
+/**
+ * The compliance.yml of a policy set handed over directly (n8n's input items), as parseConfig would
+ * read `documents: [{name: given, paths: ["**"]}]`: every file given is a document, and the request
+ * names the framework to judge. Written out rather than parsed, so that the n8n node does not bundle
+ * compliance.yml's schema; a unit test holds it equal to the parsed one.
+ */
+export function givenDocumentsHead(): ConfigFile & { path: string } {
+  const config: Config = {
+    documents: [{ name: 'given', paths: ['**'], tags: [] }],
+    frameworks: [],
+    waivers: [],
+    gapIssues: { labels: ['compliance-gap'], assignees: [], titlePrefix: '[compliance]', closeResolved: true, maxNewPerRun: 10 },
+    generate: [],
+    review: { cadence: 'none' },
+  };
+  return { config, text: '', path: 'compliance.yml' };
+}
 
 /** A compliance.yml as read: its text (to tell an unchanged one) and what it says. */
 interface ConfigFile {
@@ -74,7 +92,7 @@ export interface MapCheckInput {
   /** The mapping store of an earlier run (its text), read only on a pull request. */
   mappingStore?: string | undefined;
   /** The rest of the review's input: clock, repository, revision, cap, dry run, progress. */
-  review: Omit<ReviewInput, 'config' | 'files' | 'event' | 'sync' | 'unchangedSinceBase' | 'failOn' | 'baseline' | 'reuse' | 'checkUpdates'>;
+  review: Omit<ReviewInput, 'config' | 'files' | 'event' | 'sync' | 'unchangedSinceBase' | 'failOn' | 'baseline' | 'reuse' | 'checkUpdates' | 'existingIssues' | 'lastReviewDate' | 'manifest' | 'generatedFiles'>;
 }
 
 interface MapCheck {
@@ -105,7 +123,8 @@ export async function runMapCheck(client: ComplianceApi, input: MapCheckInput): 
   const reuse = pullRequest === undefined ? undefined : readMappingStore(input.mappingStore, pullRequest);
   const repository = input.review.repository ?? head.config.repository;
   const baseline = await baselineThatCounts(client, input.baseline, base, input.review.signal);
-  const result = await runReview(client, {
+  // The map check plans no gap issue, reads no framework update and checks no drift (the review command does).
+  const result = await runReviewUpToGate(client, {
     ...input.review,
     config: gate.config,
     files: input.files,
@@ -114,7 +133,6 @@ export async function runMapCheck(client: ComplianceApi, input: MapCheckInput): 
     // (which needs the repository tag); elsewhere the check maps the files and leaves the library alone.
     sync: unmerged && repository ? 'price' : 'skip',
     unchangedSinceBase: changedPathsCheck(policy, base, head).verdict !== undefined,
-    checkUpdates: false,
     failOn: gate.failOn,
     ...(baseline.value ? { baseline: baseline.value.gapKeys } : {}),
     ...(reuse ? { reuse } : {}),

@@ -2,7 +2,7 @@
  * The JSON report document: a stable, versioned shape for machines (the Actions' outputs, the n8n
  * templates) that also serves as the baseline of a later `--fail-on new-gaps` run.
  */
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { lazy } from '../api/schemas/lazy.js';
 import type { KeyMode } from '../api/schemas/common.js';
 import { ReviewError } from './errors.js';
@@ -82,7 +82,7 @@ const reportForBaseline = lazy(() =>
 // A raw mapping report (as downloaded in json) is accepted as a baseline too.
 const mappingReportForBaseline = lazy(() =>
   z.looseObject({
-    framework: z.looseObject({ slug: z.string().optional(), name: z.string().optional() }),
+    framework: z.looseObject({ slug: z.optional(z.string()), name: z.optional(z.string()) }),
     gaps: z.array(z.looseObject({ controlId: z.string() })),
   }),
 );

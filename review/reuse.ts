@@ -6,7 +6,7 @@
  * no source of figures, so the reports are fetched again from the service and checked against the
  * text (verifiedReuse) before they count.
  */
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { lazy } from '../api/schemas/lazy.js';
 import type { MappingMode } from './config.js';
 import type { RepoFile } from './documents.js';
@@ -32,8 +32,8 @@ export interface MappingStore {
 const storeSchema = lazy(() =>
   z.object({
     version: z.literal(2),
-    pullRequest: z.number().int().positive(),
-    mappings: z.array(z.object({ key: z.string().min(1), framework: z.string(), reports: z.array(z.object({ source: z.string(), jobId: z.string().min(1) })).min(1) })),
+    pullRequest: z.number().check(z.int(), z.positive()),
+    mappings: z.array(z.object({ key: z.string().check(z.minLength(1)), framework: z.string(), reports: z.array(z.object({ source: z.string(), jobId: z.string().check(z.minLength(1)) })).check(z.minLength(1)) })),
   }),
 );
 

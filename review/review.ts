@@ -11,7 +11,23 @@ import { runSync } from './syncRun.js';
 
 export type { ReviewInput, ReviewResult } from './reviewTypes.js';
 
-export async function runReview(client: ComplianceApi, input: ReviewInput): Promise<ReviewResult> {
+/** What follows the charged step in a full review: the gap-issue plan, framework updates and drift. */
+type AfterMapping = typeof gapsUpdatesAndDrift;
+
+export function runReview(client: ComplianceApi, input: ReviewInput): Promise<ReviewResult> {
+  return reviewLoop(client, input, gapsUpdatesAndDrift);
+}
+
+/**
+ * The loop up to the gate: plan, the money rule, the sync and the mappings, the report. The map
+ * check (review/pullRequest.ts) runs this: it plans no gap issue, reads no framework update and
+ * checks no drift, so neither it nor the n8n node that runs it carries that code (the node's size target).
+ */
+export function runReviewUpToGate(client: ComplianceApi, input: Omit<ReviewInput, 'existingIssues' | 'checkUpdates' | 'lastReviewDate' | 'manifest' | 'generatedFiles'>): Promise<ReviewResult> {
+  return reviewLoop(client, { ...input, checkUpdates: false }, undefined);
+}
+
+async function reviewLoop(client: ComplianceApi, input: ReviewInput, after: AfterMapping | undefined): Promise<ReviewResult> {
   const progress: Progress = (phase, message) => input.onProgress?.({ phase, message });
   const planned = await planReview(client, input, progress);
   const { mode, plan, toSync, unchanged } = planned;
@@ -33,6 +49,6 @@ export async function runReview(client: ComplianceApi, input: ReviewInput): Prom
     return finish('dry-run', { sync: plan ? { plan, run } : undefined });
   }
   const { sync: run, frameworks, frameworkErrors, reused, stored, tokensSpent } = step.value;
-  const after = await gapsUpdatesAndDrift(client, input, planned, frameworks, progress);
-  return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, ...after, tokensSpent, reused, mappings: stored });
+  const afterParts = after ? await after(client, input, planned, frameworks, progress) : {};
+  return finish('completed', { sync: plan ? { plan, run } : undefined, frameworks, frameworkErrors, ...afterParts, tokensSpent, reused, mappings: stored });
 }

@@ -6,9 +6,10 @@ import type { ReviewInput, ReviewProgress, ReviewResult } from './reviewTypes.js
 import { priceSyncPlan, type MergePrice } from './mergePrice.js';
 import type { ComplianceApi } from '../api/clientTypes.js';
 import { ComplianceError } from '../api/errors.js';
+import { settle, settleSync } from '../api/settle.js';
 import type { KeyMode } from '../api/schemas/common.js';
 import { chargedTokens, mayHaveCharged, priceOf, SpendLedger, type BudgetCheck, type CostEstimate, type PlannedCalls } from './budget.js';
-import { repositoryTag, type Config } from './config.js';
+import type { Config } from './config.js';
 import { frameworkDocuments, selectDocumentPaths, type RepoFile } from './documents.js';
 import { detectDrift } from './drift.js';
 import { ReviewError } from './errors.js';
@@ -18,13 +19,13 @@ import { planGapIssues } from './gapIssues.js';
 import { evaluateGate, type GateResult } from './gate.js';
 import { listAllLibraryDocuments } from '../api/library.js';
 import { resolveSyncPlan } from './library.js';
-import { readDeclarations } from './declarations.js';
+import type { Declaration } from './declaredCheck.js';
 import { traceReports } from './evidenceTrace.js';
 import { mappingCalls, runMapping, type SourcedReport } from './mapping.js';
 import { buildReviewReport } from './reportDocument.js';
 import { mappingKey, reusableReports, type StoredMapping } from './reuse.js';
 import { verifiedReuse } from './verifyMapping.js';
-import { syncCalls, type SyncPlan } from './syncPlan.js';
+import { repositoryTag, syncCalls, type SyncPlan } from './syncPlan.js';
 import { runSync, type SyncRunResult } from './syncRun.js';
 
 export type Progress = (phase: ReviewProgress['phase'], message: string) => void;
@@ -41,7 +42,7 @@ interface ReviewPlan {
   plan: SyncPlan | undefined;
   toSync: SyncPlan | undefined;
   mergePrice: MergePrice | undefined;
-  declarations: ReturnType<typeof readDeclarations>;
+  declarations: Declaration[];
   /** Each framework's documents and mapping key, and its stored mapping when the service confirmed it. */
   mappings: Array<{ framework: Config['frameworks'][number]; files: RepoFile[]; key: string; reused: SourcedReport[] | undefined }>;
   /** The calls the charged step prices and reserves: the sync's, then every mapping not reused. */
@@ -101,7 +102,7 @@ export async function planReview(client: ComplianceApi, input: ReviewInput, prog
   }
 
   // Front matter declarations are read before anything is spent: a malformed one stops the run.
-  const declarations = readDeclarations(documents);
+  const declarations = input.readDeclarations(documents);
   // A framework whose group or glob selects nothing is a configuration error: thrown before spending.
   const mappings = await Promise.all(
     config.frameworks.map(async (framework) => {
@@ -153,34 +154,40 @@ export async function syncAndMap(client: ComplianceApi, input: ReviewInput, plan
     progress('map', earlier
       ? `reusing the mapping of ${framework.framework} from an earlier run: same framework and documents, 0 tokens`
       : `mapping ${files.length} document${files.length === 1 ? '' : 's'} against ${framework.framework} (${framework.mode})`);
-    try {
-      let reports = earlier;
-      if (reports) reused.push(framework.framework);
-      else {
-        const slug = resolveFrameworkSlug(framework.framework, verified);
-        reports = (await runMapping(client, { framework: slug, files, mode: framework.mode, concurrency: input.concurrency, signal })).reports;
-        tokensSpent += chargedTokens(mode, reports.length * mapPrice);
-        pricedTokens += reports.length * mapPrice;
-      }
-      stored.push({ key, framework: framework.framework, reports });
-      frameworks.push(
-        evaluateGate(traceReports(reports, files), {
-          framework: framework.framework,
-          threshold: framework.threshold,
-          waivers: config.waivers,
-          today: input.today,
-          baseline: input.baseline,
-          failOn: input.failOn ?? input.config.failOn ?? 'coverage',
-          declarations,
-        }),
-      );
-    } catch (error) {
+    // Settled, not caught: the n8n node bundles this, and n8n's lint wants no rethrow inside a catch.
+    const notEvaluated = (error: unknown): void => {
       if (!(error instanceof ComplianceError) && !(error instanceof ReviewError)) throw error;
       // Which of its uploads were admitted is unknown: a cap counts all of them unless none can have been.
       if (mayHaveCharged(error)) pricedTokens += mappingCalls(framework.mode, files.length).count * mapPrice;
       const message = error instanceof ComplianceError ? error.toDisplayString() : error.message;
       frameworkErrors.push({ framework: framework.framework, code: error.code, message });
+    };
+    let reports = earlier;
+    if (reports) reused.push(framework.framework);
+    else {
+      const mapped = await settle(() => runMapping(client, { framework: resolveFrameworkSlug(framework.framework, verified), files, mode: framework.mode, concurrency: input.concurrency, signal }));
+      if (!mapped.ok) {
+        notEvaluated(mapped.error);
+        continue;
+      }
+      reports = mapped.value.reports;
+      tokensSpent += chargedTokens(mode, reports.length * mapPrice);
+      pricedTokens += reports.length * mapPrice;
     }
+    stored.push({ key, framework: framework.framework, reports });
+    const gate = settleSync(() =>
+      evaluateGate(traceReports(reports, files), {
+        framework: framework.framework,
+        threshold: framework.threshold,
+        waivers: config.waivers,
+        today: input.today,
+        baseline: input.baseline,
+        failOn: input.failOn ?? input.config.failOn ?? 'coverage',
+        declarations,
+      }),
+    );
+    if (gate.ok) frameworks.push(gate.value);
+    else notEvaluated(gate.error);
   }
   return { sync: run, frameworks, frameworkErrors, reused, stored, tokensSpent, pricedTokens };
 }

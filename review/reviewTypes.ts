@@ -4,6 +4,7 @@ import type { KeyMode } from '../api/schemas/common.js';
 import type { BudgetCheck, CostEstimate, SpendLedger } from './budget.js';
 import type { Config } from './config.js';
 import type { RepoFile } from './documents.js';
+import type { Declaration } from './declaredCheck.js';
 import type { DriftResult, GenerationManifest, ManifestEntry } from './drift.js';
 import type { EventPolicy, ReviewEvent } from './events.js';
 import type { FrameworkUpdates } from './frameworkUpdates.js';
@@ -24,6 +25,12 @@ export interface ReviewInput {
   config: Config;
   /** The repo's document files (others are ignored); see selectDocumentPaths for which to read. */
   files: readonly RepoFile[];
+  /**
+   * How the documents' front matter declarations (`satisfies:`) are read: readDeclarations (which
+   * parses YAML). A port rather than an import, so that the n8n node, which bundles no YAML parser
+   * (its size target), can run the loop reading none; every other surface passes readDeclarations.
+   */
+  readDeclarations: (documents: readonly RepoFile[]) => Declaration[];
   /** YYYY-MM-DD from the caller's clock: waivers expire against it. */
   today: string;
   /** ISO timestamp for the report; defaults to the start of `today`. */

@@ -3,7 +3,7 @@
  * were removed from the repo, and what syncing would cost (priced by the money rule, priceOf). Pure:
  * nothing here calls the service.
  */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import { characterCount, LIMITS, libraryContentProblem } from '../api/schemas/common.js';
 import type { libraryDocument } from '../api/schemas/responses.js';
 import { priceOf, type PlannedCalls } from './budget.js';
@@ -52,6 +52,11 @@ export interface SyncPlan {
   unverifiedChanges: string[];
   /** Normalised text to upload, by path, for the new and changed files. A Map: not serialised with the plan. */
   contents: Map<string, string>;
+}
+
+/** The tag that marks library documents created by syncing this repository. */
+export function repositoryTag(repository: string): string {
+  return `repo:${repository.trim().toLowerCase()}`;
 }
 
 export interface PlanSyncInput {

@@ -8,6 +8,7 @@
 import { downloadMappingReport } from '../api/jobs.js';
 import type { ComplianceApi, MappingReportModel } from '../api/clientTypes.js';
 import { ComplianceError } from '../api/errors.js';
+import { settle } from '../api/settle.js';
 import type { RepoFile } from './documents.js';
 import { locateQuote } from './evidenceTrace.js';
 import { frameworkKey, gapKey } from './keys.js';
@@ -33,12 +34,13 @@ async function serviceReports(client: Client, stored: readonly Pick<SourcedRepor
   const reports: SourcedReport[] = [];
   for (const { source, jobId } of stored) {
     if (!jobId) return { rejected: 'a report without its job id' };
-    try {
-      reports.push({ source, jobId, report: await downloadMappingReport(client, jobId, { signal }) });
-    } catch (error) {
-      if (!(error instanceof ComplianceError)) throw error;
-      return { rejected: `the service does not confirm job ${jobId} (${error.code})` };
+    // Settled, not caught: the n8n node bundles this, and n8n's lint wants no rethrow inside a catch.
+    const downloaded = await settle(() => downloadMappingReport(client, jobId, { signal }));
+    if (!downloaded.ok) {
+      if (!(downloaded.error instanceof ComplianceError)) throw downloaded.error;
+      return { rejected: `the service does not confirm job ${jobId} (${downloaded.error.code})` };
     }
+    reports.push({ source, jobId, report: downloaded.value });
   }
   return reports.length > 0 ? { value: reports } : { rejected: 'no report' };
 }

@@ -127,7 +127,7 @@ console.log('build: done');
  */
 function vendorTypes() {
   const vendored = [
-    { specifier: 'zod/v4', from: 'node_modules/zod', paths: ['v4'], entry: 'v4/index.js' },
+    { specifier: 'zod/v4/mini', from: 'node_modules/zod', paths: ['v4'], entry: 'v4/mini/index.js' },
     { specifier: 'undici', from: 'node_modules/undici', paths: ['index.d.ts', 'types'], entry: 'index.js' },
   ];
   const declarations = (dir) => readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.d.ts')).map((f) => join(dir, f));

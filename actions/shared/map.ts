@@ -31,6 +31,7 @@ import {
   type MergePrice,
   type ReviewResult,
   type Verdict,
+  readDeclarations,
 } from '../../review/index.js';
 import { readMappingStoreText, writeRepoFile } from '../../review/node/index.js';
 import { currentRepository, currentRevision, repositoryName } from './github/context.js';
@@ -171,6 +172,7 @@ export const mapAction: ActionDefinition = {
       baseline: inputs.baseline,
       mappingStore: stored?.text,
       review: {
+        readDeclarations,
         today: new Date().toISOString().slice(0, 10),
         now: new Date().toISOString(),
         repository,

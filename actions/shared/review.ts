@@ -24,6 +24,7 @@ import {
   tableCell,
   type ReviewResult,
   type Verdict,
+  readDeclarations,
 } from '../../review/index.js';
 import { isoDate } from '../../review/config.js';
 import { readManifest, readOptionalRepoFiles } from '../../review/node/index.js';
@@ -127,6 +128,7 @@ export const reviewAction: ActionDefinition = {
     const result = await runReview(client, {
       config,
       files,
+      readDeclarations,
       today,
       now: new Date().toISOString(),
       repository,

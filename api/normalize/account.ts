@@ -1,5 +1,5 @@
 /** Account-level answers: the service card, the OpenAPI document, ping and usage counters. */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { openApiDocument, pingResult, serviceCard, usage } from '../schemas/responses.js';
 import {
   type JsonObject,

@@ -1,5 +1,5 @@
 /** Billing: balance, prices, packs, ledger, the daily meter, auto-top-up and checkout. */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { autoTopUp, billing, checkout, ledgerEntry, meter } from '../schemas/responses.js';
 import { PACKS, PACK_CODES, type PackCode } from '../schemas/common.js';
 import {

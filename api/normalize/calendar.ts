@@ -1,5 +1,5 @@
 /** The review calendar: cadence, first and next review dates. */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { calendar } from '../schemas/responses.js';
 import { CADENCES, type Cadence } from '../schemas/common.js';
 import { type NormalizeContext, defined, objectOf, pickRecord, pickText, token, unexpected } from './read.js';

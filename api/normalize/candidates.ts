@@ -1,5 +1,5 @@
 /** Framework discovery: ranked candidates, whatever the service calls their fields. */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { frameworkCandidate, suggestResult } from '../schemas/responses.js';
 import {
   type JsonObject,

@@ -1,5 +1,5 @@
 /** Capabilities: document types, download formats, limits, prices and verified frameworks. */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { capabilities } from '../schemas/responses.js';
 import { FORMATS, LIMITS, type DownloadFormat } from '../schemas/common.js';
 import { pricesOf } from './billing.js';

@@ -1,5 +1,5 @@
 /** One framework's details: regulator, source, controls and its dated updates. */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { frameworkDetails } from '../schemas/responses.js';
 import {
   type NormalizeContext,

@@ -1,5 +1,5 @@
 /** Jobs: the 202 answer that creates one, and a job's status with its failure reason. */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { jobAccepted, jobStatus } from '../schemas/responses.js';
 import type { JobStatus } from '../schemas/common.js';
 import {

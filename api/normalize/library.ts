@@ -1,5 +1,5 @@
 /** The library: one document's metadata, the listing with storage counters and pagination, a delete. */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { libraryDeleted, libraryDocument, libraryListing } from '../schemas/responses.js';
 import {
   type JsonObject,

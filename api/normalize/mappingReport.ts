@@ -3,7 +3,7 @@
  * Accepts `coverage`, `coveragePercent`, `coveragePercentage`, `coverage_pct`, a 0..1 ratio, an
  * object such as `{percent: 85}`, and derives the gap list from the controls when it is absent.
  */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { controlResult, gap, mappingReport } from '../schemas/responses.js';
 import {
   type JsonObject,

@@ -1,5 +1,5 @@
 /** Library search: ranked hits with highlighted snippets. */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { searchHit, searchResult } from '../schemas/responses.js';
 import {
   type JsonObject,

@@ -1,4 +1,4 @@
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import en from 'zod/v4/locales/en.js';
 import { lazy } from './lazy.js';
 
@@ -163,7 +163,7 @@ export const PATH_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,127}$/;
 export const ISO_DATETIME_PATTERN =
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-export const nonEmptyString = lazy(() => z.string().trim().min(1));
+export const nonEmptyString = lazy(() => z.string().check(z.trim(), z.minLength(1)));
 
 /**
  * A combined policy set (one mapping upload built from several repo files) marks where each file

@@ -6,23 +6,25 @@
  * describeRequestFields() attaches them to the schemas' own field instances in zod's registry, where
  * z.toJSONSchema reads them exactly as if each field had been written with .describe().
  */
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import {
   createCheckoutInput, downloadDocumentInput, generateDocumentInput, getFrameworkInput, getJobInput, getLibraryDocumentInput,
   ingestLibraryDocumentInput, listLibraryInput, mapDocumentInput, refreshLibraryDocumentInput, searchLibraryInput,
   setAutoTopUpInput, setCalendarInput, suggestFrameworksInput,
 } from './requests.js';
 import { LIMITS } from './common.js';
+import { unwrap } from './miniExtras.js';
 
 /**
  * Field schema → its description. Shared instances (a category, a job id) are described once for
  * every operation using them. A function, so that loading this module builds no schema.
  */
-function fieldDescriptions(): ReadonlyArray<readonly [z.ZodType, string]> {
-  // Held wrapped (optional) by generateDocument: described as that instance, not organisationInput.
-  const organisation = generateDocumentInput.in.shape.organisation.unwrap();
+function fieldDescriptions(): ReadonlyArray<readonly [z.ZodMiniType, string]> {
+  // Held wrapped (optional) by generateDocument: described as what the wrapper holds (the registry is keyed by instance).
+  const generate = generateDocumentInput.def.in;
+  const organisation = unwrap(generate.shape.organisation);
   return [
-    [ingestLibraryDocumentInput.shape.tags.unwrap(), 'Tags, as an array or a comma-separated string, e.g. ["security", "access"]. Free text you choose; the tags already in use are in listLibrary.'],
+    [unwrap(ingestLibraryDocumentInput.shape.tags), 'Tags, as an array or a comma-separated string, e.g. ["security", "access"]. Free text you choose; the tags already in use are in listLibrary.'],
     [suggestFrameworksInput.shape.query, 'What the organisation needs, in plain language, e.g. "health data privacy in the US". From the user.'],
     [suggestFrameworksInput.shape.jurisdiction, 'Country or region to narrow the search, e.g. "US" or "EU". From the user.'],
     [suggestFrameworksInput.shape.domain, 'Sector or subject, e.g. "healthcare" or "payments". From the user.'],
@@ -32,16 +34,16 @@ function fieldDescriptions(): ReadonlyArray<readonly [z.ZodType, string]> {
     [organisation.shape.sector, 'Its sector, e.g. "healthcare". From the user.'],
     [organisation.shape.country, 'Its country, e.g. "US". From the user.'],
     [organisation, 'The organisation to personalise the document for (name, sector, country); from the user.'],
-    [generateDocumentInput.in.shape.framework, 'The framework to write for: a slug or name, e.g. "hipaa-security" or "ISO 27001". From getCapabilities (verifiedFrameworks) or suggestFrameworks.'],
-    [generateDocumentInput.in.shape.standard, 'Alias of framework.'],
-    [generateDocumentInput.in.shape.name, 'Alias of framework.'],
-    [generateDocumentInput.in.shape.type, 'The document type id, e.g. "access_control_policy"; the service\'s default when left out. The ids are listed by getCapabilities (documentTypes).'],
-    [generateDocumentInput.in.shape.documentType, 'Alias of type.'],
-    [generateDocumentInput.in.shape.jurisdiction, 'Jurisdiction to write for, e.g. "US". From the user.'],
-    [generateDocumentInput.in.shape.company, 'The company named in the document, e.g. "Acme Health". From the user.'],
-    [generateDocumentInput.in.shape.sector, 'The company\'s sector, e.g. "healthcare". From the user.'],
-    [generateDocumentInput.in.shape.context, 'Free text the document should take into account, e.g. "we run on AWS; 12 employees". From the user.'],
-    [generateDocumentInput.in.shape.humanize, 'Rewrite the text in a plainer, less formulaic style (true) or not (false, the default).'],
+    [generate.shape.framework, 'The framework to write for: a slug or name, e.g. "hipaa-security" or "ISO 27001". From getCapabilities (verifiedFrameworks) or suggestFrameworks.'],
+    [generate.shape.standard, 'Alias of framework.'],
+    [generate.shape.name, 'Alias of framework.'],
+    [generate.shape.type, 'The document type id, e.g. "access_control_policy"; the service\'s default when left out. The ids are listed by getCapabilities (documentTypes).'],
+    [generate.shape.documentType, 'Alias of type.'],
+    [generate.shape.jurisdiction, 'Jurisdiction to write for, e.g. "US". From the user.'],
+    [generate.shape.company, 'The company named in the document, e.g. "Acme Health". From the user.'],
+    [generate.shape.sector, 'The company\'s sector, e.g. "healthcare". From the user.'],
+    [generate.shape.context, 'Free text the document should take into account, e.g. "we run on AWS; 12 employees". From the user.'],
+    [generate.shape.humanize, 'Rewrite the text in a plainer, less formulaic style (true) or not (false, the default).'],
     [mapDocumentInput.shape.framework, 'A verified framework slug, e.g. "hipaa-security". From getCapabilities (verifiedFrameworks).'],
     [mapDocumentInput.shape.content, 'The policy text to map, e.g. the text of a policy the user pasted or a library document\'s content (getLibraryDocument with include=content).'],
     [mapDocumentInput.shape.title, 'A title for the report, e.g. "Access control policy". Your choice.'],

@@ -14,10 +14,10 @@ export function once<T>(build: () => T): () => T {
 
 /**
  * An exported schema, built on first use: the value stands in for the schema (a Proxy forwarding
- * to it), so `parse`, `.shape`, `.optional()`, `z.toJSONSchema` and `typeof` read as before.
+ * to it), so `parse`, `.shape`, `.check()`, `z.optional(…)`, `z.toJSONSchema` and `typeof` read as before.
  *
- * Identity: the stand-in and the schema it builds are two objects, and methods return real
- * instances (`.optional()` wraps the built schema). So inside a schema module, a part that several
+ * Identity: the stand-in and the schema it builds are two objects: a wrapper (`z.optional(standIn)`)
+ * holds the stand-in, methods (`.check()`, `.clone()`) return real instances. So inside a schema module, a part that several
  * schemas hold is a `once` builder (each holds the one real instance), and anything keyed by
  * instance (zod's registry, holding the request fields' descriptions) is keyed by what a schema's
  * tree holds, `schema.shape.field`, never by a stand-in.

@@ -5,11 +5,12 @@
  * fields beyond these are kept. Each is built on first use (lazy.ts): the sandbox's OpenAPI
  * document, the MCP tools and tests read them; the client never does.
  */
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { CADENCES, FORMATS, JOB_STATUSES, KEY_MODES, PACK_CODES } from './common.js';
 import { lazy, once } from './lazy.js';
+import { withMeta } from './miniExtras.js';
 
-const isoTime = once(() => z.string().meta({ format: 'date-time' }));
+const isoTime = once(() => withMeta(z.string(), { format: 'date-time' }));
 
 export const errorEnvelope = lazy(() => z.object({
   error: z.looseObject({
@@ -23,7 +24,7 @@ export const errorEnvelope = lazy(() => z.object({
 export const serviceCard = lazy(() => z.looseObject({
   name: z.string(),
   version: z.string(),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   endpoints: z.array(
     z.looseObject({ method: z.string(), path: z.string(), operationId: z.string(), public: z.boolean() }),
   ),
@@ -39,13 +40,13 @@ export const pingResult = lazy(() => z.looseObject({
   ok: z.boolean(),
   client: z.string(),
   mode: z.enum(KEY_MODES),
-  time: isoTime().optional(),
+  time: z.optional(isoTime()),
 }));
 
 export const documentTypeInfo = lazy(() => z.looseObject({
   id: z.string(),
   title: z.string(),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
 }));
 
 export const frameworkSummary = lazy(() => z.looseObject({
@@ -60,17 +61,17 @@ export const capabilities = lazy(() => z.looseObject({
   formats: z.array(z.enum(FORMATS)),
   /** Values the spec states are always present; the others only when the service reports them. */
   limits: z.looseObject({
-    requestsPerMinute: z.number().optional(),
-    generationsPerDay: z.number().optional(),
-    generationsPer30Days: z.number().optional(),
+    requestsPerMinute: z.optional(z.number()),
+    generationsPerDay: z.optional(z.number()),
+    generationsPer30Days: z.optional(z.number()),
     concurrentGenerations: z.number(),
-    libraryDocuments: z.number().optional(),
+    libraryDocuments: z.optional(z.number()),
     libraryMinChars: z.number(),
     libraryMaxChars: z.number(),
     uploadMaxBytes: z.number(),
-    uploadKinds: z.array(z.string()).optional(),
-    searchDefaultLimit: z.number().optional(),
-    searchMaxLimit: z.number().optional(),
+    uploadKinds: z.optional(z.array(z.string())),
+    searchDefaultLimit: z.optional(z.number()),
+    searchMaxLimit: z.optional(z.number()),
     autoTopUpMinThreshold: z.number(),
   }),
   /** Tokens per call for each priced operation id (live keys; sandbox keys are not charged). */
@@ -80,7 +81,7 @@ export const capabilities = lazy(() => z.looseObject({
 
 export const frameworkCandidate = lazy(() => z.looseObject({
   rank: z.number(),
-  slug: z.string().optional(),
+  slug: z.optional(z.string()),
   name: z.string(),
   regulator: z.string(),
   jurisdiction: z.string(),
@@ -89,26 +90,26 @@ export const frameworkCandidate = lazy(() => z.looseObject({
   /** 0..1 */
   confidence: z.number(),
   reasoning: z.string(),
-  verified: z.boolean().optional(),
+  verified: z.optional(z.boolean()),
 }));
 
 export const suggestResult = lazy(() => z.looseObject({
   mode: z.enum(KEY_MODES),
   candidates: z.array(frameworkCandidate),
-  warnings: z.array(z.string()).optional(),
+  warnings: z.optional(z.array(z.string())),
 }));
 
 export const frameworkUpdate = lazy(() => z.looseObject({
-  date: z.string().meta({ format: 'date' }),
+  date: withMeta(z.string(), { format: 'date' }),
   title: z.string(),
-  summary: z.string().optional(),
-  url: z.string().optional(),
+  summary: z.optional(z.string()),
+  url: z.optional(z.string()),
 }));
 
 export const frameworkControl = lazy(() => z.looseObject({
   id: z.string(),
   title: z.string(),
-  group: z.string().optional(),
+  group: z.optional(z.string()),
 }));
 
 export const frameworkDetails = lazy(() => z.looseObject({
@@ -119,9 +120,9 @@ export const frameworkDetails = lazy(() => z.looseObject({
   sector: z.string(),
   sourceUrl: z.string(),
   verified: z.boolean(),
-  version: z.string().optional(),
-  description: z.string().optional(),
-  controls: z.array(frameworkControl).optional(),
+  version: z.optional(z.string()),
+  description: z.optional(z.string()),
+  controls: z.optional(z.array(frameworkControl)),
   updates: z.array(frameworkUpdate),
 }));
 
@@ -132,11 +133,11 @@ export const jobAccepted = lazy(() => z.looseObject({
   jobId: z.string(),
   status: z.enum(JOB_STATUSES),
   poll: z.string(),
-  document: z.string().optional(),
+  document: z.optional(z.string()),
   estimatedSeconds: z.number(),
-  kind: jobKind.optional(),
-  documentId: z.string().optional(),
-  version: z.number().optional(),
+  kind: z.optional(jobKind),
+  documentId: z.optional(z.string()),
+  version: z.optional(z.number()),
 }));
 
 export const jobFailure = lazy(() => z.looseObject({ code: z.string(), message: z.string() }));
@@ -144,15 +145,15 @@ export const jobFailure = lazy(() => z.looseObject({ code: z.string(), message: 
 export const jobStatus = lazy(() => z.looseObject({
   jobId: z.string(),
   status: z.enum(JOB_STATUSES),
-  kind: jobKind.optional(),
-  createdAt: isoTime().optional(),
-  updatedAt: isoTime().optional(),
+  kind: z.optional(jobKind),
+  createdAt: z.optional(isoTime()),
+  updatedAt: z.optional(isoTime()),
   /** 0..1 where the service reports it. */
-  progress: z.number().optional(),
-  estimatedSeconds: z.number().optional(),
-  documentId: z.string().optional(),
+  progress: z.optional(z.number()),
+  estimatedSeconds: z.optional(z.number()),
+  documentId: z.optional(z.string()),
   /** Present when status is `failed`. */
-  error: jobFailure.optional(),
+  error: z.optional(jobFailure),
 }));
 
 export const generatedDocument = lazy(() => z.looseObject({
@@ -161,18 +162,18 @@ export const generatedDocument = lazy(() => z.looseObject({
   type: z.string(),
   framework: z.string(),
   mode: z.enum(KEY_MODES),
-  watermark: z.string().optional(),
+  watermark: z.optional(z.string()),
   sections: z.array(z.looseObject({ heading: z.string(), body: z.string() })),
-  generatedAt: isoTime().optional(),
+  generatedAt: z.optional(isoTime()),
 }));
 
 export const evidenceQuote = lazy(() => z.looseObject({
   quote: z.string(),
   /** Where the quote stands: the source file (from a combined policy set's headers), line, section. */
   location: z.looseObject({
-    source: z.string().optional(),
-    line: z.number().optional(),
-    section: z.string().optional(),
+    source: z.optional(z.string()),
+    line: z.optional(z.number()),
+    section: z.optional(z.string()),
   }),
 }));
 
@@ -182,7 +183,7 @@ export const controlResult = lazy(() => z.looseObject({
   id: z.string(),
   title: z.string(),
   status: controlStatus,
-  score: z.number().optional(),
+  score: z.optional(z.number()),
   evidence: z.array(evidenceQuote),
 }));
 
@@ -195,45 +196,41 @@ export const gap = lazy(() => z.looseObject({
 }));
 
 export const mappingReport = lazy(() => z.looseObject({
-  jobId: z.string().optional(),
-  framework: z.looseObject({ slug: z.string().optional(), name: z.string(), version: z.string().optional() }),
-  title: z.string().optional(),
+  jobId: z.optional(z.string()),
+  framework: z.looseObject({ slug: z.optional(z.string()), name: z.string(), version: z.optional(z.string()) }),
+  title: z.optional(z.string()),
   /** Percent, 0..100. */
   coverage: z.number(),
-  summary: z
-    .looseObject({ controls: z.number(), covered: z.number(), partial: z.number(), missing: z.number() })
-    .optional(),
+  summary: z.optional(z.looseObject({ controls: z.number(), covered: z.number(), partial: z.number(), missing: z.number() })),
   controls: z.array(controlResult),
   gaps: z.array(gap),
-  mode: z.enum(KEY_MODES).optional(),
-  generatedAt: isoTime().optional(),
+  mode: z.optional(z.enum(KEY_MODES)),
+  generatedAt: z.optional(isoTime()),
 }));
 
 export const libraryDocument = lazy(() => z.looseObject({
   id: z.string(),
   title: z.string(),
-  filename: z.string().nullable().optional(),
-  category: z.string().nullable().optional(),
+  filename: z.optional(z.nullable(z.string())),
+  category: z.optional(z.nullable(z.string())),
   tags: z.array(z.string()),
   version: z.number(),
   /** Characters of content. */
-  size: z.number().optional(),
+  size: z.optional(z.number()),
   /** `sha256:<hex>` of the stored content. */
-  contentHash: z.string().optional(),
-  summary: z.string().optional(),
-  status: z.string().optional(),
-  createdAt: isoTime().optional(),
-  updatedAt: isoTime().optional(),
+  contentHash: z.optional(z.string()),
+  summary: z.optional(z.string()),
+  status: z.optional(z.string()),
+  createdAt: z.optional(isoTime()),
+  updatedAt: z.optional(isoTime()),
   /** Only with `include=content`. */
-  content: z.string().optional(),
+  content: z.optional(z.string()),
 }));
 
 export const libraryListing = lazy(() => z.looseObject({
   documents: z.array(libraryDocument),
-  storage: z
-    .looseObject({ documents: z.number(), maxDocuments: z.number().optional(), bytes: z.number() })
-    .optional(),
-  nextCursor: z.string().nullable().optional(),
+  storage: z.optional(z.looseObject({ documents: z.number(), maxDocuments: z.optional(z.number()), bytes: z.number() })),
+  nextCursor: z.optional(z.nullable(z.string())),
 }));
 
 export const libraryDeleted = lazy(() => z.looseObject({ id: z.string(), deleted: z.boolean() }));
@@ -241,35 +238,35 @@ export const libraryDeleted = lazy(() => z.looseObject({ id: z.string(), deleted
 export const searchHit = lazy(() => z.looseObject({
   documentId: z.string(),
   title: z.string(),
-  filename: z.string().nullable().optional(),
-  category: z.string().nullable().optional(),
-  tags: z.array(z.string()).optional(),
+  filename: z.optional(z.nullable(z.string())),
+  category: z.optional(z.nullable(z.string())),
+  tags: z.optional(z.array(z.string())),
   score: z.number(),
   /** Text around the matches, with matched terms wrapped in <mark>…</mark>. */
   snippets: z.array(z.string()),
 }));
 
 export const searchResult = lazy(() => z.looseObject({
-  query: z.string().optional(),
+  query: z.optional(z.string()),
   results: z.array(searchHit),
-  total: z.number().optional(),
-  limit: z.number().optional(),
+  total: z.optional(z.number()),
+  limit: z.optional(z.number()),
 }));
 
 const usedOfLimit = once(() => z.looseObject({ used: z.number(), limit: z.number() }));
 
 export const usage = lazy(() => z.looseObject({
-  mode: z.enum(KEY_MODES).optional(),
-  requests: z.looseObject({ perMinute: usedOfLimit() }).optional(),
-  generations: z.looseObject({ day: usedOfLimit(), thirtyDays: usedOfLimit() }).optional(),
-  library: z.looseObject({ documents: usedOfLimit(), bytes: z.number() }).optional(),
+  mode: z.optional(z.enum(KEY_MODES)),
+  requests: z.optional(z.looseObject({ perMinute: usedOfLimit() })),
+  generations: z.optional(z.looseObject({ day: usedOfLimit(), thirtyDays: usedOfLimit() })),
+  library: z.optional(z.looseObject({ documents: usedOfLimit(), bytes: z.number() })),
 }));
 
 export const pack = lazy(() => z.looseObject({
   code: z.enum(PACK_CODES),
   priceUsd: z.number(),
   tokens: z.number(),
-  bonusPercent: z.number().optional(),
+  bonusPercent: z.optional(z.number()),
 }));
 
 export const ledgerEntry = lazy(() => z.looseObject({
@@ -278,35 +275,35 @@ export const ledgerEntry = lazy(() => z.looseObject({
   operation: z.string(),
   /** Negative for a charge, positive for a credit or refund. */
   tokens: z.number(),
-  balanceAfter: z.number().optional(),
-  reference: z.string().optional(),
-  description: z.string().optional(),
+  balanceAfter: z.optional(z.number()),
+  reference: z.optional(z.string()),
+  description: z.optional(z.string()),
 }));
 
 export const autoTopUp = lazy(() => z.looseObject({
   enabled: z.boolean(),
-  thresholdTokens: z.number().optional(),
-  pack: z.enum(PACK_CODES).optional(),
+  thresholdTokens: z.optional(z.number()),
+  pack: z.optional(z.enum(PACK_CODES)),
 }));
 
 export const meter = lazy(() => z.looseObject({
   plan: z.enum(['platform', 'api']),
   dailyFloorTokens: z.number(),
   monthlyUsdEquivalent: z.number(),
-  dailyRateTokens: z.number().optional(),
-  storageBytes: z.number().optional(),
-  estimatedDaysRemaining: z.number().nullable().optional(),
+  dailyRateTokens: z.optional(z.number()),
+  storageBytes: z.optional(z.number()),
+  estimatedDaysRemaining: z.optional(z.nullable(z.number())),
 }));
 
 export const billing = lazy(() => z.looseObject({
-  mode: z.enum(KEY_MODES).optional(),
+  mode: z.optional(z.enum(KEY_MODES)),
   balanceTokens: z.number(),
-  status: z.enum(['active', 'read_only']).optional(),
+  status: z.optional(z.enum(['active', 'read_only'])),
   prices: z.record(z.string(), z.number()),
   packs: z.array(pack),
   ledger: z.array(ledgerEntry),
   meter,
-  autoTopUp: autoTopUp.optional(),
+  autoTopUp: z.optional(autoTopUp),
 }));
 
 export const checkout = lazy(() => z.looseObject({
@@ -317,8 +314,8 @@ export const checkout = lazy(() => z.looseObject({
 
 export const calendar = lazy(() => z.looseObject({
   cadence: z.enum(CADENCES),
-  firstReviewAt: isoTime().nullable().optional(),
-  nextReviewAt: isoTime().nullable().optional(),
+  firstReviewAt: z.optional(z.nullable(isoTime())),
+  nextReviewAt: z.optional(z.nullable(isoTime())),
 }));
 
 /** A downloaded pdf or docx (or any non-JSON, non-text answer). */

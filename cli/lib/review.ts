@@ -3,6 +3,7 @@
  * runReview or its map check with a progress display, and hand the result back for rendering.
  * `review`, `sync`, `map` and `gaps` are views of this one run with different parts switched on.
  */
+import { readDeclarations } from '../../review/declarations.js';
 import type { RepoFile } from '../../review/documents.js';
 import type { GateConfiguration } from '../../review/gateConfig.js';
 import { gateNotes } from '../../review/gateConfig.js';
@@ -45,6 +46,7 @@ export async function executeReview(parsed: Parsed, out: Output, repo: Repo, opt
     const common = {
       today: today(),
       now: new Date().toISOString(),
+      readDeclarations,
       ...inputs.common,
       onProgress: (event: { message: string }) => out.progress(event.message),
     };

@@ -40,7 +40,7 @@ export interface ReviewRunOptions {
 }
 
 /** What every run of the loop takes, the map check's included, but for the clock and the progress display. */
-type CommonReviewInput = Omit<MapCheckInput['review'], 'today' | 'now' | 'onProgress'>;
+type CommonReviewInput = Omit<MapCheckInput['review'], 'today' | 'now' | 'onProgress' | 'readDeclarations'>;
 
 interface ReviewInputs {
   policy: EventPolicy;

@@ -1,6 +1,8 @@
 /** planReview: the review loop's dry run for a repository directory, as a free read-only tool. */
-import { z } from 'zod/v4';
+import { z } from 'zod/v4/mini';
+import { withMeta } from '../../api/schemas/miniExtras.js';
 import { CONFIG_FILE_NAME } from '../../review/config.js';
+import { readDeclarations } from '../../review/declarations.js';
 import { readConfigFile } from '../../review/node/config.js';
 import { runReview } from '../../review/review.js';
 import { today } from '../lib/format.js';
@@ -9,8 +11,8 @@ import { answer } from './answer.js';
 import { inputJsonSchema, parse, type ToolDefinition } from './tools.js';
 
 const planReviewInput = z.strictObject({
-  directory: z.string().min(1).describe('The repository root holding compliance.yml, absolute or relative to where the server runs, e.g. "." or "/home/me/acme-policies". From the user.'),
-  config: z.string().min(1).optional().describe(`The configuration file, relative to the root, e.g. "${CONFIG_FILE_NAME}" (the default).`),
+  directory: withMeta(z.string().check(z.minLength(1)), { description: 'The repository root holding compliance.yml, absolute or relative to where the server runs, e.g. "." or "/home/me/acme-policies". From the user.' }),
+  config: withMeta(z.optional(z.string().check(z.minLength(1))), { description: `The configuration file, relative to the root, e.g. "${CONFIG_FILE_NAME}" (the default).` }),
 });
 
 export function planReviewTool(): ToolDefinition {
@@ -32,7 +34,7 @@ export function planReviewTool(): ToolDefinition {
       const files = await loadDocuments({ root, configPath, config });
       const budget = context.budget.report();
       // Checked against the session's own cap (what it has spent and holds, and that a live key needs one).
-      const result = await runReview(context.client, { config, files, today: today(), dryRun: true, ledger: context.budget.ledger, signal });
+      const result = await runReview(context.client, { config, files, readDeclarations, today: today(), dryRun: true, ledger: context.budget.ledger, signal });
       return answer(context, {
         charged: false,
         result: {

@@ -7,7 +7,7 @@
  * structuredContent, and no answer is over 8 KB: a long list or text comes in parts, each answer
  * giving the call for the next (answer.ts). Every charged call goes through the session budget first.
  */
-import { z } from 'zod/v4';
+import { z } from 'zod/v4/mini';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JobStatusModel } from '../../api/clientTypes.js';
 import { ComplianceValidationError } from '../../api/errors.js';
@@ -42,7 +42,7 @@ export interface ServiceLists {
 type JsonSchema = Tool['inputSchema'];
 type Properties = Record<string, Record<string, unknown>>;
 
-export function toJson(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+export function toJson(schema: z.ZodMiniType, io: 'input' | 'output'): Record<string, unknown> {
   describeRequestFields();
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
@@ -63,7 +63,7 @@ interface InputOptions {
 }
 
 /** The table's zod input as JSON Schema (as the client sends it), shaped for the tool. */
-export function inputJsonSchema(schema: z.ZodType, options: InputOptions = {}): JsonSchema {
+export function inputJsonSchema(schema: z.ZodMiniType, options: InputOptions = {}): JsonSchema {
   const json = toJson(schema, 'input');
   const properties = { ...(json.properties as Properties | undefined) };
   for (const name of options.drop ?? []) delete properties[name];
@@ -125,7 +125,7 @@ export function spend<T>(context: McpContext, what: string, ids: readonly Operat
   return context.budget.spend(what, ids, (price) => context.confirm(what, price), work);
 }
 
-export function parse<T>(schema: z.ZodType<T>, args: unknown): T {
+export function parse<T>(schema: z.ZodMiniType<T>, args: unknown): T {
   const parsed = schema.safeParse(args);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { lazy } from '../../api/schemas/lazy.js';
 import { ReviewError } from '../errors.js';
 import { baselineGapKeys, REPORT_SCHEMA, REPORT_SCHEMA_VERSION, type ReviewReport } from '../reportDocument.js';
@@ -38,7 +38,7 @@ const DEFAULT_HINT = 'Pass the report.json that `compliance review --report-dir 
 const reviewReportShape = lazy(() =>
   z.looseObject({
     schema: z.literal(REPORT_SCHEMA),
-    schemaVersion: z.number().int(),
+    schemaVersion: z.number().check(z.int()),
     frameworks: z.array(
       z.looseObject({
         framework: z.looseObject({ key: z.string(), name: z.string() }),

@@ -4,7 +4,7 @@
  * body over the limit is drained and answered 413 with the envelope.
  */
 import type { IncomingMessage } from 'node:http';
-import { z } from 'zod/v4';
+import { z } from 'zod/v4/mini';
 import { operations, type OperationId, type OperationSpec } from '../../api/operations.js';
 import { LIMITS } from '../../api/schemas/common.js';
 import { bodyBytesRead } from './bodyMemory.js';

@@ -7,7 +7,7 @@
  * applies its transforms only; it checks nothing, so a request is validated once, by the document.
  * test/sandbox/requestAgreement.test.ts holds it equal to the schema's own parse on every example.
  */
-import type * as z from 'zod/v4';
+import type * as z from 'zod/v4/mini';
 
 type Def = z.core.$ZodTypeDef & Record<string, unknown>;
 type Schema = z.core.$ZodType;

@@ -4,7 +4,7 @@
  * body), response schemas from the table's `output`, and every error response pointing at the shared
  * ErrorEnvelope. The status codes the sandbox chose where the spec is silent are documented here.
  */
-import { z } from 'zod/v4';
+import { z } from 'zod/v4/mini';
 import { OPERATION_ERRORS, SHARED_ERRORS, type ErrorDoc, type ErrorStatus } from '../../api/operationErrors.js';
 import { operations, type OperationId, type OperationSpec } from '../../api/operations.js';
 import { API_PREFIX, LETTER_OR_DIGIT, LIMITS } from '../../api/schemas/common.js';
@@ -74,7 +74,7 @@ function override({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonS
   }
 }
 
-function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function toSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   describeRequestFields();
   const { $schema: _drop, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', override }) as JsonSchema;
   return json;

@@ -3,18 +3,19 @@
  * exactly as the schema it builds, and the descriptions assistants see, registered by instance,
  * must still reach every request field.
  */
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { describe, expect, it } from 'vitest';
 import { operations, operationIds } from '../../api/operations.js';
 import { describeRequestFields } from '../../api/schemas/fieldDescriptions.js';
 import { lazy, once } from '../../api/schemas/lazy.js';
+import { withMeta } from '../../api/schemas/miniExtras.js';
 
 describe('lazy schemas', () => {
   it('builds on first use, once', () => {
     let builds = 0;
     const schema = lazy(() => {
       builds++;
-      return z.strictObject({ name: z.string().min(1) });
+      return z.strictObject({ name: z.string().check(z.minLength(1)) });
     });
     expect(builds).toBe(0);
     expect(schema.parse({ name: 'a' })).toEqual({ name: 'a' });
@@ -24,15 +25,15 @@ describe('lazy schemas', () => {
   });
 
   it('reads as the schema it stands for: methods, instanceof, keys, JSON Schema, composition', () => {
-    const real = z.looseObject({ at: z.string().meta({ format: 'date-time' }), n: z.number().optional() });
+    const real = z.looseObject({ at: withMeta(z.string(), { format: 'date-time' }), n: z.optional(z.number()) });
     const standIn = lazy(() => real);
-    expect(standIn).toBeInstanceOf(z.ZodObject);
+    expect(standIn).toBeInstanceOf(z.ZodMiniObject);
     expect(Object.getPrototypeOf(standIn)).toBe(Object.getPrototypeOf(real));
     expect(Object.keys(standIn)).toEqual(Object.keys(real));
     expect(z.toJSONSchema(standIn)).toEqual(z.toJSONSchema(real));
     expect(z.array(standIn).parse([{ at: 'x', extra: 1 }])).toEqual([{ at: 'x', extra: 1 }]);
-    expect(standIn.optional().parse(undefined)).toBeUndefined();
-    expect(standIn.extend({ m: z.boolean() }).safeParse({ at: 'x', m: 'no' }).success).toBe(false);
+    expect(z.optional(standIn).parse(undefined)).toBeUndefined();
+    expect(z.extend(standIn, { m: z.boolean() }).safeParse({ at: 'x', m: 'no' }).success).toBe(false);
   });
 
   it('once: one value for every caller', () => {

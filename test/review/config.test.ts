@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, repositoryTag } from '../../review/index.js';
+import { ConfigError, givenDocumentsHead, parseConfig, repositoryTag } from '../../review/index.js';
 
 function issuesOf(text: string): string[] {
   try {
@@ -14,6 +14,12 @@ function issuesOf(text: string): string[] {
 const minimal = `documents:
   - paths: ["policies/*.md"]
 `;
+
+describe('givenDocumentsHead', () => {
+  it('is the compliance.yml that parseConfig reads for a set of every file given, defaults and all', () => {
+    expect(givenDocumentsHead().config).toEqual(parseConfig('documents:\n  - name: given\n    paths: ["**"]\n'));
+  });
+});
 
 describe('parseConfig', () => {
   it('applies defaults to a minimal file', () => {

@@ -4,7 +4,7 @@
  * key's ledger), and which compliance.yml judges it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changedPathsCheck, eventPolicy, parseConfig, ReviewError, runMapCheck, runReview, type BaseCommitFiles, type ChangeList, type ReviewEvent } from '../../review/index.js';
+import { changedPathsCheck, eventPolicy, parseConfig, readDeclarations, ReviewError, runMapCheck, runReview, type BaseCommitFiles, type ChangeList, type ReviewEvent } from '../../review/index.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
 import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
@@ -24,7 +24,7 @@ let box: RunningSandbox;
 beforeAll(async () => {
   box = await sandbox({ rateLimitPerMinute: 100_000 });
   // The default branch's library, as its push run leaves it.
-  await runReview(apiClient(box, LIVE_KEY), { config: parseConfig(configText(0)), files, today: '2026-01-05', event: { kind: 'push' }, sync: 'run', checkUpdates: false });
+  await runReview(apiClient(box, LIVE_KEY), { config: parseConfig(configText(0)), files, readDeclarations, today: '2026-01-05', event: { kind: 'push' }, sync: 'run', checkUpdates: false });
 });
 afterAll(async () => {
   await box?.close();
@@ -42,7 +42,7 @@ function check(event: ReviewEvent, options: { head?: string; base?: string; chan
     request: options.frameworkFlag ? { labels: { framework: options.frameworkFlag } } : {},
     files: options.changed ? files.map((entry, index) => (index === 0 ? { ...entry, content: `${entry.content}\nAccess rights are reviewed every quarter.\n` } : entry)) : files,
     mappingStore: options.mappingStore,
-    review: { today: '2026-01-05' },
+    review: { readDeclarations, today: '2026-01-05' },
   });
 }
 
@@ -115,7 +115,7 @@ describe('runMapCheck: a store or a baseline from a cache counts only as the ser
 
     // A richer text's mapping filed under this text's key: its credited quotes are not in these documents.
     const richer = files.map((entry) => ({ ...entry, content: `${entry.content}\nSecurity awareness training is given to every workforce member each year, with phishing exercises.\n` }));
-    const rich = await runMapCheck(apiClient(box, LIVE_KEY), { policy: eventPolicy(PULL_REQUEST), head: { ...file(configText(0)), path: 'compliance.yml' }, base: baseCommit(configText(0)), request: {}, files: richer, review: { today: '2026-01-05' } });
+    const rich = await runMapCheck(apiClient(box, LIVE_KEY), { policy: eventPolicy(PULL_REQUEST), head: { ...file(configText(0)), path: 'compliance.yml' }, base: baseCommit(configText(0)), request: {}, files: richer, review: { readDeclarations, today: '2026-01-05' } });
     const swapped = structuredClone(store);
     swapped.mappings[0]!.reports = (JSON.parse(rich.mappingStore as string) as Store).mappings[0]!.reports;
     before = await balance();
@@ -126,7 +126,7 @@ describe('runMapCheck: a store or a baseline from a cache counts only as the ser
   });
 
   it("a baseline the service confirms counts; one whose gaps or coverage were edited does not, and failOn new-gaps then counts every gap as new", { timeout: 60_000 }, async () => {
-    const baseRun = await runMapCheck(apiClient(box, LIVE_KEY), { policy: eventPolicy({ kind: 'push' }), head: { ...file(configText(0)), path: 'compliance.yml' }, base: undefined, request: {}, files, review: { today: '2026-01-05' } });
+    const baseRun = await runMapCheck(apiClient(box, LIVE_KEY), { policy: eventPolicy({ kind: 'push' }), head: { ...file(configText(0)), path: 'compliance.yml' }, base: undefined, request: {}, files, review: { readDeclarations, today: '2026-01-05' } });
     const report = baseRun.result.report;
     const gapKeys = new Set(report.frameworks.flatMap((framework) => framework.gaps.map((gap) => gap.key)));
     expect(gapKeys.size).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
  * charged (their reports add up to the ledger's move).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig, runReview, type ReviewResult } from '../../review/index.js';
+import { parseConfig, readDeclarations, runReview, type ReviewResult } from '../../review/index.js';
 import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
@@ -33,7 +33,7 @@ async function balance(on: RunningSandbox): Promise<number> {
 }
 
 function review(on: RunningSandbox, files: Array<{ path: string; content: string }>, kind: 'push' | 'schedule'): Promise<ReviewResult> {
-  return runReview(apiClient(on, LIVE_KEY), { config: CONFIG, files, today: '2026-01-05', event: { kind }, sync: 'run', checkUpdates: false });
+  return runReview(apiClient(on, LIVE_KEY), { config: CONFIG, files, readDeclarations, today: '2026-01-05', event: { kind }, sync: 'run', checkUpdates: false });
 }
 
 describe('a sync and a scheduled review refreshing the same document at once', () => {

@@ -5,7 +5,7 @@
  * on the service code; a rule changed on one side only is a disagreement naming operation and input.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
 import { ComplianceValidationError } from '../../api/errors.js';
 import { operationIds, operations, type OperationId } from '../../api/operations.js';
 import { searchLibraryInput } from '../../api/schemas/requests.js';
@@ -174,7 +174,7 @@ type Verdict = 'accepted' | string;
 const kindOf = (id: OperationId, input: Input) =>
   operations[id].method === 'GET' || operations[id].method === 'DELETE' ? 'params' : 'file' in input ? 'multipart' : 'json';
 
-function clientVerdict(id: OperationId, schema: z.ZodType, input: Input): Verdict {
+function clientVerdict(id: OperationId, schema: z.ZodMiniType, input: Input): Verdict {
   try {
     validateInput(id, schema, input);
     return 'accepted';
@@ -197,7 +197,7 @@ function sandboxVerdict(validate: RequestValidator, id: OperationId, input: Inpu
 const show = (input: Input) => JSON.stringify(input, (_key, value: unknown) => (value instanceof Uint8Array ? `<${value.length} bytes>` : typeof value === 'string' && value.length > 40 ? `<${value.length} chars>` : value));
 
 /** Every example on which the two validations differ, as "operation input: client … / sandbox …". */
-function disagreements(validate: RequestValidator, schemas: Partial<Record<OperationId, z.ZodType>> = {}): string[] {
+function disagreements(validate: RequestValidator, schemas: Partial<Record<OperationId, z.ZodMiniType>> = {}): string[] {
   const found: string[] = [];
   for (const id of operationIds) {
     for (const input of [...EXAMPLES[id].valid, ...EXAMPLES[id].invalid]) {
@@ -258,7 +258,7 @@ describe('client and sandbox request validation agree', () => {
   });
 
   it('catches a client schema that drifts from the document (a limit of 0 allowed by the client only)', () => {
-    const drifted = { searchLibrary: z.strictObject({ ...searchLibraryInput.shape, limit: z.int().min(0).optional() }) };
+    const drifted = { searchLibrary: z.strictObject({ ...searchLibraryInput.shape, limit: z.optional(z.int().check(z.gte(0))) }) };
     expect(disagreements(validate, drifted)).toEqual(['searchLibrary {"query":"x","limit":0}: client accepted / sandbox invalid_request']);
   });
 

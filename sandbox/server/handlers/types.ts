@@ -1,5 +1,5 @@
 /** The shape of an operation handler: validated input in, a JSON or file reply out. */
-import type { z } from 'zod/v4';
+import type { z } from 'zod/v4/mini';
 import type { OperationId, Operations } from '../../../api/operations.js';
 import type { Account } from '../accounts.js';
 import type { Fault } from '../faults.js';

@@ -9,6 +9,8 @@ import { operationIds, operations } from '../../../api/operations.js';
 import { Compliance } from '../../../nodes/Compliance/Compliance.node.js';
 import { resources } from '../../../nodes/Compliance/v1/actions/resources.js';
 import { router } from '../../../nodes/Compliance/v1/actions/router.js';
+import { executeOnce as mapPolicySet } from '../../../nodes/Compliance/v1/actions/review/mapPolicySet.operation.js';
+import { createClient } from '../../../nodes/shared/client.js';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
 import { ComplianceClient } from '../../../api/node/index.js';
 import { searchFrameworks, searchLibraryDocuments } from '../../../nodes/Compliance/v1/methods/listSearch.js';
@@ -673,6 +675,43 @@ describe('Review → Map Policy Set', () => {
     expect(plain).toHaveLength(1);
     expect(plain[0]![1]).toBeLessThan(0);
     expect(withFormats).toEqual(plain);
+  });
+
+  it("judges by the clock it is given: a waiver holds through its last day, and the report is dated by that clock", async () => {
+    const parameters = { resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'iso-27001' }, inputDataType: 'text', path: 'policies/access.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false };
+    const mapAt = async (iso: string, extra: IDataObject = {}) => {
+      const { context } = fakeExecute({ credentials, parameters: { ...parameters, ...extra }, items: [{ json: {} }] });
+      const [item] = await mapPolicySet.call(context, context.getInputData(), await createClient(context), () => new Date(iso));
+      return item!;
+    };
+    const plain = await mapAt('2030-06-30T12:00:00.000Z', { reportOptions: { formats: ['json'] } });
+    const report = JSON.parse(Buffer.from(plain.binary!.json!.data, 'base64').toString('utf8')) as { generatedAt: string };
+    expect(report.generatedAt).toBe('2030-06-30T12:00:00.000Z');
+    const control = (plain.json.gaps as Array<{ controlId: string }>)[0]!.controlId;
+    const waivers = JSON.stringify([{ control, reason: 'accepted', owner: 'ciso', expires: '2030-06-30' }]);
+    expect((await mapAt('2030-06-30T23:59:59.000Z', { waivers })).json).toMatchObject({ figures: { waivedGaps: 1 } });
+    expect((await mapAt('2030-07-01T00:00:00.000Z', { waivers })).json).toMatchObject({ figures: { waivedGaps: 0 } });
+  });
+
+  it("takes the framework by its catalogue name as by its slug: the same mapping and verdict", async () => {
+    const { verifiedFrameworks } = await new ComplianceClient({ apiKey: KEY, baseUrl: sandbox.baseUrl }).getCapabilities();
+    const iso = verifiedFrameworks.find((framework) => framework.slug === 'iso-27001')!;
+    const mapBy = async (value: string) => (await run({ resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value }, inputDataType: 'text', path: 'policies/access.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false })).json;
+    const bySlug = await mapBy('iso-27001');
+    const byName = await mapBy(`  ${iso.name.toUpperCase()} `);
+    expect(bySlug.status).toMatch(/^(passed|failed)$/);
+    expect(byName).toMatchObject({ status: bySlug.status, coverage: bySlug.coverage, framework: { slug: 'iso-27001', configured: iso.name.toUpperCase() } });
+    expect(byName.gaps).toEqual(bySlug.gaps);
+  });
+
+  it("a framework the service cannot map is the core's verdict not-evaluated (never passed), not a node error", async () => {
+    const mapped = await run({ resource: 'review', operation: 'mapPolicySet', framework: { __rl: true, mode: 'id', value: 'no-such-framework' }, inputDataType: 'text', path: 'policies/access.md', content: LONG_TEXT, mappingMode: 'combined', threshold: 80, splitGaps: false });
+    expect(mapped.json).toMatchObject({ status: 'not-evaluated', passed: false, gaps: [], coverage: null });
+    expect((mapped.json.reasons as string[])[0]).toMatch(/^no-such-framework: not evaluated \(/);
+    // It says nothing about the gaps: Plan Gap Issues closes no open issue on it (nor fails on it).
+    const existingIssues = '[{"number": 3, "title": "t", "body": "b\\n<!-- compliance-gap:no-such-framework/A.5.15 -->", "state": "open", "labels": []}]';
+    const plan = await run({ resource: 'review', operation: 'planGapIssues', existingIssues, options: {} }, { items: [{ json: mapped.json }] });
+    expect(plan.output).toEqual([]);
   });
 
   describe("review/'s money rule and verdict", () => {

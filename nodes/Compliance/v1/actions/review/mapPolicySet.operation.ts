@@ -1,30 +1,33 @@
 /**
  * Review → Map Policy Set: the input items (a set of policy documents) mapped against a verified
- * framework and judged as the CLI and the actions judge: review/'s money rule (chargedStep: priced,
- * capped by Max Tokens, reserved before the call, or a dry run), its mapping (runMapping), its gate
- * with the waivers given (evaluateGate) and its verdict (decideVerdict: status passed, failed,
- * refused or skipped, with the figures and tokens spent). One item: the verdict with the gaps, or
- * one item per gap, each with the verdict beside it. Report files (HTML, SARIF, JUnit, …) come from
- * review/'s one publisher, as binary fields of the verdict item.
+ * framework and judged by review/'s map check (runMapCheck), the one the map action and `compliance
+ * map` run: its money rule (priced, capped by Max Tokens, reserved before the call, or a dry run),
+ * the catalogue's check of the framework, the mapping, the gate with the waivers given, the report
+ * and the verdict (status passed, failed, not-evaluated, refused or skipped, with the figures and
+ * tokens spent). Its event is `other` (the user asked for this run), and it only maps: nothing is
+ * written to the library. One item: the verdict with the gaps, or one item per gap, each with the
+ * verdict beside it. Report files (HTML, SARIF, JUnit, …) come from review/'s one publisher, as
+ * binary fields of the verdict item. The clock is the caller's (`now`).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
-import { chargedStep } from '../../../../../review/chargedStep.js';
-import type { Waiver } from '../../../../../review/config.js';
-import { traceReports } from '../../../../../review/evidenceTrace.js';
-import { evaluateGate, type GateResult } from '../../../../../review/gate.js';
-import { mappingCalls, runMapping } from '../../../../../review/mapping.js';
+import type { MappingMode, Waiver } from '../../../../../review/config.js';
+import { eventPolicy } from '../../../../../review/events.js';
+import type { GateResult } from '../../../../../review/gate.js';
+import { givenDocumentsHead, runMapCheck } from '../../../../../review/pullRequest.js';
 import { buildReportFiles, parseReportFormats } from '../../../../../review/publish.js';
-import { buildReviewReport } from '../../../../../review/reportDocument.js';
-import { decideVerdict, type Verdict } from '../../../../../review/verdict.js';
+import type { Verdict } from '../../../../../review/verdict.js';
 import { frameworkLocator, locatorValue } from '../../helpers/locators.js';
 import { readMaxTokens, refusalError, refusalFields } from '../../helpers/spend.js';
 import { asData, jsonList } from '../../helpers/utils.js';
 import { documentInputProperties, documentsOf } from './documentInput.js';
 
 const properties: INodeProperties[] = [
-  { ...frameworkLocator({ description: 'The verified framework to map the set against' }), hint: 'Only verified frameworks can be mapped against' },
+  {
+    ...frameworkLocator({ description: 'The verified framework to map the set against, by its slug or its name in the catalogue', byNameToo: true }),
+    hint: 'Only verified frameworks can be mapped against: one the service cannot map gives status not-evaluated',
+  },
   ...documentInputProperties,
   {
     displayName: 'Mapping',
@@ -170,10 +173,24 @@ function verdictItem(verdict: Verdict, gate: GateResult | undefined, dryRun: boo
   };
 }
 
-export async function executeOnce(this: IExecuteFunctions, items: INodeExecutionData[], client: ComplianceClient): Promise<INodeExecutionData[]> {
+/** The report's links: where the documents come from, at which commit, browsed where. */
+function linkOptions(options: { repository?: string; commit?: string; serverUrl?: string }): { repository?: string; commit?: string; serverUrl?: string } {
+  const given = (value: string | undefined) => value?.trim() || undefined;
+  const repository = given(options.repository);
+  const commit = given(options.commit);
+  const serverUrl = given(options.serverUrl);
+  return { ...(repository ? { repository } : {}), ...(commit ? { commit } : {}), ...(serverUrl ? { serverUrl } : {}) };
+}
+
+export async function executeOnce(
+  this: IExecuteFunctions,
+  items: INodeExecutionData[],
+  client: ComplianceClient,
+  now: () => Date = () => new Date(),
+): Promise<INodeExecutionData[]> {
   const framework = locatorValue.call(this, 'framework', 0, 'Framework') ?? '';
   const { files } = await documentsOf(this, items, 'Map Policy Set');
-  const mode = this.getNodeParameter('mappingMode', 0, 'combined') as 'combined' | 'per-document';
+  const mode = this.getNodeParameter('mappingMode', 0, 'combined') as MappingMode;
   const threshold = this.getNodeParameter('threshold', 0, 80) as number;
   const waivers = waiversOf(this, framework);
   const cap = readMaxTokens(this, 'Map Policy Set', 'Set it to the most the mapping may cost, or 0 for no cap.');
@@ -184,34 +201,38 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
   const formats = parseReportFormats(reportOptions.formats ?? [], 'Report Formats');
   const signal = this.getExecutionCancelSignal?.();
   const paired = items.map((_, item) => ({ item }));
+  const at = now().toISOString();
 
-  // The charged step decides: refused (over the cap or the balance), a dry run, or the mapping run with its price reserved and settled.
-  const step = await chargedStep(client, [mappingCalls(mode, files.length)], { ...(cap > 0 ? { maxTokens: cap } : {}), dryRun, capLabel: 'Max Tokens', ...(signal ? { signal } : {}) }, () =>
-    runMapping(client, { framework, files, mode, ...(signal ? { signal } : {}) }),
-  );
-  const money = { mode: step.mode, budget: step.budget, frameworkErrors: [] };
-  if (step.status !== 'completed') {
-    const verdict = decideVerdict({ ...money, status: step.status, frameworks: [], tokensSpent: 0 });
-    if (verdict.status === 'refused' && !this.continueOnFail()) throw refusalError(this, 'Map Policy Set', step.budget);
-    const refusal = verdict.status === 'refused' ? refusalFields(step.budget) : {};
-    return [{ json: { ...verdictItem(verdict, undefined, dryRun), gaps: [], controls: [], ...refusal }, pairedItem: paired }];
-  }
-  const run = step.value;
-  const gate = evaluateGate(traceReports(run.reports, files), { framework, threshold, waivers, today: new Date().toISOString().slice(0, 10), failOn: 'coverage' });
-  const verdict = decideVerdict({ ...money, status: 'completed', frameworks: [gate], tokensSpent: step.tokensSpent });
+  const { result, verdict } = await runMapCheck(client, {
+    policy: eventPolicy({ kind: 'other' }),
+    head: givenDocumentsHead(),
+    base: undefined,
+    request: { framework, threshold, mode, waivers, labels: { framework: 'Framework', threshold: 'Coverage Threshold (%)', waivers: 'Waivers' } },
+    files,
+    review: {
+      // The node bundles no YAML parser (review/frontMatter.ts): front matter is left out of what is mapped, its declarations are not read.
+      readDeclarations: () => [],
+      today: at.slice(0, 10),
+      now: at,
+      ...linkOptions(reportOptions),
+      ...(cap > 0 ? { maxTokens: cap } : {}),
+      dryRun,
+      ...(signal ? { signal } : {}),
+    },
+  });
+  const gate = result.frameworks[0];
+  if (verdict.status === 'refused' && !this.continueOnFail()) throw refusalError(this, 'Map Policy Set', result.budget);
   const json = verdictItem(verdict, gate, dryRun);
+  if (result.status !== 'completed' || !gate) {
+    const refusal = verdict.status === 'refused' ? refusalFields(result.budget) : {};
+    return [{ json: { ...json, gaps: [], controls: [], ...refusal }, pairedItem: paired }];
+  }
   if (splitGaps) {
     return gate.gaps.map((gap) => ({ json: { ...asData(gap), gate: json }, pairedItem: paired }));
   }
   const item: INodeExecutionData = { json: { ...json, gaps: gate.gaps as unknown as IDataObject[], controls: gate.controls as unknown as IDataObject[] }, pairedItem: paired };
   if (formats.length > 0) {
-    const report = buildReviewReport([gate], {
-      generatedAt: new Date().toISOString(),
-      ...(reportOptions.repository?.trim() ? { repository: reportOptions.repository.trim() } : {}),
-      ...(reportOptions.commit?.trim() ? { commit: reportOptions.commit.trim() } : {}),
-      ...(reportOptions.serverUrl?.trim() ? { serverUrl: reportOptions.serverUrl.trim() } : {}),
-    });
-    const published = await buildReportFiles(client, report, formats);
+    const published = await buildReportFiles(client, result.report, formats);
     item.binary = {};
     for (const file of published.files) {
       const field = item.binary[file.format] ? `${file.format}_${Object.keys(item.binary).length}` : file.format;

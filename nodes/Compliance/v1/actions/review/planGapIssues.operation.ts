@@ -3,7 +3,7 @@
  * issues a tracker already holds, by review/'s planGapIssues (the CLI's and the gap-issues action's):
  * one item per action (create, update, close) for any issue tracker node to carry out. Each issue
  * body ends with a marker naming its gap, which is how later runs find it again. A gap waived in
- * Map Policy Set (Waivers) never opens or reopens an issue; a refused or dry-run verdict plans nothing.
+ * Map Policy Set (Waivers) never opens or reopens an issue; a refused, dry-run or not-evaluated verdict plans nothing.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
@@ -59,8 +59,11 @@ function withCurrentMarker(issue: ExistingIssue): ExistingIssue {
   return { ...issue, body };
 }
 
-/** Map Policy Set's statuses of a verdict that mapped nothing (review/verdict.ts). */
-const UNMAPPED = new Set(['refused', 'skipped']);
+/**
+ * Map Policy Set's statuses of a verdict that mapped nothing (review/verdict.ts): refused, a dry run,
+ * or a set the service could not map. None says anything about its gaps: no issue is closed on it.
+ */
+const UNMAPPED = new Set(['refused', 'skipped', 'not-evaluated']);
 
 function list(value: unknown, label: string): string[] {
   return (tagsOf(value, label) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
@@ -75,7 +78,7 @@ export async function executeOnce(this: IExecuteFunctions, items: INodeExecution
       description: 'Connect Review → Map Policy Set (Split Gaps Into Items off): each input item must carry its framework and gaps.',
     });
   }
-  // A refused or dry-run verdict mapped nothing: it says nothing about its gaps, so it plans nothing.
+  // A refused, dry-run or not-evaluated verdict mapped nothing: it says nothing about its gaps, so it plans nothing.
   const results = verdicts.filter((result) => !UNMAPPED.has(result.status ?? ''));
   const existing = jsonList(this, this.getNodeParameter('existingIssues', 0, '[]'), 'Existing Issues in Plan Gap Issues', "{{ $('Get Issues').all().map(item => item.json) }}");
   const options = this.getNodeParameter('options', 0, {}) as IDataObject;
