@@ -38,3 +38,18 @@ describe('pullRequestScope on a change list', () => {
     expect(pullRequestScope({ paths: ['README.md'], unclassified: [] }, [config], 'compliance.yml').inScope).toBe(false);
   });
 });
+
+describe('pullRequestScope', () => {
+  const config = parseConfig('documents:\n  - paths: ["policies/*.md"]\nframeworks:\n  - { framework: hipaa-security, threshold: 80 }\n');
+  const other = parseConfig('documents:\n  - paths: ["docs/*.md"]\n  - paths: ["extra/*.txt"]\nframeworks:\n  - { framework: hipaa-security, threshold: 80 }\n');
+
+  it('lists each changed document once, in its normal form, against every configuration\'s groups', () => {
+    const scope = pullRequestScope({ paths: ['./policies/a.md', 'policies/a.md', '', 'extra/b.txt', 'docs/c.md', 'src/x.ts'], unclassified: [] }, [config, other], 'compliance.yml');
+    expect(scope).toEqual({ documents: ['policies/a.md', 'extra/b.txt', 'docs/c.md'], configChanged: false, unclassified: [], inScope: true });
+  });
+
+  it('counts a change of compliance.yml alone as in scope, found under its normal form', () => {
+    expect(pullRequestScope({ paths: ['ci/compliance.yml'], unclassified: [] }, [config], './ci//compliance.yml')).toEqual({ documents: [], configChanged: true, unclassified: [], inScope: true });
+    expect(pullRequestScope({ paths: ['compliance.yml'], unclassified: [] }, [config], 'ci/compliance.yml').inScope).toBe(false);
+  });
+});
