@@ -1,6 +1,6 @@
 /** review/changes: git's -z name-status list as the paths a change touched, failing closed on what it cannot read. */
 import { describe, expect, it } from 'vitest';
-import { parseNameStatus, pullRequestScope, parseConfig } from '../../review/index.js';
+import { parseNameStatus, parsePathList, pullRequestScope, parseConfig } from '../../review/index.js';
 
 const z = (...fields: string[]) => new TextEncoder().encode(`${fields.join('\0')}\0`);
 
@@ -51,5 +51,17 @@ describe('pullRequestScope', () => {
   it('counts a change of compliance.yml alone as in scope, found under its normal form', () => {
     expect(pullRequestScope({ paths: ['ci/compliance.yml'], unclassified: [] }, [config], './ci//compliance.yml')).toEqual({ documents: [], configChanged: true, unclassified: [], inScope: true });
     expect(pullRequestScope({ paths: ['compliance.yml'], unclassified: [] }, [config], 'ci/compliance.yml').inScope).toBe(false);
+  });
+});
+
+describe('parseNameStatus and parsePathList, field by field', () => {
+  it('reads a last field without its NUL, lists a path once, and skips an empty name', () => {
+    expect(parseNameStatus(new TextEncoder().encode(' M \0a.md\0A\0a.md\0M\0\0D\0b.md'))).toEqual({ paths: ['a.md', 'b.md'], unclassified: [] });
+  });
+
+  it('takes every name of a -z list as changed, and a name that is not UTF-8 as unclassified', () => {
+    expect(parsePathList(z('new.md', 'sub/other.md'))).toEqual({ paths: ['new.md', 'sub/other.md'], unclassified: [] });
+    expect(parsePathList(new Uint8Array([0x61, 0xff, 0]))).toEqual({ paths: [], unclassified: ['a file name that is not UTF-8 (61ff)'] });
+    expect(parsePathList(new Uint8Array())).toEqual({ paths: [], unclassified: [] });
   });
 });
