@@ -63,6 +63,10 @@ describe('checkBudget', () => {
     expect(check.neededCapTokens).toBe(305);
   });
 
+  it('reports no cap figures without a cap', () => {
+    expect(checkBudget(priceCalls([ingest(1)], {}), { mode: 'live', reservedTokens: 5 })).toMatchObject({ allowed: true, maxTokens: undefined, capRemainingTokens: undefined, neededCapTokens: undefined });
+  });
+
   it('requires a cap of a live key where asked for a plan that is priced or may cost anything', () => {
     const unpricedOnly = priceCalls([{ operationId: MAP, count: 1 }], {});
     expect(checkBudget(unpricedOnly, { mode: 'live', capRequired: true }).reasons).toEqual([
@@ -123,6 +127,8 @@ describe('mayHaveCharged and chargedTokens', () => {
     expect(mayHaveCharged(new ComplianceApiError({ status: 499, code: 'x', message: 'refused' }))).toBe(false);
     expect(mayHaveCharged(new ComplianceApiError({ status: 500, code: 'internal', message: 'failed' }))).toBe(true);
     expect(mayHaveCharged(new ComplianceApiError({ code: 'network', message: 'no status' }))).toBe(true);
+    // Only the service's own refusal counts: another library's error with a status below 500 may have followed a charge.
+    expect(mayHaveCharged(Object.assign(new Error('not found'), { status: 404 }))).toBe(true);
     expect(chargedTokens('live', 7)).toBe(7);
     expect(chargedTokens('sandbox', 7)).toBe(0);
   });
@@ -137,8 +143,10 @@ describe('Reservation', () => {
     expect(ledger.remainingTokens).toBe(600_000);
     expect(await reservation?.around(() => Promise.resolve('done'))).toBe('done');
     expect({ spent: ledger.spentTokens, reserved: ledger.reservedTokens }).toEqual({ spent: 400_000, reserved: 0 });
-    ledger.reserve(one).reservation?.commit(900_000);
-    expect(ledger.spentTokens).toBe(800_000);
+    const twice = ledger.reserve(one).reservation;
+    twice?.commit(900_000);
+    twice?.release();
+    expect({ spent: ledger.spentTokens, reserved: ledger.reservedTokens }).toEqual({ spent: 800_000, reserved: 0 });
   });
 
   it('rejects with the failure of `around` and frees what cannot have been charged', async () => {
