@@ -48,6 +48,11 @@ describe('pullRequestScope', () => {
     expect(scope).toEqual({ documents: ['policies/a.md', 'extra/b.txt', 'docs/c.md'], configChanged: false, unclassified: [], inScope: true });
   });
 
+  it('takes an empty entry for no path, even under a glob that matches everything', () => {
+    const everything = parseConfig('documents:\n  - paths: ["**"]\nframeworks:\n  - { framework: hipaa-security, threshold: 80 }\n');
+    expect(pullRequestScope({ paths: [''], unclassified: [] }, [everything], 'compliance.yml')).toEqual({ documents: [], configChanged: false, unclassified: [], inScope: false });
+  });
+
   it('counts a change of compliance.yml alone as in scope, found under its normal form', () => {
     expect(pullRequestScope({ paths: ['ci/compliance.yml'], unclassified: [] }, [config], './ci//compliance.yml')).toEqual({ documents: [], configChanged: true, unclassified: [], inScope: true });
     expect(pullRequestScope({ paths: ['compliance.yml'], unclassified: [] }, [config], 'ci/compliance.yml').inScope).toBe(false);

@@ -62,7 +62,7 @@ describe('a gap issue\'s text', () => {
   it('says when nothing is evidenced yet and until when a waiver accepts the gap', () => {
     const draft = planGapIssues([gateOf({ B: 'missing' }, { expires: '2026-07-01' })], [{ number: 1, title: 'x', body: gapMarker('nist-csf-2/B'), state: 'open', labels: [] }], settings).update[0];
     expect(draft?.title).toBe('B: Control B');
-    expect(draft?.body.split('\n').slice(10, 17)).toEqual([
+    expect(draft?.body.split('\n').slice(10, 19)).toEqual([
       '### Waiver',
       '',
       'accepted until 2026-07-01 (owner al\\|ice): Vendor | contract',
@@ -70,17 +70,32 @@ describe('a gap issue\'s text', () => {
       '### Evidence so far',
       '',
       'None: the documents say nothing toward this control yet.',
+      '',
+      '---',
     ]);
   });
 
   it('shortens the evidence to keep the body under GitHub\'s limit, counting what it left out', () => {
     const quote = (index: number) => ({ quote: `${index}`.repeat(1000), location: { source: 'combined' } });
-    const gate = gateOf({ B: 'partial' }, { edit: (mapped) => void (mapped.controls[0]!.evidence = Array.from({ length: 80 }, (_, index) => quote(index))) });
-    const body = planGapIssues([gate], [], settings).create[0]!.body;
-    expect(body.length).toBeLessThanOrEqual(60_000);
-    expect(body.length).toBeGreaterThan(58_000);
-    const shown = body.split('\n').filter((line) => line.startsWith('> ')).length;
-    expect(body).toContain(`\n… ${80 - shown} more quotes in the report.\n\n---\n`);
+    const shown = (missingLength: number) => {
+      const gate = gateOf({ B: 'partial' }, {
+        edit: (mapped) => {
+          mapped.gaps[0]!.missing = 'x'.repeat(missingLength);
+          mapped.controls[0]!.evidence = Array.from({ length: 80 }, (_, index) => quote(index));
+        },
+      });
+      const body = planGapIssues([gate], [], settings).create[0]!.body;
+      const count = body.split('\n').filter((line) => line.startsWith('> ')).length;
+      expect(body).toContain(`\n… ${80 - count} more quotes in the report.\n\n---\n`);
+      expect(body.length).toBeLessThanOrEqual(60_000);
+      return count;
+    };
+    // Each quote takes 1,004 characters (1,000 of text, its "> " and two line breaks). The evidence gets
+    // 60,000 less the rest of the body less 200: with 229 characters of text on what is missing, exactly
+    // 1,004 are left for the 59th quote, and it is shown; one character more and it is not.
+    expect(shown(229)).toBe(59);
+    expect(shown(230)).toBe(58);
+    expect(shown(330)).toBe(58);
   });
 
   it('collapses white space in a title and cuts it at 256 characters', () => {
@@ -114,6 +129,17 @@ describe('matching existing issues', () => {
     const current = planGapIssues(missing, [], settings).create[0]!;
     expect(target([{ ...issue(6, 'open'), body: `${current.body}\n\n` }])).toEqual([[6, 'unchanged']]);
     expect(target([{ ...issue(7, 'open'), body: current.body, title: 'renamed' }])).toEqual([[7, false]]);
+  });
+
+  it('keeps the oldest of two open issues of one key, and opens missing controls before partial ones', () => {
+    const plan = planGapIssues([gateOf({ B: 'missing' })], [issue(5, 'open'), issue(4, 'open'), issue(6, 'open')], settings);
+    expect(plan.update.map((entry) => entry.number)).toEqual([4]);
+    const order = planGapIssues([gateOf({ A1: 'partial', M1: 'missing', A2: 'missing' })], [], settings).create;
+    expect(order.map((draft) => [draft.key, draft.labels, draft.assignees])).toEqual([
+      ['nist-csf-2/A2', ['compliance-gap'], []],
+      ['nist-csf-2/M1', ['compliance-gap'], []],
+      ['nist-csf-2/A1', ['compliance-gap'], []],
+    ]);
   });
 
   it('closes a resolved gap\'s open issue with its title and a comment, and creates none for a report of no gap', () => {

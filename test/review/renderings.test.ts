@@ -3,7 +3,7 @@
  * renderings.fixture.ts): what GitLab, Jenkins, a job summary or a PR comment show is what these say.
  */
 import { describe, expect, it } from 'vitest';
-import { buildReviewReport, evaluateGate, renderReportJunit, renderReportMarkdown, renderSyncMarkdown } from '../../review/index.js';
+import { buildReviewReport, evaluateGate, renderReportJunit, renderReportMarkdown, renderReportSarif, renderSyncMarkdown } from '../../review/index.js';
 import { report } from './fixtures.js';
 import { COMMIT, renderedReport } from './renderings.fixture.js';
 
@@ -61,8 +61,39 @@ Recommendation: Write about C3</failure></testcase>
         '</testsuites>',
       ].join('\n'),
     );
+    expect(junit).toContain(
+      [
+        '    <properties>',
+        '      <property name="coverage" value="100"/>',
+        '      <property name="effectiveCoverage" value="100"/>',
+        '      <property name="threshold" value="50"/>',
+        '      <property name="passed" value="true"/>',
+        '    </properties>',
+      ].join('\n'),
+    );
     expect(junit).not.toContain('name="commit"');
     expect(junit).toContain('(policies/security.md, lines 3-5)</system-out>');
+  });
+
+  it('lists every quote of a passing control on its own line', () => {
+    const report = renderedReport({ commit: undefined });
+    const [nist] = report.frameworks;
+    nist!.controls[0]!.evidence.push({ quote: 'Second', location: {}, file: 'b.md', line: 2 });
+    expect(renderReportJunit(report)).toContain('<system-out>- We encrypt | data (policies/security.md, lines 3-5)\n- Second (b.md, line 2)</system-out>');
+  });
+});
+
+describe('renderReportSarif', () => {
+  it('says which gaps are new, and links the repository under a server named with trailing slashes', () => {
+    const sarif = JSON.parse(renderReportSarif(renderedReport({ serverUrl: 'https://ghe.example//' }))).runs[0];
+    const messages = (sarif.results as Array<{ ruleId: string; message: { text: string } }>).map((result) => [result.ruleId, result.message.text.split(':')[0]]);
+    expect(messages).toEqual([
+      ['nist-csf-2/C2', 'NIST Cybersecurity Framework 2.0 C2 Control C2 is partial'],
+      ['nist-csf-2/C3', 'NIST Cybersecurity Framework 2.0 C3 Control C3 is missing (new)'],
+      ['nist-csf-2/C4', 'NIST Cybersecurity Framework 2.0 C4 Control C4 is missing'],
+      ['nist-csf-2/C5', 'NIST Cybersecurity Framework 2.0 C5 Control C5 is partial'],
+    ]);
+    expect(sarif.versionControlProvenance).toEqual([{ repositoryUri: 'https://ghe.example/acme/policies', revisionId: COMMIT }]);
   });
 });
 

@@ -27,5 +27,7 @@ describe('trendPoints', () => {
     const current = point('2026-03-01', 'c3', 30);
     const trend = trendPoints([point('2026-02-01', 'c2', 20), point('2026-01-01', undefined, 10), point('2026-03-01', 'c3', 99), point('2026-02-01', 'other', 21)], current);
     expect(trend).toEqual([point('2026-01-01', undefined, 10), point('2026-02-01', 'c2', 20), point('2026-02-01', 'other', 21), current]);
+    // An unknown commit and an empty one are the same review.
+    expect(trendPoints([point('2026-03-01', '', 1)], point('2026-03-01', undefined, 2))).toEqual([point('2026-03-01', undefined, 2)]);
   });
 });
