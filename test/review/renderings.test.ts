@@ -1,6 +1,7 @@
 /**
- * report.junit.xml and report.md word for word, over a report with every kind of row (see
- * renderings.fixture.ts): what GitLab, Jenkins, a job summary or a PR comment show is what these say.
+ * report.junit.xml and report.md word for word, and report.sarif's messages, over a report with every
+ * kind of row (see renderings.fixture.ts): what GitLab, Jenkins, code scanning, a job summary or a PR
+ * comment show is what these say.
  */
 import { describe, expect, it } from 'vitest';
 import { buildReviewReport, evaluateGate, renderReportJunit, renderReportMarkdown, renderReportSarif, renderSyncMarkdown } from '../../review/index.js';
@@ -8,6 +9,33 @@ import { report } from './fixtures.js';
 import { COMMIT, renderedReport } from './renderings.fixture.js';
 
 const BLOB = `https://github.com/acme/policies/blob/${COMMIT}`;
+
+/** The start of report.md over renderedReport(), in either detail: the headline, the table and the first framework's reasons. */
+const HEAD = `# Compliance review: ❌ failed
+
+| Framework | Coverage | With waivers | Threshold | Gaps | New gaps | Result |
+|---|---|---|---|---|---|---|
+| NIST Cybersecurity Framework 2.0 | 40% | 60% | 70% | 3 (+1 waived) | 1 | ❌ failed |
+| ISO 27001 | 100% | 100% | 50% | 0 | — | ✅ passed |
+
+## NIST Cybersecurity Framework 2.0: ❌ failed
+
+Coverage **40%**, 60% with waivers; threshold 70%; 1 covered, 2 partial, 2 missing of 5 controls.
+
+- ❌ coverage 60% (40% before waivers) is below the threshold of 70%
+- ⚠️ EXPIRED WAIVER: C5 (ops) expired on 2026-05-01; the gap counts again. Reason was: Old excuse
+- ⚠️ waiver for C1 is unused: it is no longer a gap; remove it from compliance.yml
+`;
+
+/** The first framework's waivers table. */
+const WAIVERS = `### Waivers
+
+| Control | Owner | Expires | State | Reason |
+|---|---|---|---|---|
+| C4 | sec-team | 2026-06-01 | active, 1 day left | Vendor contract pending |
+| C5 | ops | 2026-05-01 | **expired** | Old excuse |
+| C1 | ops | 2026-12-31 | unused | No longer needed |
+`;
 
 describe('renderReportJunit', () => {
   it('writes a suite per framework, a case per control and per unlisted gap, with evidence, failures and waived skips', () => {
@@ -99,21 +127,7 @@ describe('renderReportSarif', () => {
 
 describe('renderReportMarkdown', () => {
   it('writes the full report: the table, each framework\'s reasons, controls, gaps and waivers', () => {
-    expect(renderReportMarkdown(renderedReport())).toBe(`# Compliance review: ❌ failed
-
-| Framework | Coverage | With waivers | Threshold | Gaps | New gaps | Result |
-|---|---|---|---|---|---|---|
-| NIST Cybersecurity Framework 2.0 | 40% | 60% | 70% | 3 (+1 waived) | 1 | ❌ failed |
-| ISO 27001 | 100% | 100% | 50% | 0 | — | ✅ passed |
-
-## NIST Cybersecurity Framework 2.0: ❌ failed
-
-Coverage **40%**, 60% with waivers; threshold 70%; 1 covered, 2 partial, 2 missing of 5 controls.
-
-- ❌ coverage 60% (40% before waivers) is below the threshold of 70%
-- ⚠️ EXPIRED WAIVER: C5 (ops) expired on 2026-05-01; the gap counts again. Reason was: Old excuse
-- ⚠️ waiver for C1 is unused: it is no longer a gap; remove it from compliance.yml
-
+    expect(renderReportMarkdown(renderedReport())).toBe(`${HEAD}
 ### Controls
 
 | Control | Title | Status | Evidence |
@@ -161,14 +175,7 @@ Coverage **40%**, 60% with waivers; threshold 70%; 1 covered, 2 partial, 2 missi
 
 **Waiver:** Old excuse (owner ops, expires 2026-05-01)
 
-### Waivers
-
-| Control | Owner | Expires | State | Reason |
-|---|---|---|---|---|
-| C4 | sec-team | 2026-06-01 | active, 1 day left | Vendor contract pending |
-| C5 | ops | 2026-05-01 | **expired** | Old excuse |
-| C1 | ops | 2026-12-31 | unused | No longer needed |
-
+${WAIVERS}
 ## ISO 27001 (2022): ✅ passed
 
 Coverage **100%**; threshold 50%; 2 covered, 0 partial, 0 missing of 2 controls.
@@ -187,35 +194,14 @@ None.
   });
 
   it('writes the summary: one line per gap with its evidence, up to maxGaps, and the rest counted', () => {
-    expect(renderReportMarkdown(renderedReport(), { detail: 'summary', maxGaps: 2 })).toBe(`# Compliance review: ❌ failed
-
-| Framework | Coverage | With waivers | Threshold | Gaps | New gaps | Result |
-|---|---|---|---|---|---|---|
-| NIST Cybersecurity Framework 2.0 | 40% | 60% | 70% | 3 (+1 waived) | 1 | ❌ failed |
-| ISO 27001 | 100% | 100% | 50% | 0 | — | ✅ passed |
-
-## NIST Cybersecurity Framework 2.0: ❌ failed
-
-Coverage **40%**, 60% with waivers; threshold 70%; 1 covered, 2 partial, 2 missing of 5 controls.
-
-- ❌ coverage 60% (40% before waivers) is below the threshold of 70%
-- ⚠️ EXPIRED WAIVER: C5 (ops) expired on 2026-05-01; the gap counts again. Reason was: Old excuse
-- ⚠️ waiver for C1 is unused: it is no longer a gap; remove it from compliance.yml
-
+    expect(renderReportMarkdown(renderedReport(), { detail: 'summary', maxGaps: 2 })).toBe(`${HEAD}
 ### Gaps (3, +1 waived)
 
 - **C2** Control C2 (partial): Nothing on C2 Evidence so far: policies/a.md.
 - **C3** Control C3 (missing, new): Nothing on C3
 … and 2 more gaps.
 
-### Waivers
-
-| Control | Owner | Expires | State | Reason |
-|---|---|---|---|---|
-| C4 | sec-team | 2026-06-01 | active, 1 day left | Vendor contract pending |
-| C5 | ops | 2026-05-01 | **expired** | Old excuse |
-| C1 | ops | 2026-12-31 | unused | No longer needed |
-
+${WAIVERS}
 ## ISO 27001 (2022): ✅ passed
 
 Coverage **100%**; threshold 50%; 2 covered, 0 partial, 0 missing of 2 controls.
