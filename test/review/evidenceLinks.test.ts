@@ -43,6 +43,7 @@ describe('evidenceUrl', () => {
     expect(evidenceUrl(target, quote({ file: 'a.md', line: 3 }))).toBe(`https://github.com/acme/policies/blob/${COMMIT}/a.md#L3-L3`);
     expect(evidenceUrl(target, quote({ file: 'a.md' }))).toBe(`https://github.com/acme/policies/blob/${COMMIT}/a.md`);
     expect(evidenceUrl({ repository: 'g/p', commit: COMMIT, serverUrl: 'https://gl.example', forge: 'gitlab' }, quote({ file: 'a.md', line: 3, endLine: 5 }))).toBe(`https://gl.example/g/p/-/blob/${COMMIT}/a.md#L3-5`);
+    expect(evidenceUrl({ repository: 'g/p', commit: COMMIT, serverUrl: 'https://gl.example', forge: 'gitlab' }, quote({ file: 'a.md' }))).toBe(`https://gl.example/g/p/-/blob/${COMMIT}/a.md`);
   });
 
   it('gives no link without a file or a base', () => {

@@ -234,6 +234,8 @@ None.
     expect(markdown).toContain('| ISO 27001 | 100% | 100% | 50% | 0 | — | ✅ passed |\n| hippa | — | — | — | — | — | ❌ not evaluated |\n\n## NIST');
     // Every gap listed: no count of more, and a blank line before the waivers.
     expect(markdown).toContain('policies/security.md#L3-L3).\n\n### Waivers');
+    // As many gaps as maxGaps allows: none counted as more.
+    expect(renderReportMarkdown(renderedReport(), { detail: 'summary', maxGaps: 4 })).not.toContain('more gaps');
   });
 
   it('links to the commit given as an option, counts places past the shown ones, and escapes brackets in a link text', () => {
@@ -243,6 +245,7 @@ None.
       { quote: 'Intro words', location: { source: 'combined', section: 'Intro' } },
       { quote: 'More words', location: {}, file: 'a.md' },
       { quote: 'Other words', location: {}, file: 'b.md' },
+      { quote: 'Placed nowhere', location: {} },
     ];
     const waivers = [{ framework: 'nist-csf-2', control: 'C2', reason: 'Later', owner: 'ops', expires: '2026-06-02' }];
     const gate = evaluateGate(mapped, { framework: 'nist-csf-2', threshold: 10, waivers, today: '2026-06-01', failOn: 'coverage' });
@@ -254,7 +257,11 @@ None.
     expect(full).toContain('Coverage **33.3%**, 58.3% with waivers; threshold 10%');
     expect(full).toContain(`> Intro words (Intro)\n\n> More words ([a.md](${BLOB}/a.md))`);
     expect(full).toContain('| C2 | ops | 2026-06-02 | active, 2 days left | Later |');
+    expect(full).toContain(`| C2 | Control C2 | partial | 4: Intro; [a.md](${BLOB}/a.md); [b.md](${BLOB}/b.md) |`);
     expect(renderReportMarkdown(bare, { detail: 'summary' })).toContain('(waived until 2026-06-02): Nothing on C2 Evidence so far: Intro; a.md; 1 more.');
+    // Exactly as many places as are shown: none counted as more.
+    const two = { ...gate.gaps[0]!, evidence: gate.gaps[0]!.evidence.slice(1, 3) };
+    expect(renderReportMarkdown({ ...bare, frameworks: [{ ...gate, gaps: [two] }] }, { detail: 'summary' })).toContain('Evidence so far: a.md; b.md.\n');
     // Unlinked, brackets stay as written.
     expect(renderReportMarkdown(bare)).toContain('| C1 | Control C1 | covered | 7: policies/[x].md, line 1; ');
   });
