@@ -66,7 +66,7 @@ describe('parseNameStatus and parsePathList, field by field', () => {
 
   it('takes every name of a -z list as changed, and a name that is not UTF-8 as unclassified', () => {
     expect(parsePathList(z('new.md', 'sub/other.md'))).toEqual({ paths: ['new.md', 'sub/other.md'], unclassified: [] });
-    expect(parsePathList(new Uint8Array([0x61, 0xff, 0]))).toEqual({ paths: [], unclassified: ['a file name that is not UTF-8 (61ff)'] });
+    expect(parsePathList(new Uint8Array([0x61, 0xff, 0x05, 0]))).toEqual({ paths: [], unclassified: ['a file name that is not UTF-8 (61ff05)'] });
     expect(parsePathList(new Uint8Array())).toEqual({ paths: [], unclassified: [] });
   });
 });

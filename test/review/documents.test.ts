@@ -13,6 +13,12 @@ describe('selectDocumentPaths', () => {
     ]);
   });
 
+  it('selects a path that one of its group\'s globs matches', () => {
+    const both = { paths: ['policies/*.md', 'docs/*.md'], tags: [] };
+    expect(selectDocumentPaths([both], ['policies/a.md', 'docs/b.md']).map((entry) => entry.path)).toEqual(['policies/a.md', 'docs/b.md']);
+    expect(frameworkDocuments({ framework: 'soc2', documents: ['both'] }, [{ ...both, name: 'both' }], [{ path: 'policies/a.md' }, { path: 'docs/b.md' }])).toEqual([{ path: 'policies/a.md' }, { path: 'docs/b.md' }]);
+  });
+
   it('refuses globs that match no file, naming each with its group', () => {
     const call = () => selectDocumentPaths([{ ...policies, paths: ['policies/*.md', 'nope/*.md'] }, { paths: ['none/**'], tags: [] }], ['policies/a.md']);
     expect(call).toThrow(ReviewError);

@@ -47,6 +47,26 @@ describe('traceReports', () => {
     ]);
   });
 
+  it('takes the named source over another file holding the same text, the source even with a dot before a slash', () => {
+    const twice = [
+      { path: 'a.md', content: 'Keys rotate yearly.\n' },
+      { path: 'v1./b.md', content: 'x\nKeys rotate yearly.\n' },
+      { path: 'combined', content: 'y\n' },
+    ];
+    const mapped = report({ C1: 'covered' });
+    mapped.controls[0]!.evidence = [
+      { quote: 'Keys rotate yearly', location: { source: './v1./b.md' } },
+      { quote: 'Nowhere', location: { source: 'v1./b.md', line: 5 } },
+      // A combined set's quote names no file, even where a file is called "combined".
+      { quote: 'Nowhere', location: { line: 1 } },
+    ];
+    expect(traceReports([{ source: 'combined', jobId: 'j', report: mapped }], twice)[0]!.report.controls[0]!.evidence).toEqual([
+      { quote: 'Keys rotate yearly', location: { source: './v1./b.md' }, file: 'v1./b.md', line: 2, endLine: 2 },
+      { quote: 'Nowhere', location: { source: 'v1./b.md' }, file: 'v1./b.md', line: 5, endLine: 5 },
+      { quote: 'Nowhere', location: {} },
+    ]);
+  });
+
   it('keeps the service\'s line over the quote\'s lines in a known file when the text is not found, else only the file', () => {
     expect(traced('policies/b.md', [
       { quote: 'Not\nin the\nfile', location: { line: 7 } },
