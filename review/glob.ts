@@ -18,6 +18,13 @@ export function normaliseRepoPath(path: string): string {
 export function globToRegExp(pattern: string): RegExp {
   const cached = cache.get(pattern);
   if (cached) return cached;
+  const regex = compileGlob(pattern);
+  cache.set(pattern, regex);
+  return regex;
+}
+
+/** The expression of one pattern, compiled afresh (globToRegExp keeps it): the rules above. */
+export function compileGlob(pattern: string): RegExp {
   const source = normaliseRepoPath(pattern);
   let out = '';
   let braceDepth = 0;
@@ -66,9 +73,7 @@ export function globToRegExp(pattern: string): RegExp {
     }
   }
   if (braceDepth > 0) throw new Error(`unclosed "{" in glob ${pattern}`);
-  const regex = new RegExp(`^${out}$`);
-  cache.set(pattern, regex);
-  return regex;
+  return new RegExp(`^${out}$`);
 }
 
 export function matchesGlob(pattern: string, path: string): boolean {

@@ -1,0 +1,46 @@
+/** The identities gap issues and baselines are found again by (review/keys), and the lines of compliance.yml results point at (review/configLine). */
+import { describe, expect, it } from 'vitest';
+import { configLine, frameworkKey, frameworkOfGapKey, gapKey, slugify } from '../../review/index.js';
+
+describe('framework and gap keys', () => {
+  it('slugs a name to lower-case words joined by single dashes, and an empty one to "framework"', () => {
+    expect(slugify('  NIST CSF 2.0 — Draft ')).toBe('nist-csf-2-0-draft');
+    // Compatibility forms fold to their letters (fullwidth, ligatures).
+    expect(slugify('ＩＳＯ ﬁle')).toBe('iso-file');
+    expect(slugify('--ISO--27001--')).toBe('iso-27001');
+    expect(slugify('***')).toBe('framework');
+  });
+
+  it('takes the service\'s slug in lower case, else the name\'s, else the configured name\'s', () => {
+    expect(frameworkKey({ slug: ' NIST-CSF-2 ', name: 'Other' })).toBe('nist-csf-2');
+    expect(frameworkKey({ slug: '  ', name: 'ISO 27001' }, 'configured')).toBe('iso-27001');
+    expect(frameworkKey({}, 'HIPAA Security')).toBe('hipaa-security');
+    expect(frameworkKey({})).toBe('framework');
+  });
+
+  it('encodes a gap key so it is safe in a marker, and reads the framework back from it', () => {
+    const key = gapKey('nist/csf', ' PR.AA-01 -->');
+    expect(key).toBe('nist%2Fcsf/PR.AA-01%20--%3E');
+    expect(frameworkOfGapKey(key)).toBe('nist/csf');
+    expect(frameworkOfGapKey('no-slash')).toBe('');
+  });
+});
+
+describe('configLine', () => {
+  const CONFIG = ['frameworks:', '  - framework: "nist.csf"   # the main one', "  - FRAMEWORK: 'iso-27001'", 'threshold: 80'].join('\r\n');
+
+  it('finds a key\'s value, listed, quoted or commented, case-insensitively, as a 1-based line', () => {
+    expect(configLine(CONFIG, 'framework', 'nist.csf')).toBe(2);
+    expect(configLine(CONFIG, 'framework', 'iso-27001')).toBe(3);
+    expect(configLine(CONFIG, 'frameworks', '')).toBe(1);
+    expect(configLine(CONFIG, 'threshold', '80')).toBe(4);
+  });
+
+  it('matches the value literally and whole, and says nothing without a text or a match', () => {
+    expect(configLine(CONFIG, 'framework', 'nistxcsf')).toBeUndefined();
+    expect(configLine(CONFIG, 'framework', 'nist')).toBeUndefined();
+    expect(configLine('x: a b', 'x', 'a')).toBeUndefined();
+    expect(configLine(undefined, 'framework', 'nist.csf')).toBeUndefined();
+    expect(configLine('', 'framework', '')).toBeUndefined();
+  });
+});
