@@ -140,6 +140,15 @@ describe('RateLimitPacer reading the headers', () => {
     pacer.observe(limits(100, 50), 0);
     pacer.observe({ 'x-ratelimit-remaining': '40' }, 1_000);
     expect(pacer.state).toEqual({ limit: 100, remaining: 40, observedAt: 1_000 });
+    pacer.observe({ 'x-ratelimit-limit': '120' }, 2_000);
+    expect(pacer.state).toEqual({ limit: 120, remaining: 40, observedAt: 2_000 });
+  });
+
+  it('does not pace on a limit alone: only a remaining allowance is spent', () => {
+    const pacer = new RateLimitPacer();
+    pacer.observe({ 'x-ratelimit-limit': '100' }, 0);
+    expect(pacer.reserve(0)).toBe(0);
+    expect(pacer.reserve(0)).toBe(0);
   });
 
   it('reads a reset of exactly 1e9 as seconds from now, anything larger as an epoch time', () => {

@@ -71,6 +71,7 @@ describe('timeouts and aborts without a code', () => {
     ['a TimeoutError in the chain', Object.assign(new Error('failed'), { cause: new DOMException('signal', 'TimeoutError') }), idle],
     ['"timed out" in a message', new Error('request timed out'), idle],
     ['"timeout" in a message', new Error('Read Timeout'), idle],
+    ['"timed out" in one message of the chain', new Error('request failed', { cause: new Error('read timed out') }), idle],
     ["axios' own message", new Error('timeout of 500ms exceeded'), idle],
   ])('%s is a timeout after sending', (_name, error, state) => {
     expect(classifyTransportFailure(error, state)).toMatchObject({ kind: 'timeout', sent: true });
@@ -100,6 +101,11 @@ describe('timeouts and aborts without a code', () => {
     expect(classifyTransportFailure(odd, idle)).toMatchObject({ kind: 'other', message: 'failed' });
     const timeoutName = { name: 'TimeoutError', message: 42 };
     expect(classifyTransportFailure(timeoutName, idle)).toMatchObject({ kind: 'timeout', message: '[object Object]' });
+    expect(classifyTransportFailure({ code: 'ECONNRESET', message: 42 }, idle, { messagesOnly: true }).message).toBe('request failed (ECONNRESET)');
+  });
+
+  it('ends the chain at a null cause', () => {
+    expect(classifyTransportFailure(Object.assign(new Error('read ECONNRESET', { cause: null }), { code: 'ECONNRESET' }), idle).kind).toBe('reset');
   });
 });
 
