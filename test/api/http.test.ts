@@ -178,6 +178,9 @@ describe('delays and excerpts', () => {
   it('textExcerpt decodes each entity once, collapses space, and shortens only past the limit', () => {
     expect(textExcerpt('<style>p{}</style>a&quot;b&#39;c&gt;d&lt;e &amp;lt;\n\t f')).toBe('a"b\'c>d<e &lt; f');
     expect(textExcerpt('<SCRIPT type="x">1</SCRIPT >x')).toBe('x');
+    // Scripts, styles and comments leave a space, so the words on either side stay apart.
+    expect(textExcerpt('a<script>x</script>b<!-- note -->c<style>p{}</style>d')).toBe('a b c d');
+    expect(textExcerpt('a<!-- 1 > 0 -->b')).toBe('a b');
     expect(textExcerpt('abcde', 5)).toBe('abcde');
     expect(textExcerpt('abcdef', 5)).toBe('abcd…');
     expect(textExcerpt('x'.repeat(161))).toBe(`${'x'.repeat(159)}…`);

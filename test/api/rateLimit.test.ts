@@ -221,6 +221,14 @@ describe('RateLimitPacer low water', () => {
     expect(pacer.reserve(40_000)).toBe(10_000);
   });
 
+  it('forgets a release planned past the window once the window is over', () => {
+    const pacer = new RateLimitPacer({ windowMs: 60_000 });
+    pacer.observe(limits(100, 4), 0);
+    // A burst spreads from each earlier release: the fourth is planned at 65 s, past the window's end.
+    expect([pacer.reserve(0), pacer.reserve(0), pacer.reserve(0), pacer.reserve(0)]).toEqual([0, 15_000, 35_000, 65_000]);
+    expect(pacer.reserve(60_000)).toBe(0);
+  });
+
   it('waits whole milliseconds', () => {
     const pacer = new RateLimitPacer({ windowMs: 1_000 });
     pacer.observe(limits(100, 3), 0);
