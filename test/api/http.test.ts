@@ -30,6 +30,7 @@ describe('readJsonBody', () => {
       message: 'getUsage: HTTP 200 answer is not JSON (no content type): "[redacted] login"',
     });
     expect(error?.cause).toBeInstanceOf(SyntaxError);
+    expect(() => readJsonBody(response(200, 'x', { 'content-type': 'text/html' }), context)).toThrow('(text/html)');
   });
 });
 

@@ -52,7 +52,7 @@ describe('waitForJob without an estimate', () => {
 
   it('waits at most 15 minutes by default', async () => {
     const { dependencies, sleeps } = scripted(Array.from({ length: 200 }, () => job('running')));
-    await expect(waitForJob(dependencies, 'job_1')).rejects.toMatchObject({ code: 'job_timeout', message: 'job job_1 did not finish within 900 s (last status: running)' });
+    await expect(waitForJob(dependencies, 'job_1')).rejects.toMatchObject({ code: 'job_timeout', operationId: 'waitForJob', message: 'job job_1 did not finish within 900 s (last status: running)' });
     expect(sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(900_000);
   });
 });
