@@ -25,8 +25,8 @@ describe('coercing values', () => {
   });
 
   it('toNumber takes finite numbers and numeric text with thousands commas and a trailing %', () => {
-    expect([toNumber(85), toNumber(Infinity), toNumber(' 85% '), toNumber('1,200'), toNumber('1,2,00.5'), toNumber('%'), toNumber(' '), toNumber('85%%'), toNumber('abc'), toNumber(true)]).toEqual([
-      85, undefined, 85, 1200, 1200.5, undefined, undefined, undefined, undefined, undefined,
+    expect([toNumber(85), toNumber(Infinity), toNumber(' 85% '), toNumber('1,200'), toNumber('1,2,00.5'), toNumber('%'), toNumber(' '), toNumber('85%%'), toNumber('8%5'), toNumber('abc'), toNumber(true)]).toEqual([
+      85, undefined, 85, 1200, 1200.5, undefined, undefined, undefined, undefined, undefined, undefined,
     ]);
   });
 
