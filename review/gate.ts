@@ -8,7 +8,7 @@ import type { Waiver } from './config.js';
 import { checkDeclarations, type Declaration, type DeclaredCheck } from './declaredCheck.js';
 import { ReviewError } from './errors.js';
 import type { FailOn } from './failOn.js';
-import { frameworkKey, gapKey } from './keys.js';
+import { frameworkKey, frameworkOfGapKey, gapKey } from './keys.js';
 import type { TracedEvidence } from './evidenceTrace.js';
 import { combineReports, type SourcedReport } from './mapping.js';
 import { findWaiver, waiverState, waiversFor, type WaiverState } from './waivers.js';
@@ -192,4 +192,15 @@ export function nextStep(results: readonly GateResult[], configPath?: string): s
   }
   if (failed.newGaps.length > 0) return `Next: close the ${failed.newGaps.length} new gap(s) of ${where} above, or make this run the baseline (--report-dir, then --baseline report.json).`;
   return `Next: close the gaps of ${where} above, or renew their expired waivers in ${configPath ?? 'compliance.yml'}.`;
+}
+
+/**
+ * The baseline's gap keys that this run no longer lists, sorted: only of the frameworks evaluated
+ * now, since a framework not mapped this run resolves nothing. The pull request comment and the
+ * map action's `gaps-resolved` output both read this.
+ */
+export function resolvedGapKeys(frameworks: ReadonlyArray<{ framework: { key: string }; gaps: ReadonlyArray<{ key: string }> }>, baseline: ReadonlySet<string>): string[] {
+  const current = new Set(frameworks.flatMap((result) => result.gaps.map((gap) => gap.key)));
+  const evaluated = new Set(frameworks.map((result) => result.framework.key));
+  return [...baseline].filter((key) => evaluated.has(frameworkOfGapKey(key)) && !current.has(key)).sort();
 }

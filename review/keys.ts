@@ -23,3 +23,7 @@ export function gapKey(frameworkKeyValue: string, controlId: string): string {
 export function frameworkOfGapKey(key: string): string {
   return decodeURIComponent(key.slice(0, Math.max(0, key.indexOf('/'))));
 }
+
+export function controlOfGapKey(key: string): string {
+  return decodeURIComponent(key.slice(key.indexOf('/') + 1));
+}

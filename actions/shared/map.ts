@@ -18,19 +18,14 @@ import {
   chargedStepSentence,
   compareEvidence,
   DEFAULT_MAPPING_STORE,
-  formatTokens,
   gateNotes,
-  lostControls,
   MAPPING_MODES,
   changedPathsCheck,
+  resolvedGapKeys,
   runMapCheck,
   stepOptions,
   tableCell,
-  type EvidenceChanges,
   type MappingMode,
-  type MergePrice,
-  type ReviewResult,
-  type Verdict,
   readDeclarations,
 } from '../../review/index.js';
 import { readMappingStoreText, writeRepoFile } from '../../review/node/index.js';
@@ -38,7 +33,7 @@ import { currentRepository, currentRevision, repositoryName } from './github/con
 import { publishReportComment, readCommentInputs } from './pullRequestComment.js';
 import { annotateExpiredWaivers, annotateGaps, annotateLostEvidence, MAX_ANNOTATIONS } from './annotations.js';
 import { writeReportFiles } from './reportFiles.js';
-import { failOnInput, historyInput, parseWaiversInput, readGateInputs, reportFormatsInput, type Baseline, type GateInputs } from './reportInputs.js';
+import { failOnInput, historyInput, parseWaiversInput, readGateInputs, reportFormatsInput, type GateInputs } from './reportInputs.js';
 import { renderCosts, renderReportSummary } from './reportRender.js';
 import { setReportPathOutputs } from './stepOutputs.js';
 import { gatedBase, loadRepoConfig, readDocuments } from './repo.js';
@@ -48,6 +43,7 @@ import { currentEventPolicy } from '../../review/node/ciContext.js';
 import { createClient } from './runtime/service.js';
 import { appendSummary } from './runtime/summary.js';
 import { finishStep, renderRefusal, setVerdictOutputs, verdictLine } from './verdict.js';
+import { pullRequestNotes } from './pullRequestNotes.js';
 
 export const DEFAULT_REPORT_DIR = 'compliance-report';
 
@@ -70,48 +66,6 @@ async function readPullRequestGateInputs(root: string): Promise<GateInputs & { m
   if (!path || existsSync(isAbsolute(path) ? path : resolve(root, path))) return { ...(await readGateInputs(root)), missingBaseline: undefined };
   log.notice(`No baseline at ${path}: the default branch has no saved report yet, so nothing is compared this run.`, { title: 'No default-branch report yet' });
   return { failOn: failOnInput(), baseline: undefined, waivers: parseWaiversInput(textInput('waivers')), missingBaseline: path };
-}
-
-/** Gap keys of the baseline that the current report no longer lists, for the frameworks mapped now. */
-function resolvedGaps(result: ReviewResult, baseline: Baseline | undefined): string[] {
-  if (!baseline) return [];
-  const current = new Set(result.frameworks.flatMap((framework) => framework.gaps.map((gap) => gap.key)));
-  const prefixes = result.frameworks.map((framework) => `${encodeURIComponent(framework.framework.key)}/`);
-  return [...baseline.gapKeys].filter((key) => prefixes.some((prefix) => key.startsWith(prefix)) && !current.has(key)).sort();
-}
-
-function mergePriceLine(price: MergePrice | undefined): string {
-  if (!price) return '';
-  const { counts } = price;
-  const changed = counts.new + counts.changed;
-  const tokens = price.tokens === undefined ? 'a price the service does not list' : formatTokens(price.tokens);
-  const each = price.lines.filter((line) => line.count > 0).map((line) => `${line.count} × ${line.tokensEach === undefined ? 'unlisted' : formatTokens(line.tokensEach)} (${line.operationId})`);
-  const parts = [`**Merging costs the library sync ${tokens}**`];
-  parts.push(changed === 0 ? ': no document to ingest or refresh' : `: ${changed} changed document${changed === 1 ? '' : 's'}, ${each.join(' + ')}`);
-  if (counts.removed > 0) parts.push(`; ${counts.removed} document${counts.removed === 1 ? '' : 's'} leave${counts.removed === 1 ? 's' : ''} the library's scope (free)`);
-  return `${parts.join('')}. Prices from GET /billing; the sync runs on the default branch after the merge.`;
-}
-
-/** The part of the pull request comment that only a pull request run has: baseline, gap changes, prices. */
-function pullRequestNotes(result: ReviewResult, context: { verdict: Verdict; baseline: Baseline | undefined; baselineMissing: string | undefined; baselineRejected: string | undefined; tokensSpent: number; evidence: EvidenceChanges | undefined }): string {
-  const lines: string[] = [verdictLine(context.verdict)];
-  if (context.baselineMissing) lines.push(`No report of the default branch yet (${tableCell(context.baselineMissing)}): no comparison this time. The default branch's next run saves one.`);
-  if (context.baselineRejected) lines.push(tableCell(context.baselineRejected));
-  if (context.baseline && result.status === 'completed') {
-    const introduced = result.frameworks.flatMap((framework) => framework.newGaps.map((gap) => `${gap.controlId}`));
-    const resolved = resolvedGaps(result, context.baseline).map((key) => decodeURIComponent(key.slice(key.indexOf('/') + 1)));
-    lines.push(`Against the default branch: ${introduced.length} gap${introduced.length === 1 ? '' : 's'} introduced${introduced.length ? ` (${introduced.map(tableCell).join(', ')})` : ''}, ${resolved.length} resolved${resolved.length ? ` (${resolved.map(tableCell).join(', ')})` : ''}.`);
-  }
-  if (context.evidence) {
-    const lost = lostControls(context.evidence.lost);
-    const gained = [...new Set(context.evidence.gained.map((entry) => entry.controlId))];
-    lines.push(`Evidence lost: ${lost.length === 0 ? 'none' : lost.map(tableCell).join(', ')}. Evidence gained: ${gained.length === 0 ? 'none' : gained.map(tableCell).join(', ')}.`);
-  }
-  const merge = mergePriceLine(result.mergePrice);
-  if (merge) lines.push(merge);
-  if (result.reused.length > 0) lines.push(`Mapping of ${result.reused.map(tableCell).join(', ')} reused, 0 tokens: the same framework and documents (by content hash) as an earlier run of this pull request.`);
-  lines.push(`This check spent ${formatTokens(context.tokensSpent)}${result.mode === 'sandbox' ? ' (sandbox key: nothing is charged)' : ''}.`);
-  return lines.map((line) => `- ${line}`).join('\n');
 }
 
 /**
@@ -242,7 +196,7 @@ export const mapAction: ActionDefinition = {
     setVerdictOutputs(verdict);
     core.setOutput('reused', JSON.stringify(result.reused));
     core.setOutput('merge-tokens', result.mergePrice?.tokens === undefined ? '' : String(result.mergePrice.tokens));
-    core.setOutput('gaps-resolved', String(resolvedGaps(result, gate.baseline).length));
+    core.setOutput('gaps-resolved', String(gate.baseline ? resolvedGapKeys(result.frameworks, gate.baseline.gapKeys).length : 0));
 
     const url = await publishReportComment(shown, commentInputs, { githubToken, baseline: gate.baseline, gateNotes: gateLines, ...(notes ? { notes } : {}), ...(gateConfig.changes.length ? { createIfMissing: true } : {}) });
     core.setOutput('comment-url', url ?? '');

@@ -1,6 +1,6 @@
 /** The identities gap issues and baselines are found again by (review/keys), and the lines of compliance.yml results point at (review/configLine). */
 import { describe, expect, it } from 'vitest';
-import { configLine, frameworkKey, frameworkOfGapKey, gapKey, slugify } from '../../review/index.js';
+import { configLine, controlOfGapKey, frameworkKey, frameworkOfGapKey, gapKey, resolvedGapKeys, slugify } from '../../review/index.js';
 
 describe('framework and gap keys', () => {
   it('slugs a name to lower-case words joined by single dashes, and an empty one to "framework"', () => {
@@ -42,5 +42,27 @@ describe('configLine', () => {
     expect(configLine('x: a b', 'x', 'a')).toBeUndefined();
     expect(configLine(undefined, 'framework', 'nist.csf')).toBeUndefined();
     expect(configLine('', 'framework', '')).toBeUndefined();
+  });
+});
+
+describe('gaps resolved against a baseline', () => {
+  const hipaa = gapKey('hipaa/security', '164.308(a)(1)');
+  const hipaaOther = gapKey('hipaa/security', '164.312 b');
+  const soc2 = gapKey('soc2', 'CC6.1');
+  const current = [{ framework: { key: 'hipaa/security' }, gaps: [{ key: hipaaOther }] }];
+
+  it('lists the baseline gaps this run no longer has, only of the frameworks it evaluated, sorted', () => {
+    // soc2 was not mapped this run: its gap is not resolved, whatever the report says.
+    expect(resolvedGapKeys(current, new Set([soc2, hipaaOther, hipaa]))).toEqual([hipaa]);
+    expect(resolvedGapKeys(current, new Set([hipaaOther]))).toEqual([]);
+    expect(resolvedGapKeys([], new Set([hipaa]))).toEqual([]);
+    const both = [...current, { framework: { key: 'soc2' }, gaps: [] }];
+    expect(resolvedGapKeys(both, new Set([soc2, hipaa]))).toEqual([hipaa, soc2].sort());
+  });
+
+  it('reads the control back out of a gap key, slashes and spaces included', () => {
+    expect(controlOfGapKey(hipaa)).toBe('164.308(a)(1)');
+    expect(controlOfGapKey(gapKey('a/b', 'x/y z'))).toBe('x/y z');
+    expect(frameworkOfGapKey(gapKey('a/b', 'x/y z'))).toBe('a/b');
   });
 });
