@@ -4,7 +4,8 @@ import type { ComplianceClient } from '../../../../../api/client.js';
 import { operations } from '../../../../../api/operations.js';
 import { frameworkLocator, locatorValue, versioned } from '../../helpers/locators.js';
 import { spendOnce, spendProperties } from '../../helpers/spend.js';
-import { compact, submitJob, text, waitProperties } from '../../helpers/utils.js';
+import { compact, text } from '../../helpers/utils.js';
+import { submitJob, waitProperties } from '../../helpers/jobs.js';
 
 const displayOptions = { show: { resource: ['document'], operation: ['generate'] } };
 

@@ -7,7 +7,8 @@ import { UPLOAD_EXTENSIONS, uploadKindFor } from '../../../../../api/upload.js';
 import { UPLOAD_KINDS } from '../../../../../api/schemas/common.js';
 import { frameworkLocator, locatorValue, versioned } from '../../helpers/locators.js';
 import { spendOnce, spendProperties } from '../../helpers/spend.js';
-import { submitJob, text, waitProperties } from '../../helpers/utils.js';
+import { text } from '../../helpers/utils.js';
+import { submitJob, waitProperties } from '../../helpers/jobs.js';
 
 const displayOptions = { show: { resource: ['document'], operation: ['map'] } };
 

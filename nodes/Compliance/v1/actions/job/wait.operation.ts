@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { ComplianceClient } from '../../../../../api/client.js';
 import { locatorValue } from '../../helpers/locators.js';
-import { jsonItems, waitAsConfigured, waitProperties } from '../../helpers/utils.js';
+import { jsonItems } from '../../helpers/utils.js';
+import { waitAsConfigured, waitProperties } from '../../helpers/jobs.js';
 import { jobIdProperties } from './get.operation.js';
 
 const displayOptions = { show: { resource: ['job'], operation: ['wait'] } };

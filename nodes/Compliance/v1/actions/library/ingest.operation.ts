@@ -4,7 +4,8 @@ import type { ComplianceClient } from '../../../../../api/client.js';
 import { operations } from '../../../../../api/operations.js';
 import { LIMITS } from '../../../../../api/schemas/common.js';
 import { spendOnce, spendProperties } from '../../helpers/spend.js';
-import { compact, submitJob, tagsOf, text, waitProperties } from '../../helpers/utils.js';
+import { compact, tagsOf, text } from '../../helpers/utils.js';
+import { submitJob, waitProperties } from '../../helpers/jobs.js';
 
 const displayOptions = { show: { resource: ['library'], operation: ['ingest'] } };
 

@@ -4,7 +4,7 @@ import type { ComplianceClient } from '../../../../../api/client.js';
 import { operations } from '../../../../../api/operations.js';
 import { locatorValue } from '../../helpers/locators.js';
 import { spendOnce, spendProperties } from '../../helpers/spend.js';
-import { submitJob, waitProperties } from '../../helpers/utils.js';
+import { submitJob, waitProperties } from '../../helpers/jobs.js';
 import { documentIdProperties } from './get.operation.js';
 import { contentProperty } from './ingest.operation.js';
 
