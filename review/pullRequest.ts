@@ -17,7 +17,7 @@ import type { EventPolicy } from './events.js';
 import { gateConfiguration, type GateConfiguration, type GateRequest } from './gateConfig.js';
 import type { ReviewReport } from './reportDocument.js';
 import { readMappingStore, serializeMappingStore } from './reuse.js';
-import { runReviewUpToGate, type ReviewInput, type ReviewResult } from './review.js';
+import { runReviewUpToGate, type ReviewResult, type ReviewUpToGateInput } from './review.js';
 import { pullRequestScope, type PullRequestScope } from './scope.js';
 import type { ChangeList } from './changes.js';
 import { verifiedBaseline } from './verifyMapping.js';
@@ -92,7 +92,7 @@ export interface MapCheckInput {
   /** The mapping store of an earlier run (its text), read only on a pull request. */
   mappingStore?: string | undefined;
   /** The rest of the review's input: clock, repository, revision, cap, dry run, progress. */
-  review: Omit<ReviewInput, 'config' | 'files' | 'event' | 'sync' | 'unchangedSinceBase' | 'failOn' | 'baseline' | 'reuse' | 'checkUpdates' | 'existingIssues' | 'lastReviewDate' | 'manifest' | 'generatedFiles'>;
+  review: Omit<ReviewUpToGateInput, 'config' | 'files' | 'event' | 'sync' | 'unchangedSinceBase' | 'failOn' | 'baseline' | 'reuse'>;
 }
 
 interface MapCheck {

@@ -18,12 +18,15 @@ export function runReview(client: ComplianceApi, input: ReviewInput): Promise<Re
   return reviewLoop(client, input, gapsUpdatesAndDrift);
 }
 
+/** A review's input without what only follows the gate (gap issues, framework updates, drift). */
+export type ReviewUpToGateInput = Omit<ReviewInput, 'existingIssues' | 'checkUpdates' | 'lastReviewDate' | 'manifest' | 'generatedFiles'>;
+
 /**
  * The loop up to the gate: plan, the money rule, the sync and the mappings, the report. The map
  * check (review/pullRequest.ts) runs this: it plans no gap issue, reads no framework update and
  * checks no drift, so neither it nor the n8n node that runs it carries that code (the node's size target).
  */
-export function runReviewUpToGate(client: ComplianceApi, input: Omit<ReviewInput, 'existingIssues' | 'checkUpdates' | 'lastReviewDate' | 'manifest' | 'generatedFiles'>): Promise<ReviewResult> {
+export function runReviewUpToGate(client: ComplianceApi, input: ReviewUpToGateInput): Promise<ReviewResult> {
   return reviewLoop(client, { ...input, checkUpdates: false }, undefined);
 }
 

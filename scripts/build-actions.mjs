@@ -179,7 +179,6 @@ export function actionBundleOptions(name, { outfile } = {}) {
 /** zod without its compiled parsers, set before any schema is built: see the file. */
 export const ZOD_JITLESS = `${ACTIONS_DIR}/shared/runtime/zodJitless.ts`;
 
-/** Called by scripts/build.mjs (`node scripts/build.mjs actions` builds only these). */
 /**
  * Writes an action's whole dist/ into `dir`: index.js, octokit.js when index.js loads it, and
  * licenses.txt over both. The build and the freshness test (a temporary `dir`) both call this.
@@ -193,6 +192,7 @@ export async function buildActionDist(esbuild, name, { dir = `${ACTIONS_DIR}/${n
   return metafiles;
 }
 
+/** Called by scripts/build.mjs (`node scripts/build.mjs actions` builds only these). */
 export async function build({ esbuild, selected }) {
   if (!selected('actions')) return;
   for (const name of actionNames()) await buildActionDist(esbuild, name);
