@@ -110,7 +110,7 @@ function pureSources() {
  * bottleneck) before review's and map's first request, which is the service's, not GitHub's. Their
  * dynamic imports become `require('./octokit.js')`, a file of the action's own dist/ built from
  * GITHUB_CLIENT_ENTRY (nothing is shared between actions). A require, not an external `import()`:
- * Node would start its ES module loader (5-8 ms before gap-issues' first request) to load what is
+ * Node would start its ES module loader (about 2 ms of CPU before gap-issues' first request) to load what is
  * CommonJS anyway.
  */
 export const GITHUB_CLIENT_FILE = 'octokit.js';
