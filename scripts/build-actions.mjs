@@ -95,7 +95,7 @@ function pureSources() {
   return {
     name: 'pure-sources',
     setup(build) {
-      build.onResolve({ filter: /^\.\.?\// }, async ({ path, pluginData, ...args }) => {
+      build.onResolve({ filter: /^\.\.?\//, namespace: 'file' }, async ({ path, pluginData, ...args }) => {
         if (pluginData === pureSources) return undefined;
         const resolved = await build.resolve(path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: pureSources });
         return pure(resolved.path) ? { ...resolved, sideEffects: false } : resolved;
@@ -109,7 +109,9 @@ function pureSources() {
  * packages dynamically, yet inlined they were compiled with the rest of the bundle (60 kB with
  * bottleneck) before review's and map's first request, which is the service's, not GitHub's. Their
  * dynamic imports become `require('./octokit.js')`, a file of the action's own dist/ built from
- * GITHUB_CLIENT_ENTRY (nothing is shared between actions).
+ * GITHUB_CLIENT_ENTRY (nothing is shared between actions). A require, not an external `import()`:
+ * Node would start its ES module loader (about 2 ms of CPU before gap-issues' first request) to load what is
+ * CommonJS anyway.
  */
 export const GITHUB_CLIENT_FILE = 'octokit.js';
 const GITHUB_CLIENT_PACKAGES = { '@octokit/core': 'Octokit', '@octokit/plugin-paginate-rest': 'paginateRest', '@octokit/plugin-retry': 'retry', '@octokit/plugin-throttling': 'throttling' };
@@ -119,7 +121,9 @@ function gitHubClientInSecondFile() {
   return {
     name: 'github-client-in-second-file',
     setup(build) {
-      build.onResolve({ filter: /^@octokit\// }, ({ path, kind }) => (kind === 'dynamic-import' && path in GITHUB_CLIENT_PACKAGES ? { path: `./${GITHUB_CLIENT_FILE}`, external: true } : undefined));
+      build.onResolve({ filter: /^@octokit\// }, ({ path, kind }) => (kind === 'dynamic-import' && path in GITHUB_CLIENT_PACKAGES ? { path: GITHUB_CLIENT_FILE, namespace: 'github-client-file' } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'github-client-file' }, () => ({ contents: `module.exports = require('./${GITHUB_CLIENT_FILE}');`, loader: 'js' }));
+      build.onResolve({ filter: /.*/, namespace: 'github-client-file' }, ({ path }) => ({ path, external: true }));
     },
   };
 }

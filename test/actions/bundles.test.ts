@@ -55,6 +55,8 @@ describe('action bundles', () => {
     // Octokit lives in dist/octokit.js, loaded on the first GitHub call, never in the main bundle.
     expect([...packages].filter((pkg) => pkg.startsWith('@octokit/') || pkg === 'bottleneck'), 'Octokit in dist/index.js').toEqual([]);
     expect(loadsGitHubClient(result.metafile!), `dist/index.js loads dist/${GITHUB_CLIENT_FILE}`).toBe(GITHUB_ACTIONS.includes(name));
+    // Everything loads through require: an import() would start Node's ES module loader before gap-issues' first request.
+    expect(text, 'an import() in dist/index.js').not.toMatch(/\bimport\(/);
     if (GITHUB_ACTIONS.includes(name)) {
       const client = await build({ ...gitHubClientBundleOptions(name), write: false });
       const clientPackages = packagesOf(client.metafile!.inputs);
