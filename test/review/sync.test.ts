@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   ReviewError,
   checkBudget,
+  documentTitle,
   planSync,
+  repositoryTag,
   runSync,
   smallestPackCovering,
   textHashes,
@@ -178,3 +180,19 @@ describe('runSync dry run', () => {
     await expect(runSync({} as ComplianceApi, result, { mode: 'live' })).rejects.toBeInstanceOf(ReviewError);
   });
 });
+
+describe('documentTitle and repositoryTag', () => {
+  it('titles a document by its first heading, trimmed, else by its file name without the extension', () => {
+    expect(documentTitle('policies/access.md', 'Intro text # not a heading\n\n## Access control ##\n# Later')).toBe('Access control');
+    expect(documentTitle('policies/access.md', '#\tAccess\u00a0\n')).toBe('Access');
+    expect(documentTitle('policies/access.md', 'No heading here')).toBe('access');
+    expect(documentTitle('policies/v1.2.md', '')).toBe('v1.2');
+    expect(documentTitle('policies/.profile', '')).toBe('.profile');
+    expect(documentTitle('a.md', `# ${'x'.repeat(600)}`)).toBe('x'.repeat(500));
+  });
+
+  it('tags a repository in lower case, whatever the blanks around it', () => {
+    expect(repositoryTag(' Acme/Policies ')).toBe('repo:acme/policies');
+  });
+});
+
