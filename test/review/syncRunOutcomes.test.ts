@@ -22,6 +22,8 @@ type Answer = { error?: unknown; accepted?: Record<string, unknown>; jobError?: 
 /** A client whose ingest and refresh answer per path or document id as scripted; every call recorded. */
 function scriptedClient(answers: Record<string, Answer>) {
   const calls: Array<[string, Record<string, unknown>]> = [];
+  /** The options each call was given: the run's signal, and the estimate a wait is told. */
+  const options: Array<[string, unknown]> = [];
   const jobs = new Map<string, Answer>();
   const submit = (key: string) => {
     const answer = answers[key] ?? {};
@@ -31,16 +33,17 @@ function scriptedClient(answers: Record<string, Answer>) {
     return { jobId, status: 'queued', poll: '', estimatedSeconds: 0, ...answer.accepted };
   };
   const client = {
-    ingestLibraryDocument: async (input: Record<string, unknown>) => { calls.push(['ingest', input]); return submit(input.filename as string); },
-    refreshLibraryDocument: async (input: Record<string, unknown>) => { calls.push(['refresh', input]); return submit(input.id as string); },
-    deleteLibraryDocument: async (input: { id: string }) => { calls.push(['delete', input]); return { id: input.id, deleted: true }; },
-    waitForJob: async (jobId: string) => {
+    ingestLibraryDocument: async (input: Record<string, unknown>, given: unknown) => { calls.push(['ingest', input]); options.push(['ingest', given]); return submit(input.filename as string); },
+    refreshLibraryDocument: async (input: Record<string, unknown>, given: unknown) => { calls.push(['refresh', input]); options.push(['refresh', given]); return submit(input.id as string); },
+    deleteLibraryDocument: async (input: { id: string }, given: unknown) => { calls.push(['delete', input]); options.push(['delete', given]); return { id: input.id, deleted: true }; },
+    waitForJob: async (jobId: string, given: unknown) => {
+      options.push(['wait', given]);
       const answer = jobs.get(jobId);
       if (answer?.jobError !== undefined) throw answer.jobError;
       return { jobId, status: 'completed', ...answer?.job };
     },
   } as unknown as ComplianceApi;
-  return { client, calls };
+  return { client, calls, options };
 }
 
 describe('runSync outcomes', () => {
@@ -73,6 +76,20 @@ describe('runSync outcomes', () => {
     ]);
     expect(run).toMatchObject({ dryRun: true, mode: 'live', tokensSpent: 0, pricedTokens: 0, complete: true, stoppedBecause: undefined });
     expect(progress).toEqual(items.map((_, index) => [index + 1, items.length]));
+  });
+
+  it('hands the run\'s signal to every call, and the service\'s estimate to every wait', async () => {
+    const signal = new AbortController().signal;
+    const { client, options } = scriptedClient({ 'a.md': { accepted: { estimatedSeconds: 7 } }, 'd-b': { accepted: { estimatedSeconds: 9 } } });
+    const removed: SyncItem = { kind: 'removed', path: 'c.md', tokens: 0, documentId: 'd-c', title: 'c', delete: true };
+    await runSync(client, planOf([fresh('a.md'), changed('b.md', 'd-b'), removed]), { mode: 'live', concurrency: 1, signal });
+    expect(options).toEqual([
+      ['delete', { signal }],
+      ['ingest', { signal }],
+      ['wait', { signal, estimatedSeconds: 7 }],
+      ['refresh', { signal }],
+      ['wait', { signal, estimatedSeconds: 9 }],
+    ]);
   });
 
   it('refuses a plan that still needs the library text', async () => {
