@@ -18,6 +18,8 @@ const minimal = `documents:
 describe('givenDocumentsHead', () => {
   it('is the compliance.yml that parseConfig reads for a set of every file given, defaults and all', () => {
     expect(givenDocumentsHead().config).toEqual(parseConfig('documents:\n  - name: given\n    paths: ["**"]\n'));
+    // No compliance.yml text was read (so none can be unchanged since a base), and the path the gate names.
+    expect(givenDocumentsHead()).toMatchObject({ text: '', path: 'compliance.yml' });
   });
 });
 
