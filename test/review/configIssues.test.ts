@@ -30,6 +30,7 @@ describe('locate', () => {
   it('points at the value of a key, and at the key when its value is empty', () => {
     expect(locate(root, ['top', 'value'])).toBe(at('1'));
     expect(locate(root, ['top', 'empty'])).toBe(at('empty'));
+    expect(locate(parseDocument('top: { a }\n').contents, ['top', 'a'])).toBe(7);
   });
 
   it('points at a list item by index, and at the deepest node present when the path goes further', () => {

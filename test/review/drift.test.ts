@@ -111,12 +111,12 @@ describe('drift in detail', () => {
   it('plans with reasons: up to date, edited by hand, or not configured; a named output only', () => {
     const upToDate = drift({})!;
     const drifted = { ...drift({ frameworkUpdatedAt: { 'nist-csf-2': '2026-04-01' } })!, output: 'generated/other' };
-    const edited = { ...drift({ files: { ...files, 'generated/nist-policy.md': 'mine' } })!, output: 'generated/edited' };
+    const edited = { ...drift({ files: { 'generated/nist-policy.md': 'mine', 'generated/nist-policy.pdf': 'mine too' } })!, output: 'generated/edited' };
     expect(planGeneration([upToDate, drifted, edited])).toEqual({
       generate: [drifted],
       skipped: [
         { output: 'generated/nist-policy', reason: 'up to date' },
-        { output: 'generated/edited', reason: 'edited by hand (generated/nist-policy.md): use --force to overwrite' },
+        { output: 'generated/edited', reason: 'edited by hand (generated/nist-policy.md, generated/nist-policy.pdf): use --force to overwrite' },
       ],
     });
     expect(planGeneration([upToDate, drifted], { only: ['generated/other'] })).toEqual({ generate: [drifted], skipped: [] });
