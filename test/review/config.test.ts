@@ -18,6 +18,8 @@ const minimal = `documents:
 describe('givenDocumentsHead', () => {
   it('is the compliance.yml that parseConfig reads for a set of every file given, defaults and all', () => {
     expect(givenDocumentsHead().config).toEqual(parseConfig('documents:\n  - name: given\n    paths: ["**"]\n'));
+    // No compliance.yml text was read (so none can be unchanged since a base), and the path the gate names.
+    expect(givenDocumentsHead()).toMatchObject({ text: '', path: 'compliance.yml' });
   });
 });
 
@@ -117,5 +119,64 @@ waivers:
     expect(config.documents[0]?.tags).toEqual(['security']);
     expect(config.waivers[0]?.expires).toBe('2026-12-31');
     expect(repositoryTag(config.repository ?? '')).toBe('repo:acme/policies');
+  });
+
+  it('states the exact line of a YAML syntax error, an empty file, a text or a list, and a file that aliases too much', () => {
+    expect(issuesOf('documents:\n  - paths: [a\n  bad: : x\n')[0]).toBe('compliance.yml:3: Flow sequence in block collection must be sufficiently indented and end with a ]');
+    expect(issuesOf('# only a comment\n')).toEqual(['compliance.yml: is empty: run `compliance init` for a commented example']);
+    expect(issuesOf('hello')).toEqual(['compliance.yml:1: Invalid input: expected object, received string']);
+    expect(issuesOf('- documents')).toEqual(['compliance.yml:1: Invalid input: expected object, received array']);
+    const aliases = 'a: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n';
+    expect(issuesOf(aliases)).toEqual([expect.stringMatching(/^compliance\.yml: cannot be read: .+; write the values out instead of repeating YAML aliases$/)]);
+  });
+
+  it('names an unknown key beside known ones without a guess when none is close', () => {
+    expect(issuesOf(`${minimal}zzzzzzzz: 1\n`)).toEqual(['compliance.yml:3 zzzzzzzz: unknown key']);
+  });
+
+  it('refuses an unclosed brace in a glob and strips the @ of an assignee', () => {
+    expect(issuesOf('documents:\n  - paths: ["a/{b,c"]\n')).toEqual(['compliance.yml:2 documents[0].paths[0]: unclosed "{" in glob a/{b,c']);
+    expect(parseConfig(`${minimal}gapIssues:\n  assignees: ["@alice", bob]\n`).gapIssues.assignees).toEqual(['alice', 'bob']);
+  });
+
+  it('names the formats a generated document may have', () => {
+    const entry = (formats: string) => `${minimal}generate:\n  - { type: policy, framework: x, output: out/a, formats: ${formats} }\n`;
+    expect(issuesOf(entry('[txt]'))).toEqual(['compliance.yml:4 generate[0].formats[0]: must be one of: json, md, pdf, docx']);
+    expect(issuesOf(entry('[]'))).toEqual(['compliance.yml:4 generate[0].formats: must list at least one format']);
+  });
+
+  it('refuses a group name, framework, waiver or output listed twice, across case', () => {
+    const text = `documents:
+  - { name: policies, paths: ["policies/*.md"] }
+  - { name: policies, paths: ["other/*.md"] }
+frameworks:
+  - { framework: nist-csf-2, threshold: 50 }
+  - { framework: iso-27001, threshold: 50 }
+  - { framework: NIST-CSF-2, threshold: 60 }
+waivers:
+  - { framework: f, control: C-1, reason: r, owner: o, expires: 2026-12-31 }
+  - { framework: f, control: C-2, reason: r, owner: o, expires: 2026-12-31 }
+  - { framework: F, control: c-1, reason: r, owner: o, expires: 2026-12-31 }
+generate:
+  - { type: policy, framework: x, output: out/a }
+  - { type: policy, framework: y, output: out/b }
+  - { type: policy, framework: y, output: out/a }
+`;
+    expect(issuesOf(text)).toEqual([
+      'compliance.yml:3 documents[1].name: duplicate group name "policies"',
+      'compliance.yml:7 frameworks[2].framework: "NIST-CSF-2" is already listed at frameworks[0]: each entry is mapped and charged, so list it once',
+      'compliance.yml:11 waivers[2].control: a waiver for F c-1 is already listed',
+      'compliance.yml:15 generate[2].output: another entry already writes out/a',
+    ]);
+  });
+
+  it('reads a bare word among a framework\'s documents as a group, and a path or glob as files', () => {
+    const groups = 'documents:\n  - { name: a, paths: ["a/*.md"] }\n  - { name: b, paths: ["b/*.md"] }\n';
+    expect(issuesOf(`${groups}frameworks:\n  - { framework: x, threshold: 1, documents: [c, a, b, README.md, docs/x, "*.md"] }\n`)).toEqual([
+      'compliance.yml:5 frameworks[0].documents[0]: no document group named "c" (groups: a, b)',
+    ]);
+    expect(issuesOf(`${minimal}frameworks:\n  - { framework: x, threshold: 1, documents: [c] }\n`)).toEqual([
+      'compliance.yml:4 frameworks[0].documents[0]: no document group named "c"',
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   detectDrift,
+  driftInputPaths,
   emptyManifest,
   generatedFileHash,
   generationParameters,
@@ -77,3 +78,78 @@ describe('manifest', () => {
     expect(() => parseManifest('{oops')).toThrowError(expect.objectContaining({ code: 'invalid_manifest' }));
   });
 });
+
+describe('drift in detail', () => {
+  it('lists the files drift reads, one per format', () => {
+    expect(driftInputPaths([target, { ...target, output: 'b', formats: ['json'] }])).toEqual(['generated/nist-policy.md', 'generated/nist-policy.pdf', 'b.json']);
+  });
+
+  it('hashes text formats by their text, line endings aside, and pdf or docx by their bytes, given as text or bytes alike', () => {
+    const bytes = new TextEncoder().encode('a\nb');
+    expect(generatedFileHash('md', bytes)).toBe(generatedFileHash('md', 'a\r\nb'));
+    expect(generatedFileHash('pdf', 'a\nb')).toBe(generatedFileHash('pdf', bytes));
+    expect(generatedFileHash('pdf', 'a\r\nb')).not.toBe(generatedFileHash('pdf', 'a\nb'));
+  });
+
+  it('counts a file it never generated as edited, and a framework date it never recorded as an update', () => {
+    expect(drift({ manifest: emptyManifest() })).toMatchObject({ status: 'edited-by-hand', editedFiles: ['generated/nist-policy.md', 'generated/nist-policy.pdf'], reasons: ['missing'] });
+    expect(drift({ manifest: manifestFor(target, null) })?.reasons).toEqual(['framework-updated']);
+    expect(drift({ manifest: manifestFor(target, null), frameworkUpdatedAt: {} })?.reasons).toEqual([]);
+  });
+
+  it('compares parameters whatever their key order, and lists entries no longer configured as orphaned', () => {
+    const manifest = manifestFor(target, '2026-01-15');
+    const entry = manifest.documents[0]!;
+    const reordered = { ...entry, parameters: Object.fromEntries(Object.entries(entry.parameters).reverse().map(([key, value]) => [key, value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse()) : value])) };
+    expect(JSON.stringify(reordered.parameters)).not.toBe(JSON.stringify(entry.parameters));
+    expect(drift({ manifest: { ...manifest, documents: [reordered] } })?.reasons).toEqual([]);
+    const old = { ...entry, output: 'generated/old' };
+    const result = detectDrift({ manifest: { ...manifest, documents: [old, entry] }, targets: [target], files, frameworkUpdatedAt: { 'nist-csf-2': '2026-01-15' } });
+    expect(result.orphaned).toEqual([old]);
+  });
+
+  it('plans with reasons: up to date, edited by hand, or not configured; a named output only', () => {
+    const upToDate = drift({})!;
+    const drifted = { ...drift({ frameworkUpdatedAt: { 'nist-csf-2': '2026-04-01' } })!, output: 'generated/other' };
+    const edited = { ...drift({ files: { 'generated/nist-policy.md': 'mine', 'generated/nist-policy.pdf': 'mine too' } })!, output: 'generated/edited' };
+    expect(planGeneration([upToDate, drifted, edited])).toEqual({
+      generate: [drifted],
+      skipped: [
+        { output: 'generated/nist-policy', reason: 'up to date' },
+        { output: 'generated/edited', reason: 'edited by hand (generated/nist-policy.md, generated/nist-policy.pdf): use --force to overwrite' },
+      ],
+    });
+    expect(planGeneration([upToDate, drifted], { only: ['generated/other'] })).toEqual({ generate: [drifted], skipped: [] });
+  });
+});
+
+describe('manifest in detail', () => {
+  it('reads a blank file as empty, and names the file, the field and the fix of a bad one', () => {
+    expect(parseManifest(' \n')).toEqual({ schemaVersion: 1, documents: [] });
+    expect(parseManifest(undefined)).toEqual({ schemaVersion: 1, documents: [] });
+    expect(() => parseManifest('{oops')).toThrowError(/^\.compliance\/generated\.json is not valid JSON: \S/);
+    const field = (documents: unknown) => {
+      try {
+        parseManifest(JSON.stringify({ schemaVersion: 1, documents }));
+      } catch (error) {
+        return { message: (error as Error).message, hint: (error as { hint?: string }).hint };
+      }
+      throw new Error('expected an error');
+    };
+    expect(field([{ output: 3 }])).toEqual({
+      message: '.compliance/generated.json: documents.0.output Invalid input: expected string, received number',
+      hint: 'Restore it from version control, or delete it and regenerate with --force.',
+    });
+    const entry = manifestFor(target, null).documents[0]!;
+    expect(field([{ ...entry, files: [{ path: 'a.md', format: 'md' }] }]).message).toBe('.compliance/generated.json: documents.0.files.0.contentHash Invalid input: expected string, received undefined');
+  });
+
+  it('writes documents sorted by output, leaving the manifest given as it was', () => {
+    const entry = manifestFor(target, null).documents[0]!;
+    const manifest = { schemaVersion: 1 as const, documents: [{ ...entry, output: 'z' }, { ...entry, output: 'a' }] };
+    const written = JSON.parse(serializeManifest(manifest)) as GenerationManifest;
+    expect(written.documents.map((document) => document.output)).toEqual(['a', 'z']);
+    expect(manifest.documents.map((document) => document.output)).toEqual(['z', 'a']);
+  });
+});
+

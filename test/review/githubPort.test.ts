@@ -8,7 +8,7 @@ import Bottleneck from 'bottleneck';
 import nock from 'nock';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { gapMarker, type GapIssueDraft, type GapIssuePlan } from '../../review/gapIssues.js';
-import { applyGapIssuePlan } from '../../review/githubPort.js';
+import { applyGapIssuePlan, describeGitHubError, gitHubStatus, isRefusedGitHubWrite } from '../../review/githubPort.js';
 import { createGitHub, gitHubIssues, type GitHubLog } from '../../review/node/octokit.js';
 
 const API = 'https://api.github.example';
@@ -163,3 +163,42 @@ describe('GitHub port on Octokit (nock)', () => {
     expect(seen).toEqual(['{"state":"closed","state_reason":"completed"}']);
   });
 });
+
+describe('reading a GitHub error', () => {
+  const http = (status: unknown, message: unknown, headers?: Record<string, string | number>) => ({ status, message, ...(headers ? { response: { headers } } : {}) });
+
+  it('takes a status only from an answer that has a numeric status and a message', () => {
+    expect(gitHubStatus(http(404, 'Not Found'))).toBe(404);
+    expect(gitHubStatus(http('404', 'Not Found'))).toBeUndefined();
+    expect(gitHubStatus(http(404, undefined))).toBeUndefined();
+    expect(gitHubStatus(null)).toBeUndefined();
+    expect(gitHubStatus('404')).toBeUndefined();
+  });
+
+  it('counts 404 and a 403 that is no rate limit as a refused write', () => {
+    expect(isRefusedGitHubWrite(http(404, 'Not Found'))).toBe(true);
+    expect(isRefusedGitHubWrite(http(403, 'Resource not accessible by integration'))).toBe(true);
+    expect(isRefusedGitHubWrite(http(403, 'Forbidden', { 'x-ratelimit-remaining': 4 }))).toBe(true);
+    expect(isRefusedGitHubWrite(http(403, 'Forbidden', { 'x-ratelimit-remaining': 0 }))).toBe(false);
+    expect(isRefusedGitHubWrite(http(403, 'Forbidden', { 'x-ratelimit-remaining': '0' }))).toBe(false);
+    expect(isRefusedGitHubWrite(http(403, 'You have exceeded a secondary Rate Limit'))).toBe(false);
+    expect(isRefusedGitHubWrite(http(401, 'Bad credentials'))).toBe(false);
+    expect(isRefusedGitHubWrite(http(500, 'Server Error'))).toBe(false);
+    expect(isRefusedGitHubWrite(new Error('socket hang up'))).toBe(false);
+  });
+
+  it("shows GitHub's first line with the status, without the documentation link", () => {
+    expect(describeGitHubError(http(403, `Resource not accessible by integration - ${DOCS}#create-an-issue\nmore`))).toBe('403 Resource not accessible by integration');
+    expect(describeGitHubError(new Error(' socket hang up \nstack'))).toBe('socket hang up');
+    expect(describeGitHubError('plain text')).toBe('plain text');
+  });
+});
+
+describe('applyGapIssuePlan without writes', () => {
+  it('calls nothing for a plan with nothing to write, and carries its unchanged and deferred gaps', async () => {
+    const nothing = new Proxy({}, { get: (_, name) => () => { throw new Error(`unexpected call ${String(name)}`); } });
+    const applied = await applyGapIssuePlan(nothing as never, plan([], { unchanged: [{ key: 'f/C-1', number: 4, title: 't', body: 'b' } as never], deferred: [draft('f/C-2')] }), { label: 'compliance-gap' });
+    expect(applied).toEqual({ created: [], updated: [], reopened: [], closed: [], unchanged: [{ key: 'f/C-1', number: 4 }], deferred: ['f/C-2'], failed: [], refused: undefined });
+  });
+});
+

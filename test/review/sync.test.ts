@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   ReviewError,
   checkBudget,
+  documentTitle,
   planSync,
+  repositoryTag,
   runSync,
   smallestPackCovering,
   textHashes,
@@ -178,3 +180,75 @@ describe('runSync dry run', () => {
     await expect(runSync({} as ComplianceApi, result, { mode: 'live' })).rejects.toBeInstanceOf(ReviewError);
   });
 });
+
+describe('planSync: whose document is where', () => {
+  it('reads repo tags across case, claims untagged documents at its paths and leaves other repos alone', () => {
+    const ours = doc('policies/gone.md', text('old'), ['REPO:Northwind/Policies']);
+    const untagged = doc('policies/a.md', text('a, by hand'), ['security']);
+    const foreign = doc('policies/b.md', text('b elsewhere'), ['repo:other/x']);
+    const result = plan({ files: [{ path: 'policies/a.md', content: text('a') }, { path: 'policies/b.md', content: text('b') }], library: [ours, untagged, foreign] });
+    expect(result.items.map((item) => [item.kind, item.path, 'documentId' in item ? item.documentId : undefined])).toEqual([
+      ['changed', 'policies/a.md', untagged.id],
+      ['new', 'policies/b.md', undefined],
+      ['removed', 'policies/gone.md', ours.id],
+    ]);
+  });
+
+  it('takes the newest of two documents at one path; the older one, still at a path of the repo, is no rename source', () => {
+    const older = doc('policies/c.md', text('c, first'), [TAG], { version: 1 });
+    const newer = doc('policies/c.md', text('c'), [TAG], { version: 3 });
+    const result = plan({ files: [{ path: 'policies/c.md', content: text('c') }, { path: 'policies/copy.md', content: text('c, first') }], library: [older, newer] });
+    expect(result.items).toEqual([
+      { kind: 'unchanged', path: 'policies/c.md', documentId: newer.id, tokens: 0 },
+      { kind: 'duplicate', path: 'policies/copy.md', sameAs: 'policies/c.md', documentId: older.id, tokens: 0 },
+    ]);
+  });
+
+  it('never moves a document another repository also claims, and names an unnamed holder by its title', () => {
+    const shared = doc('old/z.md', text('z'), [TAG, 'repo:other/x']);
+    const unnamed = doc(null, text('handbook'), ['repo:other/x'], { title: 'Handbook' });
+    const result = plan({ files: [{ path: 'policies/z.md', content: text('z') }, { path: 'policies/h.md', content: text('handbook') }], library: [shared, unnamed] });
+    expect(result.items.map((item) => [item.kind, item.path, 'sameAs' in item ? item.sameAs : undefined])).toEqual([
+      ['duplicate', 'policies/z.md', 'old/z.md'],
+      ['duplicate', 'policies/h.md', 'Handbook'],
+    ]);
+  });
+
+  it('sends the first of identical new files and names it for the others', () => {
+    const files = ['a', 'b', 'c'].map((name) => ({ path: `policies/${name}.md`, content: text('same') }));
+    expect(plan({ files }).items.map((item) => [item.kind, 'sameAs' in item ? item.sameAs : undefined])).toEqual([
+      ['new', undefined],
+      ['duplicate', 'policies/a.md'],
+      ['duplicate', 'policies/a.md'],
+    ]);
+  });
+
+  it('reads a file given as ./path', () => {
+    const result = plan({ files: [{ path: './policies/a.md', content: text('a') }] });
+    expect(result.items.map((item) => [item.kind, item.path])).toEqual([['new', 'policies/a.md']]);
+    expect(result.contents.get('policies/a.md')).toBe(normaliseContent(text('a')));
+  });
+
+  it('asks for the text of an unhashed document of ours only while a new file could be its rename', () => {
+    const unhashed = doc('policies/old.md', undefined);
+    expect(plan({ files: [{ path: 'policies/new.md', content: text('new') }], library: [unhashed] }).needsContent).toEqual([unhashed.id]);
+    const kept = doc('policies/kept.md', text('kept'));
+    expect(plan({ files: [{ path: 'policies/kept.md', content: text('kept') }], library: [kept, unhashed] }).needsContent).toEqual([]);
+  });
+});
+
+describe('documentTitle and repositoryTag', () => {
+  it('titles a document by its first heading, trimmed, else by its file name without the extension', () => {
+    expect(documentTitle('policies/access.md', 'Intro text # not a heading\n\n## Access control ##\n# Later')).toBe('Access control');
+    expect(documentTitle('policies/access.md', '#\tAccess\u00a0\n')).toBe('Access');
+    expect(documentTitle('policies/access.md', 'No heading here')).toBe('access');
+    expect(documentTitle('policies/v1.2.md', '')).toBe('v1.2');
+    expect(documentTitle('policies/.profile', '')).toBe('.profile');
+    expect(documentTitle('a.md', `# ${'x'.repeat(600)}`)).toBe('x'.repeat(500));
+  });
+
+  it('tags a repository in lower case, whatever the blanks around it', () => {
+    expect(repositoryTag(' Acme/Policies ')).toBe('repo:acme/policies');
+  });
+});
+
