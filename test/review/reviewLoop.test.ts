@@ -3,7 +3,8 @@
  * do without sending it, progress reaches the caller, and the cap is charged what the run cost.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig, readDeclarations, runReview, type ReviewProgress } from '../../review/index.js';
+import { parseConfig, readDeclarations, runReview } from '../../review/index.js';
+import type { ReviewProgress } from '../../review/reviewTypes.js';
 import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
