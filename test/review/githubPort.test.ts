@@ -9,7 +9,7 @@ import nock from 'nock';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { gapMarker, type GapIssueDraft, type GapIssuePlan } from '../../review/gapIssues.js';
 import { applyGapIssuePlan } from '../../review/githubPort.js';
-import { createGitHub, gitHubIssues, type GitHubLog } from '../../review/node/octokit.js';
+import { createGitHub, gitHubIssues, parseRepository, type GitHubLog } from '../../review/node/octokit.js';
 
 const API = 'https://api.github.example';
 const REPO = { owner: 'acme', repo: 'policies' };
@@ -161,5 +161,12 @@ describe('GitHub port on Octokit (nock)', () => {
     expect(applied.reopened).toEqual([{ key: 'a/5', number: 5, url: 'https://github.com/acme/policies/issues/5' }]);
     expect(applied.closed).toEqual([{ key: 'a/6', number: 6, url: 'https://github.com/acme/policies/issues/6' }]);
     expect(seen).toEqual(['{"state":"closed","state_reason":"completed"}']);
+  });
+});
+
+describe('parseRepository', () => {
+  it('owner/name, trimmed; anything else is no repository', () => {
+    expect(parseRepository(' acme-corp/policy.docs ')).toEqual({ owner: 'acme-corp', repo: 'policy.docs' });
+    for (const value of [undefined, '', 'acme', 'acme/', '/policies', 'acme/policies/extra', 'acme corp/policies', 'acme/policy docs', ' /acme/policies']) expect(parseRepository(value), String(value)).toBeUndefined();
   });
 });
