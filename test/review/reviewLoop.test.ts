@@ -5,15 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, readDeclarations, runReview } from '../../review/index.js';
 import type { ReviewProgress } from '../../review/reviewTypes.js';
+import { HIPAA_CONFIG } from '../actions/harness.js';
 import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
-const CONFIG = parseConfig(`repository: acme/policies
-documents:
-  - name: policies
-    paths: ["policies/*.md"]
-    category: Policies
-`);
+const CONFIG = parseConfig(HIPAA_CONFIG(0));
 const files = [{ path: 'policies/access.md', content: policyText('access control') }];
 
 let box: RunningSandbox;
