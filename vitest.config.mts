@@ -3,7 +3,8 @@ import { SANDBOX_TEST_DIRS } from './sandbox/testProject.mjs';
 
 // Three layers of the test pyramid, chosen by file so no test file is renamed:
 //   unit  in one process: pure functions, fakes (MockAgent, in-memory stores) and the sandbox started
-//         in-process on loopback (the n8n nodes' fake contexts); no child process, no built bundle;
+//         in-process on loopback (the n8n nodes' fake contexts); no child process but git over a
+//         temporary repository (review/node/git.ts reads git itself), no built bundle;
 //   e2e   the sandbox over loopback, the built CLI, action and n8n bundles, packed tarballs;
 //   real  a real n8n (`*.real.test.ts`): rebuilds the n8n package and starts n8n, one file at a time,
 //         after everything else, so they never rebuild `dist` under each other.
@@ -15,6 +16,7 @@ const SANDBOX = SANDBOX_TEST_DIRS.map((dir) => `${dir}/**/*.test.ts`);
 const UNIT = [
   'test/api/**/*.test.ts',
   'test/review/**/*.test.ts',
+  'test/gate/gitBase.test.ts',
   'test/cli/unit/**/*.test.ts',
   'test/cli/repoFiles.test.ts',
   'test/actions/summary.test.ts',

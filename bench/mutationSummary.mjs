@@ -11,6 +11,8 @@
 //                                                      mutants and the files not run, as bench/MUTATION.md shows them
 //   node bench/mutationSummary.mjs merge REPORT RUN    merges a Stryker JSON report (RUN: {commit, dirty, finishedAt, mutate})
 //                                                      and rewrites bench/MUTATION.md's summary block with the result
+//   node bench/mutationSummary.mjs page                rewrites that block from summary.json as it is (after a git merge of two
+//                                                      branches' summaries)
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, matchesGlob } from 'node:path';
@@ -110,18 +112,24 @@ export function markdown(summary, equivalent, files) {
   return lines.join('\n');
 }
 
+/** Rewrites bench/MUTATION.md's summary block (between its markers, never edited by hand) from the summary. */
+function writePage(summary) {
+  const page = readFileSync(REPORT_PAGE, 'utf8');
+  const [before, rest] = page.split(MARKERS[0]);
+  const after = rest?.split(MARKERS[1])[1];
+  if (after === undefined) throw new Error(`${REPORT_PAGE} has lost its markers ${MARKERS.join(' and ')}`);
+  writeFileSync(REPORT_PAGE, `${before}${MARKERS[0]}\n\n${markdown(summary, readJson(EQUIVALENT, {}), mutatedFiles())}\n\n${MARKERS[1]}${after}`);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [command, reportPath, runPath] = process.argv.slice(2);
   const summary = readJson(SUMMARY, { files: {} });
   if (command === 'merge') {
     const merged = merge(summary, readJson(reportPath, undefined), readJson(runPath, undefined));
     writeFileSync(SUMMARY, `${JSON.stringify(merged, null, 2)}\n`);
-    // bench/MUTATION.md shows the summary between its markers: rewritten with it, never by hand.
-    const page = readFileSync(REPORT_PAGE, 'utf8');
-    const [before, rest] = page.split(MARKERS[0]);
-    const after = rest?.split(MARKERS[1])[1];
-    if (after === undefined) throw new Error(`${REPORT_PAGE} has lost its markers ${MARKERS.join(' and ')}`);
-    writeFileSync(REPORT_PAGE, `${before}${MARKERS[0]}\n\n${markdown(merged, readJson(EQUIVALENT, {}), mutatedFiles())}\n\n${MARKERS[1]}${after}`);
+    writePage(merged);
+  } else if (command === 'page') {
+    writePage(summary);
   } else {
     console.log(markdown(summary, readJson(EQUIVALENT, {}), mutatedFiles()));
   }

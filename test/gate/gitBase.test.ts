@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventPolicy, readCiContext, ReviewError } from '../../review/index.js';
-import { changesSince, readBaseCommit } from '../../review/node/index.js';
+import { branchCommit, changesSince, fileAtCommit, filesAtCommit, gitHead, isTracked, presentCommit, readBaseCommit, readMappingStoreText } from '../../review/node/index.js';
 
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() };
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
@@ -105,5 +105,86 @@ describe('readBaseCommit: the gate from the base commit in git', () => {
     expect(read.changes?.paths).toEqual(['policies/access.md']);
     const gitlab = readCiContext({ GITLAB_CI: 'true', CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'release' }, undefined);
     await expect(readBaseCommit(root, 'compliance.yml', gitlab, eventPolicy(gitlab.event))).rejects.toMatchObject({ code: 'not_evaluated', message: expect.stringContaining('the branch release is not in this clone'), hint: expect.stringContaining('git fetch origin') });
+  });
+});
+
+describe('review/node/git: reading git itself', () => {
+  it('HEAD, a present commit and a branch resolve to their commit; what git cannot resolve, or an option-like name, to nothing', async () => {
+    const { root, base } = repository(() => undefined, { config: CONFIG });
+    const head = git(root, 'rev-parse', 'HEAD');
+    expect(await gitHead(root)).toBe(head);
+    expect(await gitHead(tmpdir())).toBeUndefined();
+    expect(await presentCommit(root, base)).toBe(base);
+    expect(await presentCommit(root, 'HEAD')).toBeUndefined();
+    expect(await presentCommit(root, 'f'.repeat(40))).toBeUndefined();
+    expect(await branchCommit(root, 'main')).toBe(base);
+    git(root, 'update-ref', 'refs/remotes/origin/main', head);
+    expect(await branchCommit(root, 'main')).toBe(head);
+    for (const name of ['--all', 'main~1', 'ma in', 'main^', 'a:b', 'ma?n', 'ma*n', 'ma[n', 'ma\\n']) expect(await branchCommit(root, name), name).toBeUndefined();
+    expect(await branchCommit(root, 'no-such-branch')).toBeUndefined();
+  });
+
+  it('a file and the file list at a commit, relative to the root; undefined for what the commit does not hold', async () => {
+    const { root, base } = repository((dir) => writeFileSync(join(dir, 'policies', 'new.md'), 'new\n'), { config: CONFIG, subdir: 'compliance' });
+    expect(await fileAtCommit(root, base, 'policies/continuité.md')).toBe('# continuité.md\n\nText of continuité.md.\n');
+    expect(await fileAtCommit(root, base, 'policies/new.md')).toBeUndefined();
+    expect(await filesAtCommit(root, base)).toEqual(['compliance.yml', 'policies/access.md', 'policies/backup.md', 'policies/continuité.md', 'policies/vendor.md']);
+    expect(await filesAtCommit(root, 'f'.repeat(40))).toBeUndefined();
+  });
+
+  it('a mapping store committed in the checkout is ignored (the change could have written it); an untracked one is read', async () => {
+    const { root } = repository((dir) => writeFileSync(join(dir, 'store.json'), '{"committed":true}'), { config: CONFIG });
+    expect(await isTracked(root, 'store.json')).toBe(true);
+    expect(await readMappingStoreText(root, 'store.json')).toEqual({ text: undefined, ignored: 'store.json is committed in the checkout, so the change could have written it: ignored, the mappings are made afresh' });
+    writeFileSync(join(root, 'cache.json'), '{"cached":true}');
+    expect(await isTracked(root, 'cache.json')).toBe(false);
+    expect(await readMappingStoreText(root, 'cache.json')).toEqual({ text: '{"cached":true}', ignored: undefined });
+  });
+});
+
+describe('readBaseCommit: the fix named when there is no base', () => {
+  it('an event that names no base commit: not evaluated, naming the event and the pull_request trigger', async () => {
+    const { root } = repository(() => undefined, { config: CONFIG });
+    const push = readCiContext({ GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'push' }, {});
+    await expect(readBaseCommit(root, 'compliance.yml', push, eventPolicy(push.event))).rejects.toMatchObject({
+      code: 'not_evaluated',
+      message: 'not evaluated, so not passed: the push event names no base commit to read the gate from. A pull request is judged by the gate of its base commit\'s compliance.yml, never by its own.',
+      hint: expect.stringContaining('Run the check on pull_request'),
+    });
+    const unnamed = { ...push, event: { kind: 'pull_request' as const } };
+    await expect(readBaseCommit(root, 'compliance.yml', unnamed, eventPolicy(unnamed.event))).rejects.toMatchObject({ message: expect.stringContaining('the CI event names no base commit') });
+  });
+
+  it('each forge is told how to fetch the base it lacks; the message shows the commit short', async () => {
+    const { root } = repository(() => undefined, { config: CONFIG });
+    const missing = 'e'.repeat(40);
+    const github = pullRequestContext(missing);
+    await expect(readBaseCommit(root, 'compliance.yml', github, eventPolicy(github.event))).rejects.toMatchObject({
+      message: expect.stringContaining(`the base commit ${'e'.repeat(12)} is not in this clone. A pull request`),
+      hint: `Check out with the full history (actions/checkout with fetch-depth: 0, as templates/github/compliance-pr-check.yml does), so ${missing} is in the clone.`,
+    });
+    const gitlab = readCiContext({ GITLAB_CI: 'true', CI_PIPELINE_SOURCE: 'merge_request_event', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'release' }, undefined);
+    await expect(readBaseCommit(root, 'compliance.yml', gitlab, eventPolicy(gitlab.event))).rejects.toMatchObject({
+      message: expect.stringContaining('A merge request is judged'),
+      hint: 'Fetch it before the check (git fetch origin, with GIT_DEPTH: "0" on the job, as templates/gitlab/compliance.gitlab-ci.yml does), so origin/release is in the clone.',
+    });
+    const elsewhere = { ...github, forge: undefined };
+    await expect(readBaseCommit(root, 'compliance.yml', elsewhere, eventPolicy(elsewhere.event))).rejects.toMatchObject({ hint: `Fetch ${missing} into the clone first.` });
+  });
+
+  it('a base without compliance.yml names the file and the fix; the documents are only those compliance.yml lists', async () => {
+    const { root, base } = repository((dir) => writeFileSync(join(dir, 'notes.md'), 'not a policy\n'), { config: CONFIG });
+    const context = pullRequestContext(base);
+    await expect(readBaseCommit(root, 'gate.yml', context, eventPolicy(context.event))).rejects.toMatchObject({
+      message: expect.stringContaining(`the base commit ${base.slice(0, 12)} has no gate.yml, so it sets no gate`),
+      hint: 'Merge gate.yml into the default branch on its own first; every later pull request is then judged by it.',
+    });
+    writeFileSync(join(root, 'compliance.yml'), CONFIG.replace('policies/*.md', '*.md'));
+    const read = await readBaseCommit(root, 'compliance.yml', context, eventPolicy(context.event));
+    expect(read.describe).toBe(`the base commit ${base.slice(0, 12)}`);
+    expect(read.config.text).toBe(CONFIG);
+    const documents = await read.documents();
+    expect(documents.map((file) => file.path)).toEqual(['policies/access.md', 'policies/backup.md', 'policies/continuité.md', 'policies/vendor.md']);
+    expect(documents[0]?.content).toBe('# access.md\n\nText of access.md.\n');
   });
 });

@@ -9,7 +9,7 @@ import nock from 'nock';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { gapMarker, type GapIssueDraft, type GapIssuePlan } from '../../review/gapIssues.js';
 import { applyGapIssuePlan, describeGitHubError, gitHubStatus, isRefusedGitHubWrite } from '../../review/githubPort.js';
-import { createGitHub, gitHubIssues, type GitHubLog } from '../../review/node/octokit.js';
+import { createGitHub, gitHubIssues, parseRepository, type GitHubLog } from '../../review/node/octokit.js';
 
 const API = 'https://api.github.example';
 const REPO = { owner: 'acme', repo: 'policies' };
@@ -202,3 +202,9 @@ describe('applyGapIssuePlan without writes', () => {
   });
 });
 
+describe('parseRepository', () => {
+  it('owner/name, trimmed; anything else is no repository', () => {
+    expect(parseRepository(' acme-corp/policy.docs ')).toEqual({ owner: 'acme-corp', repo: 'policy.docs' });
+    for (const value of [undefined, '', 'acme', 'acme/', '/policies', 'acme/policies/extra', 'acme corp/policies', 'acme/policy docs', ' /acme/policies']) expect(parseRepository(value), String(value)).toBeUndefined();
+  });
+});

@@ -1,5 +1,5 @@
 /** The one reader of report files (review/node/report.ts): every error names the file and the fix. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,5 +45,51 @@ describe('readReportFile', () => {
     const raw = write('raw.json', { framework: { slug: 'nist-csf-2' }, gaps: [{ controlId: 'PR.AT-01' }] });
     expect((await readReportFile(raw, { role: 'baseline', root: dir, acceptMappingReports: true })).gapKeys).toEqual(new Set(['nist-csf-2/PR.AT-01']));
     await expect(readReportFile(raw, { role: 'report', root: dir })).rejects.toMatchObject({ code: 'invalid_report' });
+  });
+
+  it('every read or parse failure is invalid_report; a file that cannot be read says why', async () => {
+    mkdirSync(join(dir, 'a-directory.json'));
+    await expect(readReportFile('a-directory.json', { role: '--report', root: dir })).rejects.toMatchObject({ code: 'invalid_report', message: expect.stringMatching(/^--report a-directory\.json: EISDIR/) });
+    await expect(readReportFile('nope.json', { role: '--report', root: dir })).rejects.toMatchObject({ code: 'invalid_report' });
+    await expect(readReportFile(write('bad2.json', '{'), { role: '--report', root: dir })).rejects.toMatchObject({ code: 'invalid_report' });
+    await expect(readReportFile(write('null.json', 'null'), { role: '--report', root: dir })).rejects.toMatchObject({ code: 'invalid_report', message: expect.stringContaining('not a compliance review report') });
+  });
+
+  it('a relative path without a root is read from the working directory', async () => {
+    await expect(readReportFile('no-such-report-here.json', { role: '--report' })).rejects.toMatchObject({ message: '--report no-such-report-here.json: no such file' });
+  });
+
+  it('only our schema with a numeric version above ours is refused as newer', async () => {
+    const notOurs = write('not-ours.json', { schema: 'someone-else', schemaVersion: 9 });
+    await expect(readReportFile(notOurs, { role: 'report', root: dir })).rejects.toMatchObject({ message: expect.stringContaining('not a compliance review report') });
+    const textVersion = write('text-version.json', { ...review, schemaVersion: '3' });
+    await expect(readReportFile(textVersion, { role: 'report', root: dir })).rejects.toMatchObject({ message: expect.stringContaining('not a compliance review report') });
+  });
+
+  it('coverage per framework is the effective coverage, else the coverage, else none', async () => {
+    const [entry] = review.frameworks;
+    const frameworks = [
+      { ...entry, framework: { ...entry!.framework, key: 'effective' }, coverage: 40, effectiveCoverage: 55 },
+      { ...entry, framework: { ...entry!.framework, key: 'plain' }, coverage: 40, effectiveCoverage: undefined },
+      { ...entry, framework: { ...entry!.framework, key: 'none' }, coverage: undefined, effectiveCoverage: undefined },
+    ];
+    const file = await readReportFile(write('coverage.json', { ...review, frameworks }), { role: 'report', root: dir });
+    expect([...file.coverage]).toEqual([['effective', 55], ['plain', 40]]);
+  });
+
+  it('a broken review report is not taken for a mapping report, even where those are accepted', async () => {
+    const broken = write('broken-baseline.json', { ...review, frameworks: [{ gaps: 1 }] });
+    await expect(readReportFile(broken, { role: 'baseline', root: dir, acceptMappingReports: true })).rejects.toMatchObject({ message: expect.stringContaining('not a compliance review report (schema') });
+    const keyless = write('keyless-gap.json', { ...review, frameworks: [{ ...review.frameworks[0], gaps: [{ controlId: 'B' }] }] });
+    await expect(readReportFile(keyless, { role: 'report', root: dir })).rejects.toMatchObject({ message: expect.stringContaining('(frameworks.0.gaps.0.key:') });
+  });
+
+  it('a baseline that is neither report names the file and the fix', async () => {
+    const other = write('neither.json', { hello: 1 });
+    await expect(readReportFile(other, { role: 'baseline', root: dir, acceptMappingReports: true, hint: 'Make one.' })).rejects.toMatchObject({
+      code: 'invalid_report',
+      message: 'baseline neither.json: the baseline is neither a review report (--json output or report.json) nor a mapping report',
+      hint: 'Make one.',
+    });
   });
 });

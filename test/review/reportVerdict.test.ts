@@ -50,3 +50,14 @@ describe('the mode in every headline when it is not live', () => {
     expect(renderReportJunit(live)).toContain('<testsuites name="compliance"');
   });
 });
+
+describe('buildReviewReport', () => {
+  it('names the forge only for GitLab (GitHub is the default a reader assumes), and the key mode when known', () => {
+    const meta = { generatedAt: '2026-06-01T00:00:00Z', repository: 'acme/policies', commit: 'c'.repeat(40), serverUrl: 'https://gitlab.example' };
+    expect(buildReviewReport([passing], { ...meta, forge: 'gitlab', mode: 'live' })).toMatchObject({ forge: 'gitlab', mode: 'live', passed: true, ...meta });
+    const github = buildReviewReport([passing], { ...meta, forge: 'github' });
+    expect('forge' in github).toBe(false);
+    expect('mode' in github).toBe(false);
+    expect('notEvaluated' in github).toBe(false);
+  });
+});
