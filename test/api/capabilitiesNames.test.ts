@@ -69,11 +69,12 @@ describe('capabilities', () => {
   });
 
   it.each(['verifiedFrameworks', 'verified_frameworks', 'frameworks'])('reads the verified frameworks from %s: a name, or an object verified unless it says not', (name) => {
-    expect(capabilities({ [name]: ['gdpr', { id: 'nis2', title: 'NIS2' }, { slug: 'x', verified: false }, { name: 'SOC 2' }, { title: 'no slug' }, 4] }).verifiedFrameworks).toEqual([
+    expect(capabilities({ [name]: ['gdpr', { id: 'nis2', title: 'NIS2' }, { slug: 'x', verified: false }, { name: 'SOC 2' }, { slug: 'iso', name: 'ISO 27001' }, { title: 'no slug' }, 4, null] }).verifiedFrameworks).toEqual([
       { slug: 'gdpr', name: 'gdpr', verified: true },
       { id: 'nis2', title: 'NIS2', slug: 'nis2', name: 'NIS2', verified: true },
       { slug: 'x', name: 'x', verified: false },
       { name: 'SOC 2', slug: 'SOC 2', verified: true },
+      { slug: 'iso', name: 'ISO 27001', verified: true },
     ]);
     expect(capabilities({}).verifiedFrameworks).toEqual([]);
   });

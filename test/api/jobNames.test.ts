@@ -42,6 +42,7 @@ describe('a job\'s status', () => {
 
   it('fails without a job id in the answer or the request, naming where it looked', () => {
     expect(() => normalizeJobStatus({ status: 'queued' }, GET_JOB)).toThrowError('no job id (looked for jobId, job_id, job.id, job.jobId, id); keys seen: status');
+    expect(() => normalizeJobStatus({ status: 'queued' }, { operationId: 'getJob' })).toThrowError('no job id (looked for jobId, job_id, job.id, job.jobId, id)');
   });
 
   it.each(['progress', 'percentComplete', 'percent', 'progressPercent'])('reads the progress from %s', (name) => {
