@@ -99,7 +99,7 @@ describe('usage', () => {
   ] as const)('reads a counter\'s %s from each of its names, and keeps a counter it cannot read as given', (field, names) => {
     const other = field === 'used' ? { limit: 60 } : { used: 3 };
     for (const name of names) expect(usage({ requests: { perMinute: { ...other, [name]: 7 } } }).requests?.perMinute?.[field]).toBe(7);
-    expect(usage({ requests: { perMinute: other } }).requests).toEqual({ perMinute: other });
+    expect(usage({ requests: { perMinute: other } }).requests).toStrictEqual({ perMinute: other });
   });
 
   const GENERATIONS = { day: { used: 1, limit: 5 }, thirtyDays: { used: 2, limit: 50 } };

@@ -109,6 +109,9 @@ describe('a framework\'s details', () => {
   it('fails on an answer that is no object, or names no framework', () => {
     expect(() => normalizeFramework([], FRAMEWORK)).toThrowError('getFramework: unexpected response: no framework (looked for an object); got an array');
     expect(() => normalizeFramework({ regulator: 'EDPB' }, FRAMEWORK)).toThrowError('no framework name or slug (looked for name, title, slug, id); keys seen: regulator');
+    // A name alone is not enough: the slug is what later calls name the framework by.
+    expect(() => normalizeFramework({ name: 'GDPR' }, FRAMEWORK)).toThrowError('no framework name or slug');
+    expect(() => normalizeFramework({ name: 'GDPR' }, { operationId: 'getFramework' })).toThrowError('no framework name or slug');
   });
 
   it('reads the framework wrapped in framework, keeping what sits beside it', () => {

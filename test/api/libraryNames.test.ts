@@ -32,6 +32,7 @@ describe('a library document', () => {
 
   it('takes the id asked for only for the document asked for, not for one of a listing', () => {
     expect(libraryDocumentOf({ title: 'T' }, { operationId: 'getLibraryDocument', input: { id: 'asked' } }).id).toBe('asked');
+    expect(() => libraryDocumentOf({ title: 'T' }, { operationId: 'getLibraryDocument' })).toThrowError('no id of the library document');
     expect(() => libraryDocumentOf({ title: 'T' }, { operationId: 'listLibrary', input: { id: 'asked' } }, 'document 1 of the listing')).toThrowError('no id of the document 1 of the listing');
   });
 
@@ -170,6 +171,7 @@ describe('the library listing', () => {
     expect(next({ page: 2, hasMore: false }).nextPage).toBeUndefined();
     expect(next({ page: 2 }).nextPage).toBeUndefined();
     expect(next({ totalPages: 3, hasMore: true }).nextPage).toBeUndefined();
+    expect(next({ hasMore: true }).nextPage).toBeUndefined();
   });
 });
 
@@ -191,5 +193,6 @@ describe('a deleted document', () => {
   it('fails on an answer that is no object, or without an id anywhere, naming where it looked', () => {
     expect(() => normalizeLibraryDeleted('gone', DELETE)).toThrowError('deleteLibraryDocument: unexpected response: no delete result (looked for an object); got string');
     expect(() => normalizeLibraryDeleted({ ok: true }, { operationId: 'deleteLibraryDocument', input: {} })).toThrowError('no id of the deleted document (looked for id, documentId, document_id, _id, docId); keys seen: ok');
+    expect(() => normalizeLibraryDeleted({ ok: true }, { operationId: 'deleteLibraryDocument' })).toThrowError('no id of the deleted document');
   });
 });

@@ -179,6 +179,7 @@ describe('the framework and summary', () => {
   it('reads the framework as an object, a name, or one of the names beside it', () => {
     expect(report({ framework: { title: 'ISO 27001', id: 'iso' } }).framework).toEqual({ title: 'ISO 27001', id: 'iso', name: 'ISO 27001', slug: 'iso' });
     expect(report({ framework: { slug: 'iso' } }).framework).toEqual({ slug: 'iso', name: 'iso' });
+    expect(report({ framework: { name: 'NIST CSF', title: 'Cybersecurity Framework' } }).framework.name).toBe('NIST CSF');
     expect(report({ framework: {} }).framework).toEqual({ name: '' });
     expect(report({ framework: 'NIST' }).framework).toEqual({ name: 'NIST' });
     for (const name of ['frameworkName', 'framework_name', 'standard']) expect(report({ [name]: 'SOC 2' }).framework).toEqual({ name: 'SOC 2' });
