@@ -6,11 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { normalizeAutoTopUp, normalizeBilling, normalizeCheckout } from '../../api/normalize/index.js';
+import { at } from './helpers.js';
 
 const CONTEXT = { operationId: 'getBilling', input: {} };
-/** `{a: {b: value}}` from `a.b`. */
-const at = (path: string, value: unknown): Record<string, unknown> =>
-  path.split('.').reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
 const METER = { plan: 'platform', dailyFloorTokens: 10 };
 const billing = (fields: Record<string, unknown>) => normalizeBilling({ balanceTokens: 1, meter: METER, ...fields }, CONTEXT);
 const meterOf = (fields: Record<string, unknown>) => billing({ meter: fields }).meter;

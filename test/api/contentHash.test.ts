@@ -64,4 +64,8 @@ describe('sameHash', () => {
     expect(sameHash(` ${hex} `, `SHA256:${hex}`)).toBe(true);
     expect(sameHash(POLICY_HASH, contentHash('abc'))).toBe(false);
   });
+
+  it('drops only a leading sha256: prefix, not one inside the text', () => {
+    expect(sameHash('md5:sha256:abc', 'md5:abc')).toBe(false);
+  });
 });

@@ -117,6 +117,10 @@ export class FakeTime {
   };
 }
 
+/** `{a: {b: value}}` from `a.b`: an answer holding `value` under a dotted name the adapters read. */
+export const at = (path: string, value: unknown): Record<string, unknown> =>
+  path.split('.').reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
+
 /** An error carrying a system error code, as node's net module raises. */
 export function systemError(code: string, message = `${code} test`): Error {
   return Object.assign(new Error(message), { code });

@@ -150,7 +150,21 @@ describe('downloads', () => {
     expect(service.received[0]!.path).toBe(`/api/public/v1/documents/${JOB_ID}`);
   });
 
+  it('refuses a json download that is not an object, saying what to do instead', async () => {
+    service = new MockService().reply(200, [{ title: 'Policy' }], { 'x-request-id': 'req_list' });
+    await expect(makeClient(service, new FakeTime()).downloadDocument({ jobId: JOB_ID })).rejects.toMatchObject({
+      code: 'unexpected_response',
+      status: 200,
+      operationId: 'downloadDocument',
+      message: 'downloadDocument: the json download is not an object',
+      hint: 'Download the md format instead, or report it with the request id.',
+      requestId: 'req_list',
+    });
+  });
+
   it.each([
+    // A malformed extended value falls back to the plain filename.
+    [`attachment; filename*=UTF-8''%E0%A4%A.md; filename="fallback.md"`, 'fallback.md'],
     [`attachment; filename*=UTF-8''R%C3%A9sum%C3%A9.md; filename="fallback.md"`, 'Résumé.md'],
     ['attachment; filename="../../etc/passwd"', 'passwd'],
     ['attachment; filename=plain.pdf', 'plain.pdf'],

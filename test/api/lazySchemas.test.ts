@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { operations, operationIds } from '../../api/operations.js';
 import { describeRequestFields } from '../../api/schemas/fieldDescriptions.js';
 import { lazy, once } from '../../api/schemas/lazy.js';
-import { withMeta } from '../../api/schemas/miniExtras.js';
+import { superRefine, withMeta } from '../../api/schemas/miniExtras.js';
 
 describe('lazy schemas', () => {
   it('builds on first use, once', () => {
@@ -36,12 +36,43 @@ describe('lazy schemas', () => {
     expect(z.extend(standIn, { m: z.boolean() }).safeParse({ at: 'x', m: 'no' }).success).toBe(false);
   });
 
+  it('answers `in`, and passes writes, definitions and deletions on to the schema it stands for', () => {
+    const real = z.object({ a: z.string() }) as unknown as Record<string, unknown>;
+    const standIn = lazy(() => real);
+    expect('shape' in standIn).toBe(true);
+    expect('absent' in standIn).toBe(false);
+    standIn.note = 'set';
+    expect(real.note).toBe('set');
+    Object.defineProperty(standIn, 'defined', { value: 1, configurable: true, enumerable: true });
+    expect(real.defined).toBe(1);
+    delete standIn.note;
+    expect('note' in real).toBe(false);
+  });
+
   it('once: one value for every caller', () => {
     let builds = 0;
     const shared = once(() => ({ built: ++builds }));
     expect(builds).toBe(0);
     expect(shared()).toBe(shared());
     expect(builds).toBe(1);
+  });
+
+  it('withMeta registers the copy with its metadata and leaves the original bare', () => {
+    const bare = z.string();
+    const described = withMeta(bare, { description: 'A name' });
+    expect(z.globalRegistry.get(described)).toEqual({ description: 'A name' });
+    expect(z.globalRegistry.get(bare)).toBeUndefined();
+  });
+
+  it('superRefine reports every issue, its own and those of the checks after it', () => {
+    const schema = z.string().check(
+      superRefine<string>((value, ctx) => {
+        if (value.length < 3) ctx.addIssue({ code: 'custom', message: 'too short' });
+      }),
+      z.regex(/^[a-z]+$/, 'lower case only'),
+    );
+    const result = schema.safeParse('A');
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual(['too short', 'lower case only']);
   });
 
   it("every field of every operation's input carries its description", () => {

@@ -4,11 +4,14 @@ import { createServer } from 'node:net';
 import { errors as undiciErrors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ComplianceClient, clientFromEnv } from '../../api/node/index.js';
+import { envClient } from '../../api/node/env.js';
+import { flattenHeaders } from '../../api/node/errors.js';
 import { proxySettings } from '../../api/node/proxy.js';
 import { nodeSleep } from '../../api/node/sleep.js';
 import { classifyNodeError, createNodeTransport, transportFetch } from '../../api/node/transport.js';
 import { TransportError } from '../../api/transport.js';
-import { API_KEY, MockService, systemError } from './helpers.js';
+import { ComplianceClient as CoreComplianceClient } from '../../api/client.js';
+import { API_KEY, FakeTime, MockService, systemError } from './helpers.js';
 
 const plain = { callerAborted: false, timedOut: false };
 
@@ -157,6 +160,39 @@ describe('the Node ComplianceClient', () => {
     expect((await client.ping()).mode).toBe('live');
     expect(new ComplianceClient({ apiKey: API_KEY, baseUrl: 'https://api.example.test' }).baseUrl).toBe('https://api.example.test/api/public/v1');
     await service.close();
+  });
+
+  it('called from JavaScript without options, names the option missing (no TypeError)', () => {
+    expect(() => new ComplianceClient(undefined as never)).toThrow(expect.objectContaining({ name: 'ComplianceValidationError', field: 'baseUrl' }));
+  });
+
+  it('keeps the clock it is given: a Retry-After date is read against it', async () => {
+    const time = new FakeTime();
+    const service = new MockService()
+      .reply(429, { error: { code: 'rate_limited', message: 'Slow down' } }, { 'retry-after': 'Thu, 01 Jan 2026 12:00:07 GMT' })
+      .reply(200, { ok: true, client: 'CI', mode: 'live' });
+    const client = new ComplianceClient({ apiKey: API_KEY, baseUrl: 'https://api.example.test', transport: service.transport(), sleep: time.sleep, now: time.now, pacing: false });
+    expect((await client.ping()).mode).toBe('live');
+    expect(time.sleeps).toContain(7_000);
+    await service.close();
+  });
+});
+
+describe('flattenHeaders', () => {
+  it('names each header in lower case, joins repeated values and leaves out absent ones', () => {
+    expect(flattenHeaders({ 'Set-Cookie': ['a=1', 'b=2'], 'Content-Type': 'text/plain', 'X-Absent': undefined })).toStrictEqual({ 'set-cookie': 'a=1, b=2', 'content-type': 'text/plain' });
+  });
+});
+
+describe('envClient (the rule clientFromEnv and the actions share)', () => {
+  const transport = new MockService().transport();
+
+  it('builds the core client unless told how', () => {
+    expect(envClient({ COMPLIANCE_API_KEY: API_KEY, COMPLIANCE_BASE_URL: 'https://api.example.test' }, { transport })).toBeInstanceOf(CoreComplianceClient);
+  });
+
+  it('takes a base URL of spaces only as not set', () => {
+    expect(() => envClient({ COMPLIANCE_API_KEY: API_KEY, COMPLIANCE_BASE_URL: '   ' }, { transport })).toThrow(expect.objectContaining({ code: 'missing_base_url', field: 'COMPLIANCE_BASE_URL' }));
   });
 });
 

@@ -1,7 +1,8 @@
 /** Every local validation: refused before anything is sent, with the service's code and the field. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ComplianceValidationError } from '../../api/errors.js';
-import type { OperationId } from '../../api/operations.js';
+import { operations, type OperationId } from '../../api/operations.js';
+import { validateInput } from '../../api/validation.js';
 import { UPLOAD_EXTENSIONS } from '../../api/upload.js';
 import { FakeTime, JOB_ID, LIBRARY_TEXT, MockService, makeClient } from './helpers.js';
 import { ComplianceClient } from '../../api/client.js';
@@ -90,11 +91,12 @@ describe('upload checks', () => {
     expect(error.message).toContain('10,485,761 bytes');
   });
 
-  it('exactly 10 MB is allowed through the check', async () => {
-    service = new MockService().reply(202, { jobId: JOB_ID, status: 'queued', poll: '', estimatedSeconds: 1 });
-    await makeClient(service, new FakeTime()).mapDocument({ framework: 'nist-csf-2', file: { data: new Blob([new Uint8Array(10 * 1024 * 1024)]), filename: 'ok.pdf' } });
-    expect(service.attempts).toHaveLength(1);
-    service.attempts.length = 0;
+  // Checked by validation alone: sending 10 MB scans it for the multipart boundary, which under
+  // mutation testing's instrumented code outlasts the test's timeout.
+  it('exactly 10 MB is allowed through the check', () => {
+    service = new MockService();
+    const file = { data: new Blob([new Uint8Array(10 * 1024 * 1024)]), filename: 'ok.pdf' };
+    expect(validateInput('mapDocument', operations.mapDocument.input, { framework: 'nist-csf-2', file })).toMatchObject({ file });
   });
 
   it('a kind the service does not accept → unsupported_file_type naming the accepted kinds', async () => {
@@ -185,5 +187,48 @@ describe('client options', () => {
   ])('refuses option %o', (options, field) => {
     service = new MockService();
     expect(construct(options)).toThrow(expect.objectContaining({ field }));
+  });
+});
+
+describe('what a refusal says, word for word', () => {
+  const JOB = '3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a';
+  const CHECK = 'Check the value against the operation description.';
+  const UNKNOWN = 'Remove the field or check its spelling against the operation description.';
+  const QUERY = 'Describe what you need in plain language, for example "health data privacy in the US".';
+  const FRAMEWORK = 'Name the framework or standard, for example "NIST CSF 2.0" or a slug from suggestFrameworks.';
+
+  it.each<[OperationId, unknown, string, string, string, string]>([
+    ['ping', 'hello', 'invalid_request', '', 'ping: input must be a JSON object', 'Pass an object such as {} or {"jobId": "…"}.'],
+    ['ping', null, 'invalid_request', '', 'ping: input must be a JSON object', 'Pass an object such as {} or {"jobId": "…"}.'],
+    ['ping', [], 'invalid_request', '', 'ping: input must be a JSON object', 'Pass an object such as {} or {"jobId": "…"}.'],
+    ['getJob', { jobId: JOB, verbose: true }, 'unknown_field', '', 'getJob: unknown field: verbose', UNKNOWN],
+    ['getJob', { jobId: JOB, verbose: true, extra: 1 }, 'unknown_field', '', 'getJob: unknown fields: verbose, extra', UNKNOWN],
+    ['generateDocument', { framework: 'x', type: 'policy', organisation: { name: 'A', extra: 1 } }, 'unknown_field', 'organisation', 'generateDocument: unknown field in organisation: extra', UNKNOWN],
+    ['generateDocument', { framework: 'x', type: 'policy', organisation: { name: 5 } }, 'invalid_request', 'organisation.name', 'generateDocument: organisation.name expected string, received number', CHECK],
+    ['getJob', {}, 'invalid_job_id', 'jobId', 'getJob: jobId is required', 'Use the jobId (a UUID) returned when the job was created.'],
+    ['getJob', { jobId: '42' }, 'invalid_job_id', 'jobId', `getJob: jobId must be a UUID such as ${JOB}`, 'Use the jobId (a UUID) returned when the job was created.'],
+    ['downloadDocument', { jobId: JOB, format: 'html' }, 'unsupported_format', 'format', 'downloadDocument: format must be one of: json, md, pdf, docx', 'Use one of: json, md, pdf, docx.'],
+    ['generateDocument', { framework: 5, type: 'policy' }, 'missing_framework', 'framework', 'generateDocument: framework expected string, received number', FRAMEWORK],
+    ['generateDocument', { type: 'policy' }, 'missing_framework', 'framework', 'generateDocument: framework is required (aliases: standard, name)', FRAMEWORK],
+    ['searchLibrary', { query: 5 }, 'missing_query', 'query', 'searchLibrary: query expected string, received number', QUERY],
+    ['suggestFrameworks', { query: 5 }, 'missing_query', 'query', 'suggestFrameworks: query expected string, received number', QUERY],
+    ['suggestFrameworks', {}, 'missing_query', 'query', 'suggestFrameworks: query is required', QUERY],
+    ['listLibrary', { limit: 0 }, 'invalid_request', 'limit', 'listLibrary: limit expected number to be >=1', CHECK],
+    ['listLibrary', { category: '' }, 'invalid_request', 'category', 'listLibrary: category expected string to have >=1 characters', CHECK],
+    ['searchLibrary', { query: 'x', limit: 1.5 }, 'invalid_request', 'limit', 'searchLibrary: limit expected int, received number', CHECK],
+    ['mapDocument', { framework: 'x', content: 5 }, 'invalid_request', 'content', 'mapDocument: content expected string, received number', CHECK],
+    ['mapDocument', { framework: 'x' }, 'missing_content', 'content', 'mapDocument: give either content (text) or file (an upload)', 'Pass the document text as content, or a file to upload.'],
+    ['getLibraryDocument', { id: '../b' }, 'invalid_id', 'id', 'getLibraryDocument: id must be a library document id as returned by ingest or the listing', 'Use the id returned by ingest or the library listing.'],
+    ['getFramework', { slug: '../x' }, 'invalid_id', 'slug', 'getFramework: slug must be a framework slug such as nist-csf-2 (see suggestFrameworks)', 'Use the id returned by ingest or the library listing.'],
+    ['createCheckout', { pack: 'pack1000' }, 'invalid_pack', 'pack', 'createCheckout: pack must be one of: pack10, pack25, pack50, pack100, pack200, pack500', 'Use one of: pack10, pack25, pack50, pack100, pack200, pack500.'],
+    ['setAutoTopUp', { enabled: true, thresholdTokens: 99_999, pack: 'pack10' }, 'invalid_threshold', 'thresholdTokens', 'setAutoTopUp: thresholdTokens must be at least 100,000 tokens', 'Use a whole number of tokens of at least 100,000.'],
+    ['setCalendar', { cadence: 'weekly' }, 'invalid_cadence', 'cadence', 'setCalendar: cadence must be one of: none, monthly, quarterly', 'Use one of: none, monthly, quarterly.'],
+    ['setCalendar', { cadence: 'monthly', firstReviewAt: '2026-12-01' }, 'invalid_timestamp', 'firstReviewAt', 'setCalendar: firstReviewAt must be an ISO 8601 timestamp such as 2026-12-01T09:00:00Z', 'Use an ISO 8601 timestamp with a zone, for example 2026-12-01T09:00:00Z.'],
+    ['ingestLibraryDocument', { title: 'Short', content: 'x' }, 'content_too_short', 'content', 'ingestLibraryDocument: content has 1 characters even counted as UTF-16 code units (the higher count); the library needs at least 200 characters', 'Library documents need at least 200 characters; merge very short files or add content.'],
+    ['ingestLibraryDocument', { title: 'Long', content: tooLong }, 'content_too_long', 'content', 'ingestLibraryDocument: content has 300,001 characters counted as Unicode code points (the lower count); the library holds at most 300,000 characters', 'Library documents hold at most 300,000 characters; split the document.'],
+    ['ingestLibraryDocument', { title: 'Blank', content: ' '.repeat(300) }, 'empty_document', 'content', 'ingestLibraryDocument: content has no letter or digit in any script (only white space, invisible characters, punctuation, symbols or marks)', "Send the document's text: without a letter or digit (white space, invisible characters, punctuation or symbols alone) it is not a document."],
+  ])('%s %j → %s on %j', (operationId, input, code, field, message, hint) => {
+    service = new MockService();
+    expect(() => validateInput(operationId, operations[operationId].input, input)).toThrow(expect.objectContaining({ code, field, operationId, message, hint }));
   });
 });
