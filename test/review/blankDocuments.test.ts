@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMapping } from '../../review/mapping.js';
 import { ReviewError } from '../../review/errors.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import { apiClient, failure, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
+import { apiClient, failure, LIVE_KEY, liveBalance, policyText, sandbox } from '../sandbox/helpers.js';
 
 const BLANK = [
   { path: 'policies/braille.md', content: '\u2800'.repeat(300) },
@@ -25,7 +25,7 @@ afterAll(async () => {
   await box?.close();
 });
 
-const balance = async () => (await apiClient(box, LIVE_KEY).getBilling()).balanceTokens;
+const balance = () => liveBalance(box);
 
 describe('blank documents in the review loop\u2019s mapping', () => {
   it.each(['combined', 'per-document'] as const)('are refused before anything is sent (%s), naming each file', async (mode) => {

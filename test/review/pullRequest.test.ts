@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changedPathsCheck, eventPolicy, parseConfig, readDeclarations, ReviewError, runMapCheck, runReview, type BaseCommitFiles, type ChangeList, type ReviewEvent } from '../../review/index.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, liveBalance, policyText, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 const MAP_PRICE = 250_000;
@@ -30,7 +30,7 @@ afterAll(async () => {
   await box?.close();
 });
 
-const balance = async () => (await apiClient(box, LIVE_KEY).getBilling()).balanceTokens;
+const balance = () => liveBalance(box);
 
 function check(event: ReviewEvent, options: { head?: string; base?: string; changes?: ChangeList; mappingStore?: string; changed?: boolean; frameworkFlag?: string; baseline?: Parameters<typeof runMapCheck>[1]['baseline'] } = {}) {
   const head = options.head ?? configText(0);

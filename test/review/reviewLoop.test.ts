@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, readDeclarations, runReview } from '../../review/index.js';
 import type { ReviewProgress } from '../../review/reviewTypes.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, liveBalance, policyText, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 const CONFIG = parseConfig(HIPAA_CONFIG(0));
@@ -20,7 +20,7 @@ afterAll(async () => {
   await box?.close();
 });
 
-const balance = async () => (await apiClient(box, LIVE_KEY).getBilling()).balanceTokens;
+const balance = () => liveBalance(box);
 
 describe('runReview', () => {
   it('a dry run plans the sync and says what each file would cost, sending nothing', async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, readDeclarations, runReview, type ReviewResult } from '../../review/index.js';
-import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, liveBalance, policyText, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 const CONFIG = parseConfig(`repository: acme/policies
@@ -28,10 +28,6 @@ afterAll(async () => {
   await slowBox?.close();
 });
 
-async function balance(on: RunningSandbox): Promise<number> {
-  return (await apiClient(on, LIVE_KEY).getBilling()).balanceTokens;
-}
-
 function review(on: RunningSandbox, files: Array<{ path: string; content: string }>, kind: 'push' | 'schedule'): Promise<ReviewResult> {
   return runReview(apiClient(on, LIVE_KEY), { config: CONFIG, files, readDeclarations, today: '2026-01-05', event: { kind }, sync: 'run', checkUpdates: false });
 }
@@ -50,9 +46,9 @@ describe('a sync and a scheduled review refreshing the same document at once', (
 
     for (let round = 0; round < 3; round++) {
       const revised = files.map((file, index) => (index === 1 ? { ...file, content: policyText(`backup, revision ${round}`) } : file));
-      const before = await balance(on());
+      const before = await liveBalance(on());
       const [sync, scheduled] = await Promise.all([review(on(), revised, 'push'), review(on(), revised, 'schedule')]);
-      const charged = before - (await balance(on()));
+      const charged = before - (await liveBalance(on()));
       expect(charged, `round ${round}`).toBe(400_000);
       for (const run of [sync, scheduled]) expect(run.sync?.run?.complete, JSON.stringify(run.sync?.run?.results)).toBe(true);
       const outcomes = [sync, scheduled].map((run) => run.sync?.run?.results.find((entry) => entry.path === 'policies/backup.md')?.outcome).sort();

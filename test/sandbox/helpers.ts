@@ -91,6 +91,11 @@ export function apiClient(box: RunningSandbox, key: string): ComplianceClient {
   return new ComplianceClient({ apiKey: key, baseUrl: box.baseUrl, maxRetries: 0 });
 }
 
+/** The live test key's token balance on `box`: what a test compares before and after a charged call. */
+export async function liveBalance(box: RunningSandbox): Promise<number> {
+  return (await apiClient(box, LIVE_KEY).getBilling()).balanceTokens;
+}
+
 /** The error a call rejects with (fails the test when it resolves). */
 export async function failure<T extends Error>(promise: Promise<unknown>): Promise<T> {
   try {
