@@ -1,0 +1,314 @@
+/**
+ * review/reviewSteps.ts one step at a time, against the in-process sandbox with a recording client:
+ * what the plan reads before it spends, what the charged step reports and counts, what follows it,
+ * and when a finished review passes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ComplianceApi } from '../../api/clientTypes.js';
+import { ComplianceApiError } from '../../api/errors.js';
+import { parseConfig, readDeclarations, ReviewError, runReview } from '../../review/index.js';
+import { finishReview, gapsUpdatesAndDrift, planReview, syncAndMap } from '../../review/reviewSteps.js';
+import type { ReviewInput, ReviewProgress } from '../../review/reviewTypes.js';
+import { GENERATE_ACCESS_CONTROL, HIPAA_CONFIG } from '../actions/harness.js';
+import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
+
+const MAP_PRICE = 250_000;
+const files = [
+  { path: 'policies/access.md', content: policyText('access control') },
+  { path: 'policies/backup.md', content: policyText('backup') },
+];
+
+let box: RunningSandbox;
+beforeAll(async () => {
+  box = await sandbox({ rateLimitPerMinute: 100_000 });
+});
+afterAll(async () => {
+  await box?.close();
+});
+
+type Call = { method: string; args: unknown[] };
+
+/** The live key's real client, recording each method called and what it was given; `replace` swaps one method's answer. */
+function recording(replace: Partial<Record<keyof ComplianceApi, (...args: unknown[]) => unknown>> = {}) {
+  const calls: Call[] = [];
+  const real = apiClient(box, LIVE_KEY);
+  const client = new Proxy(real, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push({ method: String(name), args });
+        const swapped = replace[name as keyof ComplianceApi];
+        return swapped ? swapped(...args) : (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as ComplianceApi;
+  return { client, calls, methods: () => calls.map((call) => call.method) };
+}
+
+function input(config: string, extra: Partial<ReviewInput> = {}): ReviewInput {
+  return { config: parseConfig(config), files, readDeclarations, today: '2026-01-05', checkUpdates: false, ...extra };
+}
+
+function progressLog() {
+  const seen: Array<[ReviewProgress['phase'], string]> = [];
+  return { seen, progress: (phase: ReviewProgress['phase'], message: string) => seen.push([phase, message]) };
+}
+
+const NO_FRAMEWORKS = 'repository: acme/policies\ndocuments:\n  - name: policies\n    paths: ["policies/*.md"]\n';
+
+describe('planReview', () => {
+  it('refuses a library sync on a pull request before it calls the service, and names the way out', async () => {
+    const { client, calls } = recording();
+    const error = await planReview(client, input(HIPAA_CONFIG(0), { event: { kind: 'pull_request', pullRequest: 3 }, sync: 'run' }), () => {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ReviewError);
+    expect((error as ReviewError).message).toContain('a review with the library sync');
+    expect((error as ReviewError).hint).toBe('Skip the sync in a pull request (map prices the merge without writing); the library syncs on pushes to the default branch.');
+    expect(calls).toEqual([]);
+  });
+
+  it('lets a pull request dry-run the sync, and takes an event-less run as one that asked for every write', async () => {
+    const dry = await planReview(recording().client, input(HIPAA_CONFIG(0), { event: { kind: 'pull_request', pullRequest: 3 }, sync: 'run', dryRun: true }), () => {});
+    expect(dry.toSync).toBeDefined();
+    const plain = await planReview(recording().client, input(HIPAA_CONFIG(0)), () => {});
+    expect(plain.policy.mayWriteIssues).toBe(true);
+    expect(plain.syncMode).toBe('run');
+    expect(plain.toSync).toBe(plain.plan);
+  });
+
+  it('passes the caller’s signal to its reads and reads the catalogue only when a framework or a generation needs it', async () => {
+    const signal = new AbortController().signal;
+    const none = recording();
+    const bare = await planReview(none.client, input(NO_FRAMEWORKS, { sync: 'skip', signal }), () => {});
+    expect(none.methods()).toEqual(['ping', 'getBilling']);
+    expect(none.calls.map((call) => (call.args[1] as { signal?: AbortSignal }).signal)).toEqual([signal, signal]);
+    expect(bare.verified).toEqual([]);
+
+    const mapped = recording();
+    const withFramework = await planReview(mapped.client, input(HIPAA_CONFIG(0), { sync: 'skip' }), () => {});
+    expect(mapped.methods()).toEqual(['ping', 'getBilling', 'getCapabilities']);
+    expect(withFramework.verified.length).toBeGreaterThan(0);
+
+    const generated = recording();
+    await planReview(generated.client, input(`${NO_FRAMEWORKS}${GENERATE_ACCESS_CONTROL}`, { sync: 'skip' }), () => {});
+    expect(generated.methods()).toEqual(['ping', 'getBilling', 'getCapabilities']);
+  });
+
+  it('finds a file given as ./path by the path its glob selected', async () => {
+    const planned = await planReview(recording().client, input(HIPAA_CONFIG(0), { sync: 'skip', files: files.map((file) => ({ ...file, path: `./${file.path}` })) }), () => {});
+    expect(planned.mappings[0]?.files).toEqual(files);
+  });
+
+  it('refuses a sync without a repository to tag, and says where to set it', async () => {
+    const config = HIPAA_CONFIG(0).replace('repository: acme/policies\n', '');
+    const error = await planReview(recording().client, input(config), () => {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ReviewError);
+    expect(error).toMatchObject({ code: 'invalid_config', message: 'sync needs the repository (owner/name) to tag its documents', hint: 'Set repository in compliance.yml or pass it.' });
+    const given = await planReview(recording().client, input(config, { repository: 'acme/other' }), () => {});
+    expect(given.plan?.repoTag).toBe('repo:acme/other');
+  });
+
+  it('reads the library, says so, and deletes what the repository removed only when asked', async () => {
+    await runReview(apiClient(box, LIVE_KEY), { ...input(HIPAA_CONFIG(0), { repository: 'acme/removal' }), event: { kind: 'push' }, sync: 'run' });
+    const kept = input(HIPAA_CONFIG(0), { repository: 'acme/removal', files: files.slice(0, 1) });
+    const log = progressLog();
+    const planned = await planReview(recording().client, kept, log.progress);
+    expect(log.seen).toEqual([['plan', 'reading the library']]);
+    expect(planned.plan?.items.filter((item) => item.kind === 'removed').map((item) => [item.path, item.kind === 'removed' && item.delete])).toEqual([['policies/backup.md', false]]);
+    const deleting = await planReview(recording().client, { ...kept, deleteRemoved: true }, () => {});
+    expect(deleting.plan?.items.filter((item) => item.kind === 'removed').map((item) => [item.path, item.kind === 'removed' && item.delete])).toEqual([['policies/backup.md', true]]);
+  });
+
+  it('prices the merge only when the sync is priced, and syncs only when it runs', async () => {
+    const priced = await planReview(recording().client, input(HIPAA_CONFIG(0), { repository: 'acme/priced', sync: 'price' }), () => {});
+    expect(priced.mergePrice).toBeDefined();
+    expect(priced.toSync).toBeUndefined();
+    expect(priced.calls.map((call) => call.operationId)).toEqual(['mapDocument']);
+    const run = await planReview(recording().client, input(HIPAA_CONFIG(0), { repository: 'acme/priced' }), () => {});
+    expect(run.mergePrice).toBeUndefined();
+    expect(run.calls.map((call) => call.operationId)).toEqual(['ingestLibraryDocument', 'refreshLibraryDocument', 'mapDocument']);
+    const skipped = await planReview(recording().client, input(HIPAA_CONFIG(0), { sync: 'skip' }), () => {});
+    expect([skipped.plan, skipped.mergePrice, skipped.toSync]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('plans no mapping call when nothing changed since the base', async () => {
+    const planned = await planReview(recording().client, input(HIPAA_CONFIG(0), { sync: 'skip', unchangedSinceBase: true }), () => {});
+    expect(planned.unchanged).toBe(true);
+    expect(planned.calls).toEqual([]);
+  });
+
+  it('counts against the cap it is given, else one of maxTokens', async () => {
+    const capped = await planReview(recording().client, input(HIPAA_CONFIG(0), { sync: 'skip', maxTokens: 1234 }), () => {});
+    expect(capped.ledger.maxTokens).toBe(1234);
+    const shared = capped.ledger;
+    const given = await planReview(recording().client, input(HIPAA_CONFIG(0), { sync: 'skip', ledger: shared, maxTokens: 5 }), () => {});
+    expect(given.ledger).toBe(shared);
+  });
+});
+
+describe('syncAndMap', () => {
+  it('says what it syncs and maps, and counts both in what it spent and what the cap settles to', async () => {
+    const { client } = recording();
+    // Texts no other test syncs: the library is the key's, and a text it holds already is a duplicate, not new.
+    const fresh = [{ path: 'policies/spend-a.md', content: policyText('spend a') }, { path: 'policies/spend-b.md', content: policyText('spend b') }];
+    const run = input(HIPAA_CONFIG(0), { repository: 'acme/spend', files: fresh });
+    const planned = await planReview(client, run, () => {});
+    const log = progressLog();
+    const done = await syncAndMap(client, run, planned, log.progress);
+    expect(log.seen[0]).toEqual(['sync', 'syncing: 2 new, 0 changed, 0 unchanged']);
+    expect(log.seen.slice(1, 3).map(([phase, message]) => [phase, message.replace(/ \S+\.md/, ' FILE')])).toEqual([['sync', '1/2 FILE: ingested'], ['sync', '2/2 FILE: ingested']]);
+    expect(log.seen.at(-1)).toEqual(['map', 'mapping 2 documents against hipaa-security (combined)']);
+    expect(done.sync?.tokensSpent).toBeGreaterThan(0);
+    expect(done.tokensSpent).toBe((done.sync?.tokensSpent ?? 0) + MAP_PRICE);
+    expect(done.pricedTokens).toBe((done.sync?.pricedTokens ?? 0) + MAP_PRICE);
+  });
+
+  it('names one document in the singular', async () => {
+    const run = input(HIPAA_CONFIG(0), { sync: 'skip', files: files.slice(0, 1) });
+    const { client } = recording();
+    const log = progressLog();
+    await syncAndMap(client, run, await planReview(client, run, () => {}), log.progress);
+    expect(log.seen).toEqual([['map', 'mapping 1 document against hipaa-security (combined)']]);
+  });
+
+  it('takes the failOn of compliance.yml when the caller sets none, and the caller’s over it', async () => {
+    const run = input(HIPAA_CONFIG(0, 'failOn: new-gaps\n'), { sync: 'skip' });
+    const { client } = recording();
+    const planned = await planReview(client, run, () => {});
+    expect((await syncAndMap(client, run, planned, () => {})).frameworks[0]?.failOn).toBe('new-gaps');
+    expect((await syncAndMap(client, { ...run, failOn: 'declared-without-evidence' }, planned, () => {})).frameworks[0]?.failOn).toBe('declared-without-evidence');
+    const plain = input(HIPAA_CONFIG(0), { sync: 'skip' });
+    expect((await syncAndMap(client, plain, await planReview(client, plain, () => {}), () => {})).frameworks[0]?.failOn).toBe('coverage');
+  });
+
+  it('reports a mapping the service failed after sending as not evaluated, and counts its price as possibly charged', async () => {
+    const failure = new ComplianceApiError({ code: 'internal_error', message: 'The service failed.', hint: 'Retry later.', status: 502 });
+    const { client } = recording({ mapAndDownload: () => Promise.reject(failure) });
+    const run = input(HIPAA_CONFIG(0), { sync: 'skip' });
+    const done = await syncAndMap(client, run, await planReview(client, run, () => {}), () => {});
+    expect(done.frameworks).toEqual([]);
+    expect(done.frameworkErrors).toEqual([{ framework: 'hipaa-security', code: 'internal_error', message: failure.toDisplayString() }]);
+    expect(done.tokensSpent).toBe(0);
+    expect(done.pricedTokens).toBe(MAP_PRICE);
+  });
+
+  it('counts nothing for a mapping refused before sending, and rethrows what is not a service or review error', async () => {
+    const run = input(HIPAA_CONFIG(0), { sync: 'skip', files: [{ path: 'policies/blank.md', content: '   \n' }] });
+    const { client } = recording();
+    const done = await syncAndMap(client, run, await planReview(client, run, () => {}), () => {});
+    expect(done.frameworkErrors.map((entry) => [entry.framework, entry.code])).toEqual([['hipaa-security', 'empty_document']]);
+    expect(done.frameworkErrors[0]?.message).toMatch(/^framework hipaa-security: policies\/blank\.md /);
+    expect(done.pricedTokens).toBe(0);
+
+    const bug = new TypeError('a bug');
+    const broken = recording({ mapAndDownload: () => Promise.reject(bug) });
+    const plain = input(HIPAA_CONFIG(0), { sync: 'skip' });
+    await expect(syncAndMap(broken.client, plain, await planReview(broken.client, plain, () => {}), () => {})).rejects.toBe(bug);
+  });
+
+  it('reports a report without controls as not evaluated, after paying for it', async () => {
+    const real = apiClient(box, LIVE_KEY);
+    const { client } = recording({
+      mapAndDownload: async (...args: unknown[]) => {
+        const answer = await real.mapAndDownload(...(args as Parameters<ComplianceApi['mapAndDownload']>));
+        return { ...answer, report: { ...answer.report, controls: [], summary: { ...answer.report.summary, controls: 0 } } };
+      },
+    });
+    const run = input(HIPAA_CONFIG(0), { sync: 'skip' });
+    const done = await syncAndMap(client, run, await planReview(client, run, () => {}), () => {});
+    expect(done.frameworks).toEqual([]);
+    expect(done.frameworkErrors.map((entry) => entry.code)).toEqual(['no_controls']);
+    expect(done.tokensSpent).toBe(MAP_PRICE);
+    expect(done.stored.map((entry) => entry.framework)).toEqual(['hipaa-security']);
+  });
+});
+
+describe('gapsUpdatesAndDrift', () => {
+  it('reads no framework update when told not to, and each framework’s once otherwise', async () => {
+    const run = input(`${HIPAA_CONFIG(0)}${GENERATE_ACCESS_CONTROL}`, { sync: 'skip' });
+    const off = recording();
+    const planned = await planReview(off.client, run, () => {});
+    const offLog = progressLog();
+    const none = await gapsUpdatesAndDrift(off.client, run, planned, [], offLog.progress);
+    expect(none).toEqual({ gapPlan: undefined, frameworkUpdates: [], drift: undefined });
+    expect(off.methods()).not.toContain('getFramework');
+    expect(offLog.seen).toEqual([]);
+
+    const on = recording();
+    const onLog = progressLog();
+    const read = await gapsUpdatesAndDrift(on.client, { ...run, checkUpdates: undefined }, planned, [], onLog.progress);
+    expect(on.calls.filter((call) => call.method === 'getFramework').map((call) => call.args[0])).toEqual([{ slug: 'hipaa-security' }]);
+    expect(read.frameworkUpdates.map((entry) => entry.slug)).toEqual(['hipaa-security']);
+    expect(onLog.seen).toEqual([['updates', 'reading framework updates']]);
+  });
+
+  it('checks drift only with a manifest and a generate section, against the framework’s latest update', async () => {
+    const manifest = { schemaVersion: 1 as const, documents: [] };
+    const withGenerate = input(`${HIPAA_CONFIG(0)}${GENERATE_ACCESS_CONTROL}`, { sync: 'skip', manifest, checkUpdates: undefined });
+    const { client } = recording();
+    const log = progressLog();
+    const planned = await planReview(client, withGenerate, () => {});
+    const checked = await gapsUpdatesAndDrift(client, withGenerate, planned, [], log.progress);
+    expect(log.seen).toEqual([['updates', 'reading framework updates'], ['drift', 'checking generated documents']]);
+    expect(checked.drift).toBeDefined();
+
+    const withoutGenerate = input(HIPAA_CONFIG(0), { sync: 'skip', manifest });
+    const skipped = await gapsUpdatesAndDrift(client, withoutGenerate, await planReview(client, withoutGenerate, () => {}), [], () => {});
+    expect(skipped.drift).toBeUndefined();
+  });
+
+  it('plans gap issues only when issues are given and the event may write them', async () => {
+    const run = input(HIPAA_CONFIG(100), { sync: 'skip', existingIssues: [] });
+    const { client } = recording();
+    const planned = await planReview(client, run, () => {});
+    const { frameworks } = await syncAndMap(client, run, planned, () => {});
+    expect((await gapsUpdatesAndDrift(client, run, planned, frameworks, () => {})).gapPlan?.create.length).toBeGreaterThan(0);
+    const pullRequest = { ...run, event: { kind: 'pull_request' as const, pullRequest: 4 } };
+    const refused = await planReview(client, pullRequest, () => {});
+    expect((await gapsUpdatesAndDrift(client, pullRequest, refused, frameworks, () => {})).gapPlan).toBeUndefined();
+    const noIssues = { ...run, existingIssues: undefined };
+    expect((await gapsUpdatesAndDrift(client, noIssues, planned, frameworks, () => {})).gapPlan).toBeUndefined();
+  });
+});
+
+describe('finishReview', () => {
+  async function parts(threshold: number) {
+    const run = input(HIPAA_CONFIG(threshold), { sync: 'skip' });
+    const { client } = recording();
+    const planned = await planReview(client, run, () => {});
+    const done = await syncAndMap(client, run, planned, () => {});
+    const priced = { estimate: { tokens: 0 }, budget: { ok: true } } as unknown as Parameters<typeof finishReview>[2];
+    return { run, planned, done, priced };
+  }
+
+  it('passes only a completed or unchanged run whose frameworks all passed and were all evaluated', async () => {
+    const { run, planned, done, priced } = await parts(0);
+    const finished = (status: Parameters<typeof finishReview>[3], extra: Parameters<typeof finishReview>[4] = {}) =>
+      finishReview(run, planned, priced, status, { frameworks: done.frameworks, ...extra });
+    expect(finished('completed').passed).toBe(true);
+    expect(finished('unchanged').passed).toBe(true);
+    expect(finished('refused').passed).toBe(false);
+    expect(finished('dry-run').passed).toBe(false);
+    expect(finished('completed', { frameworkErrors: [{ framework: 'soc2', code: 'internal_error', message: 'failed' }] }).passed).toBe(false);
+    const failing = await parts(100);
+    expect(finishReview(failing.run, failing.planned, failing.priced, 'completed', { frameworks: failing.done.frameworks }).passed).toBe(false);
+  });
+
+  it('fills what the run did not reach with empty answers, and dates the report at the start of today', async () => {
+    const { run, planned, priced } = await parts(0);
+    const result = finishReview(run, planned, priced, 'refused', {});
+    expect([result.frameworks, result.frameworkErrors, result.frameworkUpdates, result.reused, result.mappings, result.tokensSpent]).toEqual([[], [], [], [], [], 0]);
+    expect([result.gapPlan, result.drift, result.sync]).toEqual([undefined, undefined, undefined]);
+    expect(result.report.generatedAt).toBe('2026-01-05T00:00:00Z');
+  });
+
+  it('points the report at the run’s repository, commit and server', async () => {
+    const { run, planned, priced } = await parts(0);
+    const located = finishReview({ ...run, runRepository: 'acme/run', commit: 'c'.repeat(40), serverUrl: 'https://git.example', forge: 'gitlab', now: '2026-01-05T10:00:00Z' }, planned, priced, 'refused', {});
+    expect(located.report).toMatchObject({ repository: 'acme/run', commit: 'c'.repeat(40), serverUrl: 'https://git.example', forge: 'gitlab', generatedAt: '2026-01-05T10:00:00Z' });
+    const fallback = finishReview(run, planned, priced, 'refused', {});
+    expect(fallback.report.repository).toBe('acme/policies');
+    expect([fallback.report.commit, fallback.report.serverUrl]).toEqual([undefined, undefined]);
+  });
+});
