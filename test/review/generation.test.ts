@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyManifest, generatedFileHash, generationParameters, parseConfig, runGeneration, type DriftResult } from '../../review/index.js';
 import { GENERATE_ACCESS_CONTROL, HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, recordingClient, sandbox } from '../sandbox/helpers.js';
+import { generationCalls } from '../../review/generation.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 const [target] = parseConfig(HIPAA_CONFIG(0, GENERATE_ACCESS_CONTROL)).generate;
@@ -78,5 +79,40 @@ describe('runGeneration', () => {
     expect(run.files).toEqual([]);
     expect(run.manifest.documents).toEqual([OTHER]);
     expect(progress).toEqual([]);
+  });
+
+  it('asks for exactly the target’s parameters, passing on the signal, and writes each format’s own bytes', async () => {
+    const { client, calls, real } = recordingClient(box, LIVE_KEY);
+    const { signal } = new AbortController();
+    const full = drifted({ jurisdiction: 'US-CA', context: 'A clinic.', humanize: false, formats: ['md', 'pdf'] });
+    const run = await runGeneration(client, [full, drifted({ output: 'generated/plain' })], { manifest: emptyManifest(), now: '2026-01-05T10:00:00Z', signal });
+    const asked = calls.filter((call) => call.method === 'generateDocument').map((call) => call.args[0]);
+    expect(asked).toEqual([
+      { framework: 'hipaa-security', type: 'access_control_policy', organisation: target.organisation, jurisdiction: 'US-CA', context: 'A clinic.', humanize: false },
+      { framework: 'hipaa-security', type: 'access_control_policy', organisation: target.organisation },
+    ]);
+    expect(calls.every((call) => (call.args[1] as { signal?: AbortSignal }).signal === signal)).toBe(true);
+    expect(calls.map((call) => call.method)).toEqual(['generateDocument', 'waitForJob', 'downloadDocument', 'downloadDocument', 'generateDocument', 'waitForJob', 'downloadDocument']);
+    const jobId = run.results[0]?.jobId ?? '';
+    const md = await real.downloadDocument({ jobId, format: 'md' });
+    expect(run.files[0]?.data).toBe(md.kind === 'text' ? md.text : undefined);
+    expect(run.files[1]?.data).toBeInstanceOf(Uint8Array);
+    const waited = calls.find((call) => call.method === 'waitForJob');
+    expect((waited?.args[1] as { estimatedSeconds?: number }).estimatedSeconds).toEqual(expect.any(Number));
+  });
+
+  it('reports a failed target to the progress callback, and lets an error that is not the service’s through', async () => {
+    const progress: unknown[] = [];
+    await runGeneration(apiClient(box, LIVE_KEY), [drifted({ framework: 'no-such-framework', output: 'generated/bad' })], { manifest: emptyManifest(), now: '2026-01-05T10:00:00Z', onProgress: (event) => progress.push(event) });
+    expect(progress).toEqual([{ output: 'generated/bad', status: 'failed' }]);
+    const bug = new TypeError('a bug');
+    const { client } = recordingClient(box, LIVE_KEY, { generateDocument: () => Promise.reject(bug) });
+    await expect(runGeneration(client, [drifted()], { manifest: emptyManifest(), now: '2026-01-05T10:00:00Z' })).rejects.toBe(bug);
+  });
+});
+
+describe('generationCalls', () => {
+  it('prices one generation job per document', () => {
+    expect(generationCalls(3)).toEqual({ operationId: 'generateDocument', count: 3 });
   });
 });

@@ -10,7 +10,7 @@ import { parseConfig, readDeclarations, ReviewError, runReview } from '../../rev
 import { finishReview, gapsUpdatesAndDrift, planReview, syncAndMap } from '../../review/reviewSteps.js';
 import type { ReviewInput, ReviewProgress } from '../../review/reviewTypes.js';
 import { GENERATE_ACCESS_CONTROL, HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 const MAP_PRICE = 250_000;
@@ -27,25 +27,8 @@ afterAll(async () => {
   await box?.close();
 });
 
-type Call = { method: string; args: unknown[] };
-
-/** The live key's real client, recording each method called and what it was given; `replace` swaps one method's answer. */
-function recording(replace: Partial<Record<keyof ComplianceApi, (...args: unknown[]) => unknown>> = {}) {
-  const calls: Call[] = [];
-  const real = apiClient(box, LIVE_KEY);
-  const client = new Proxy(real, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push({ method: String(name), args });
-        const swapped = replace[name as keyof ComplianceApi];
-        return swapped ? swapped(...args) : (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  }) as ComplianceApi;
-  return { client, calls, methods: () => calls.map((call) => call.method) };
-}
+/** The live key's real client, recording what each step asks for. */
+const recording = (replace: Parameters<typeof recordingClient>[2] = {}) => recordingClient(box, LIVE_KEY, replace);
 
 function input(config: string, extra: Partial<ReviewInput> = {}): ReviewInput {
   return { config: parseConfig(config), files, readDeclarations, today: '2026-01-05', checkUpdates: false, ...extra };
@@ -208,8 +191,7 @@ describe('syncAndMap', () => {
   });
 
   it('reports a report without controls as not evaluated, after paying for it', async () => {
-    const real = apiClient(box, LIVE_KEY);
-    const { client } = recording({
+    const { client, real } = recording({
       mapAndDownload: async (...args: unknown[]) => {
         const answer = await real.mapAndDownload(...(args as Parameters<ComplianceApi['mapAndDownload']>));
         return { ...answer, report: { ...answer.report, controls: [], summary: { ...answer.report.summary, controls: 0 } } };

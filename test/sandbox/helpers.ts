@@ -1,4 +1,5 @@
 /** Test helpers: a sandbox on a free loopback port and a small HTTP client that returns everything. */
+import type { ComplianceApi } from '../../api/clientTypes.js';
 import { ComplianceClient } from '../../api/node/index.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/index.js';
 
@@ -89,6 +90,33 @@ export function policyText(seed: string): string {
 /** The real API client for `key` against `box`, without retries, so a test sees every answer. */
 export function apiClient(box: RunningSandbox, key: string): ComplianceClient {
   return new ComplianceClient({ apiKey: key, baseUrl: box.baseUrl, maxRetries: 0 });
+}
+
+/** What a recording client was asked: each method called, with its arguments. */
+export interface RecordedCall {
+  method: string;
+  args: unknown[];
+}
+
+/**
+ * `key`'s real client against `box`, recording each method called and its arguments, so a test can
+ * say what a step asked for; `replace` swaps one method's answer (a fault the sandbox cannot produce).
+ */
+export function recordingClient(box: RunningSandbox, key: string, replace: Partial<Record<keyof ComplianceApi, (...args: unknown[]) => unknown>> = {}) {
+  const calls: RecordedCall[] = [];
+  const real = apiClient(box, key);
+  const client = new Proxy(real, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push({ method: String(name), args });
+        const swapped = replace[name as keyof ComplianceApi];
+        return swapped ? swapped(...args) : (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as ComplianceApi;
+  return { client, calls, real, methods: () => calls.map((call) => call.method) };
 }
 
 /** The live test key's token balance on `box`: what a test compares before and after a charged call. */
