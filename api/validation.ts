@@ -9,9 +9,8 @@ import { once } from './schemas/lazy.js';
 import type { UploadFile } from './schemas/requests.js';
 import { checkUpload } from './upload.js';
 
-// Built at the first refusal: the first toLocaleString of a process loads ICU's number formats,
-// 15-25 ms of an action's start before its first request.
-const hints = once((): Record<string, string> => ({
+/** Each refusal code's hint. Exported so that a test builds it fresh: the refusals read it built once. */
+export const refusalHints = (): Record<string, string> => ({
   missing_query: 'Describe what you need in plain language, for example "health data privacy in the US".',
   missing_framework: 'Name the framework or standard, for example "NIST CSF 2.0" or a slug from suggestFrameworks.',
   missing_content: 'Pass the document text as content, or a file to upload.',
@@ -27,7 +26,10 @@ const hints = once((): Record<string, string> => ({
   invalid_id: 'Use the id returned by ingest or the library listing.',
   unknown_field: 'Remove the field or check its spelling against the operation description.',
   invalid_request: 'Check the value against the operation description.',
-}));
+});
+// Built at the first refusal: the first toLocaleString of a process loads ICU's number formats,
+// 15-25 ms of an action's start before its first request.
+const hints = once(refusalHints);
 
 /** Field-specific codes for schema issues that are not custom issues carrying their own code. */
 function codeFor(operationId: string, field: string, issue: z.core.$ZodIssue): string {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ComplianceValidationError } from '../../api/errors.js';
 import { operations, type OperationId } from '../../api/operations.js';
-import { validateInput } from '../../api/validation.js';
+import { refusalHints, validateInput } from '../../api/validation.js';
 import { UPLOAD_EXTENSIONS } from '../../api/upload.js';
 import { FakeTime, JOB_ID, LIBRARY_TEXT, MockService, makeClient } from './helpers.js';
 import { ComplianceClient } from '../../api/client.js';
@@ -197,7 +197,7 @@ describe('what a refusal says, word for word', () => {
   const QUERY = 'Describe what you need in plain language, for example "health data privacy in the US".';
   const FRAMEWORK = 'Name the framework or standard, for example "NIST CSF 2.0" or a slug from suggestFrameworks.';
 
-  it.each<[OperationId, unknown, string, string, string, string]>([
+  const REFUSALS: Array<[OperationId, unknown, string, string, string, string]> = [
     ['ping', 'hello', 'invalid_request', '', 'ping: input must be a JSON object', 'Pass an object such as {} or {"jobId": "…"}.'],
     ['ping', null, 'invalid_request', '', 'ping: input must be a JSON object', 'Pass an object such as {} or {"jobId": "…"}.'],
     ['ping', [], 'invalid_request', '', 'ping: input must be a JSON object', 'Pass an object such as {} or {"jobId": "…"}.'],
@@ -227,8 +227,15 @@ describe('what a refusal says, word for word', () => {
     ['ingestLibraryDocument', { title: 'Short', content: 'x' }, 'content_too_short', 'content', 'ingestLibraryDocument: content has 1 characters even counted as UTF-16 code units (the higher count); the library needs at least 200 characters', 'Library documents need at least 200 characters; merge very short files or add content.'],
     ['ingestLibraryDocument', { title: 'Long', content: tooLong }, 'content_too_long', 'content', 'ingestLibraryDocument: content has 300,001 characters counted as Unicode code points (the lower count); the library holds at most 300,000 characters', 'Library documents hold at most 300,000 characters; split the document.'],
     ['ingestLibraryDocument', { title: 'Blank', content: ' '.repeat(300) }, 'empty_document', 'content', 'ingestLibraryDocument: content has no letter or digit in any script (only white space, invisible characters, punctuation, symbols or marks)', "Send the document's text: without a letter or digit (white space, invisible characters, punctuation or symbols alone) it is not a document."],
-  ])('%s %j → %s on %j', (operationId, input, code, field, message, hint) => {
+  ];
+  it.each(REFUSALS)('%s %j → %s on %j', (operationId, input, code, field, message, hint) => {
     service = new MockService();
     expect(() => validateInput(operationId, operations[operationId].input, input)).toThrow(expect.objectContaining({ code, field, operationId, message, hint }));
+  });
+
+  // The refusals above read the hints built once per process; built fresh here, so a change to one is seen.
+  it('builds every refusal code its hint', () => {
+    const fromHints = REFUSALS.filter(([, input]) => typeof input === 'object' && input !== null && !Array.isArray(input)).map(([, , code, , , hint]) => [code, hint]);
+    expect(Object.fromEntries(fromHints)).toEqual(refusalHints());
   });
 });
