@@ -15,8 +15,8 @@ import { settleSync } from '../api/settle.js';
 export const MANIFEST_PATH = '.compliance/generated.json';
 const MANIFEST_SCHEMA_VERSION = 1;
 
-// Built when a manifest is first read, not when the module loads (api/schemas/lazy.ts).
-const manifestSchema = lazy(() =>
+/** The manifest's shape, built anew on each call: a test checks it fresh, the readers use manifestSchema. */
+export const manifestShape = () =>
   z.looseObject({
     schemaVersion: z.literal(MANIFEST_SCHEMA_VERSION),
     documents: z.array(
@@ -32,8 +32,9 @@ const manifestSchema = lazy(() =>
         files: z.array(z.looseObject({ path: z.string(), format: z.enum(FORMATS), contentHash: z.string() })),
       }),
     ),
-  }),
-);
+  });
+// Built when a manifest is first read, not when the module loads (api/schemas/lazy.ts).
+const manifestSchema = lazy(manifestShape);
 
 export type GenerationManifest = z.output<typeof manifestSchema>;
 export type ManifestEntry = GenerationManifest['documents'][number];

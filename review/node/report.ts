@@ -34,8 +34,11 @@ interface ReadReportOptions {
 
 const DEFAULT_HINT = 'Pass the report.json that `compliance review --report-dir DIR` (or its --json output) or the map / review action wrote.';
 
-// Only what the readers use is checked; the rest of a report is kept as it is.
-const reviewReportShape = lazy(() =>
+/**
+ * What a review report must hold: only what the readers use is checked, the rest is kept as it is.
+ * Built anew on each call, so a test checks it fresh; the readers use it built once.
+ */
+export const reviewReportShape = () =>
   z.looseObject({
     schema: z.literal(REPORT_SCHEMA),
     schemaVersion: z.number().check(z.int()),
@@ -45,8 +48,8 @@ const reviewReportShape = lazy(() =>
         gaps: z.array(z.looseObject({ key: z.string(), controlId: z.string() })),
       }),
     ),
-  }),
-);
+  });
+const reviewReportSchema = lazy(reviewReportShape);
 
 /** Reads, parses and checks a report file; `path` is absolute or relative to `options.root`. */
 export async function readReportFile(path: string, options: ReadReportOptions): Promise<ReportFile> {
@@ -71,7 +74,7 @@ export async function readReportFile(path: string, options: ReadReportOptions): 
     throw new ReviewError('invalid_report', `${where}: schema version ${version}; this version reads up to ${REPORT_SCHEMA_VERSION}`,
       'Upgrade the compliance package (or action) that reads it to the version that wrote it.');
   }
-  const parsed = reviewReportShape.safeParse(data);
+  const parsed = reviewReportSchema.safeParse(data);
   if (parsed.success) {
     const report = data as ReviewReport;
     const coverage = new Map<string, number>();

@@ -11,6 +11,7 @@ import {
   type GenerateTarget,
   type GenerationManifest,
 } from '../../review/index.js';
+import { manifestShape } from '../../review/drift.js';
 
 const target: GenerateTarget = {
   type: 'policy',
@@ -153,3 +154,29 @@ describe('manifest in detail', () => {
   });
 });
 
+
+// The readers use the manifest's schema built once per process; built fresh here, so a change to its shape is seen.
+describe('manifestShape', () => {
+  const entry = { output: 'generated/a', framework: 'hipaa-security', type: 'policy', parameters: {}, frameworkUpdatedAt: null, generatedAt: '2026-01-05T00:00:00Z', files: [{ path: 'generated/a.md', format: 'md', contentHash: 'h' }] };
+  it('takes a manifest whose documents and files hold every field, and refuses one that lacks one', () => {
+    expect(manifestShape().safeParse({ schemaVersion: 1, documents: [entry] }).success).toBe(true);
+    expect(manifestShape().safeParse({ schemaVersion: 1, documents: [{ ...entry, output: undefined }] }).success).toBe(false);
+    expect(manifestShape().safeParse({ schemaVersion: 1, documents: [{ ...entry, files: [{ path: 'generated/a.md', format: 'md' }] }] }).success).toBe(false);
+  });
+});
+
+describe('generatedFileHash', () => {
+  it('hashes text formats like library text, whatever the line endings or the form given, and other formats as bytes', () => {
+    expect(generatedFileHash('md', 'a\r\nb\n')).toBe(generatedFileHash('md', 'a\nb\n'));
+    expect(generatedFileHash('md', new TextEncoder().encode('a\nb\n'))).toBe(generatedFileHash('md', 'a\nb\n'));
+    expect(generatedFileHash('pdf', 'a\r\nb')).not.toBe(generatedFileHash('pdf', 'a\nb'));
+    expect(generatedFileHash('pdf', 'a\nb')).toBe(generatedFileHash('pdf', new TextEncoder().encode('a\nb')));
+  });
+});
+
+describe('planGeneration', () => {
+  it('names every hand-edited file of a document it leaves alone', () => {
+    const edited = { output: 'generated/a', target: {} as never, status: 'edited-by-hand' as const, reasons: [], editedFiles: ['generated/a.md', 'generated/a.pdf'], missingFiles: [], frameworkUpdatedAt: undefined, generatedAt: undefined };
+    expect(planGeneration([edited]).skipped).toEqual([{ output: 'generated/a', reason: 'edited by hand (generated/a.md, generated/a.pdf): use --force to overwrite' }]);
+  });
+});

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildReviewReport, evaluateGate, REPORT_SCHEMA } from '../../review/index.js';
 import { loadBaseline, readReportFile } from '../../review/node/index.js';
+import { reviewReportShape } from '../../review/node/report.js';
 import { report } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'report-file-'));
@@ -91,5 +92,18 @@ describe('readReportFile', () => {
       message: 'baseline neither.json: the baseline is neither a review report (--json output or report.json) nor a mapping report',
       hint: 'Make one.',
     });
+  });
+});
+
+// readReportFile uses the shape built once per process; built fresh here, so a change to it is seen.
+describe('reviewReportShape', () => {
+  const framework = { framework: { key: 'nist-csf-2', name: 'NIST CSF 2.0' }, gaps: [{ key: 'nist-csf-2/B', controlId: 'B' }] };
+  const shaped = (frameworks: unknown[]) => reviewReportShape().safeParse({ schema: REPORT_SCHEMA, schemaVersion: 1, frameworks }).success;
+  it('takes a report whose frameworks name themselves and their gaps, and refuses one that leaves out any of these', () => {
+    expect(shaped([framework])).toBe(true);
+    expect(reviewReportShape().safeParse({ schemaVersion: 1, frameworks: [framework] }).success).toBe(false);
+    expect(shaped([{ gaps: [] }])).toBe(false);
+    expect(shaped([{ ...framework, framework: { key: 'nist-csf-2' } }])).toBe(false);
+    expect(shaped([{ ...framework, gaps: [{ key: 'nist-csf-2/B' }] }])).toBe(false);
   });
 });
