@@ -164,6 +164,61 @@ describe('GitHub port on Octokit (nock)', () => {
   });
 });
 
+describe('the Octokit adapter at its edges (nock)', () => {
+  const secondary = { message: 'You have exceeded a secondary rate limit.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' };
+  const logged = () => {
+    const lines: string[] = [];
+    return { lines, log: { debug: () => {}, info: (message: string) => lines.push(message), warning: (message: string) => lines.push(`warning: ${message}`) } satisfies GitHubLog };
+  };
+  const limited = async (log: GitHubLog, options: { maxRateLimitWaitSeconds?: number; maxRateLimitRetries?: number }) =>
+    gitHubIssues(await createGitHub({ token: TOKEN, baseUrl: API, userAgent: 'compliance-test', log, ...quick(), ...options }), REPO);
+  const listUrl = `GET ${API}${ISSUES}?labels=compliance-gap&state=all&per_page=100`;
+
+  // 403, not 429: Octokit's retry plugin retries a 429 itself once the throttling gives up.
+  it('waits out a rate limit as long as the longest wait allowed, and gives up on a longer one', async () => {
+    const { lines, log } = logged();
+    nock(API)
+      .get(ISSUES).query(listQuery).reply(403, secondary, { 'retry-after': '5' })
+      .get(ISSUES).query(listQuery).reply(200, [])
+      .get(ISSUES).query(listQuery).reply(403, secondary, { 'retry-after': '6' });
+    const port = await limited(log, { maxRateLimitWaitSeconds: 5 });
+    expect(await port.listIssues('compliance-gap')).toEqual([]);
+    await expect(port.listIssues('compliance-gap')).rejects.toMatchObject({ status: 403 });
+    expect(lines).toEqual([
+      `GitHub secondary rate limit on ${listUrl}: retrying in 5 s`,
+      `warning: GitHub secondary rate limit on ${listUrl}: giving up (retry after 6 s)`,
+    ]);
+  });
+
+  it('retries a rate limit as many times as allowed, then gives up', async () => {
+    const { lines, log } = logged();
+    nock(API)
+      .get(ISSUES).query(listQuery).reply(403, secondary, { 'retry-after': '1' })
+      .get(ISSUES).query(listQuery).reply(403, secondary, { 'retry-after': '1' });
+    await expect((await limited(log, { maxRateLimitRetries: 1 })).listIssues('compliance-gap')).rejects.toMatchObject({ status: 403 });
+    expect(lines).toEqual([`GitHub secondary rate limit on ${listUrl}: retrying in 1 s`, `warning: GitHub secondary rate limit on ${listUrl}: giving up (retry after 1 s)`]);
+  });
+
+  it('keeps labels GitHub lists as plain names, and a label without a name as null', async () => {
+    nock(API).get(ISSUES).query(listQuery).reply(200, [issueJson(1, null, { labels: ['compliance-gap', { id: 2 }] })]);
+    expect((await (await port()).listIssues('compliance-gap'))[0]?.labels).toEqual(['compliance-gap', { name: null }]);
+  });
+
+  it('lets a failure to read or create the label through unless it means the label is missing or already there', async () => {
+    nock(API).get('/repos/acme/policies/labels/compliance-gap').reply(401, { message: 'Bad credentials' });
+    await expect((await port()).createLabel('compliance-gap')).rejects.toMatchObject({ status: 401 });
+    nock(API)
+      .get('/repos/acme/policies/labels/compliance-gap').reply(404, { message: 'Not Found' })
+      .post('/repos/acme/policies/labels').reply(403, { message: 'Resource not accessible by integration' });
+    await expect((await port()).createLabel('compliance-gap')).rejects.toMatchObject({ status: 403 });
+  });
+
+  it('sends the assignees of an issue that has some', async () => {
+    nock(API).post(ISSUES, { title: 'T', body: 'B', labels: ['compliance-gap'], assignees: ['octocat'] }).reply(201, issueJson(3, 'B'));
+    expect(await (await port()).createIssue({ title: 'T', body: 'B', labels: ['compliance-gap'], assignees: ['octocat'] })).toEqual({ number: 3, url: 'https://github.com/acme/policies/issues/3' });
+  });
+});
+
 describe('reading a GitHub error', () => {
   const http = (status: unknown, message: unknown, headers?: Record<string, string | number>) => ({ status, message, ...(headers ? { response: { headers } } : {}) });
 
