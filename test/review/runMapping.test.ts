@@ -1,0 +1,77 @@
+/**
+ * review/mapping.ts's runMapping against the in-process sandbox with a recording client: what each
+ * mode sends (one policy set, or one upload per file), under which title and source, and that the
+ * caller's signal and progress reach every call.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { combineReports, runMapping } from '../../review/index.js';
+import { LIVE_KEY, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
+import { report } from './fixtures.js';
+
+const files = [
+  { path: 'policies/access.md', content: policyText('access control') },
+  { path: 'policies/backup.md', content: policyText('backup') },
+];
+
+let box: RunningSandbox;
+beforeAll(async () => {
+  box = await sandbox({ rateLimitPerMinute: 100_000 });
+});
+afterAll(async () => {
+  await box?.close();
+});
+
+type Sent = { framework: string; content: string; title: string };
+const sent = (calls: ReturnType<typeof recordingClient>['calls']) => calls.filter((call) => call.method === 'mapAndDownload').map((call) => call.args[0] as Sent);
+
+describe('runMapping', () => {
+  it('combined: sends the files as one policy set, each under its header, titled by their count', async () => {
+    const { client, calls } = recordingClient(box, LIVE_KEY);
+    const run = await runMapping(client, { framework: 'hipaa-security', files, mode: 'combined' });
+    const [set] = sent(calls);
+    expect(set?.title).toBe('Policy set (2 documents)');
+    expect(set?.content.startsWith('=== FILE: policies/access.md ===\n')).toBe(true);
+    expect(set?.content).toContain('\n=== FILE: policies/backup.md ===\n');
+    expect(run.mode).toBe('combined');
+    expect(run.reports.map((entry) => entry.source)).toEqual(['combined']);
+    expect(run.reports[0]?.jobId).toMatch(/\S/);
+
+    const one = recordingClient(box, LIVE_KEY);
+    await runMapping(one.client, { framework: 'hipaa-security', files: files.slice(0, 1), mode: 'combined' });
+    expect(sent(one.calls)[0]?.title).toBe('Policy set (1 document)');
+    const titled = recordingClient(box, LIVE_KEY);
+    await runMapping(titled.client, { framework: 'hipaa-security', files, mode: 'combined', title: 'Our policies' });
+    expect(sent(titled.calls)[0]?.title).toBe('Our policies');
+  });
+
+  it('per document: one upload per file, titled and sourced by its path', async () => {
+    const { client, calls } = recordingClient(box, LIVE_KEY);
+    const run = await runMapping(client, { framework: 'hipaa-security', files, mode: 'per-document', concurrency: 1 });
+    expect(sent(calls).map((entry) => entry.title)).toEqual(['policies/access.md', 'policies/backup.md']);
+    expect(sent(calls).every((entry) => !entry.content.includes('=== FILE:'))).toBe(true);
+    expect(run.mode).toBe('per-document');
+    expect(run.reports.map((entry) => entry.source)).toEqual(['policies/access.md', 'policies/backup.md']);
+  });
+
+  it('passes the caller’s signal to each call and its job progress to the caller, naming the source', async () => {
+    const { client, calls } = recordingClient(box, LIVE_KEY);
+    const { signal } = new AbortController();
+    const progress: Array<{ source: string; status: string }> = [];
+    await runMapping(client, { framework: 'hipaa-security', files, mode: 'per-document', concurrency: 1, signal, onProgress: (event) => progress.push({ source: event.source, status: event.job.status }) });
+    expect(calls.map((call) => (call.args[1] as { signal?: AbortSignal }).signal)).toEqual([signal, signal]);
+    expect(new Set(progress.map((event) => event.source))).toEqual(new Set(['policies/access.md', 'policies/backup.md']));
+    expect(progress.at(-1)?.status).toBe('completed');
+  });
+});
+
+describe('combineReports, a gap of no listed control', () => {
+  it('keeps the gap', () => {
+    const gap = { controlId: 'Z', title: 'Z', status: 'missing' as const, missing: 'all of it', recommendation: '' };
+    const merged = combineReports([
+      { source: 'policies/a.md', jobId: 'j1', report: report({}, { controls: [], gaps: [gap], jobId: 'j1' }) },
+      { source: 'policies/b.md', jobId: 'j2', report: report({}, { controls: [], gaps: [], jobId: 'j2' }) },
+    ]);
+    expect(merged.gaps.map((entry) => entry.controlId)).toEqual(['Z']);
+  });
+});
