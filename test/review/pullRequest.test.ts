@@ -4,6 +4,7 @@
  * key's ledger), and which compliance.yml judges it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baselineThatCounts } from '../../review/pullRequest.js';
 import { changedPathsCheck, eventPolicy, parseConfig, readDeclarations, ReviewError, runMapCheck, runReview, type BaseCommitFiles, type ChangeList, type ReviewEvent } from '../../review/index.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
 import { apiClient, LIVE_KEY, liveBalance, policyText, sandbox } from '../sandbox/helpers.js';
@@ -99,6 +100,29 @@ describe('runMapCheck', () => {
     expect((error as ReviewError).code).toBe('invalid_config');
     expect((error as ReviewError).hint).toContain('--framework');
   });
+
+  it('without a flag, names the input as the user writes it', async () => {
+    const error = await check({ kind: 'push' }, { head: configText(0).replace(/frameworks:[\s\S]*$/, '') }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ message: 'compliance.yml lists no frameworks to map', hint: 'Add one under frameworks:, or name a verified framework (for example nist-csf-2) with framework and a threshold.' });
+  });
+
+  it('refuses to judge a pull request whose base commit was not read: not evaluated, so not passed', async () => {
+    const before = await balance();
+    const error = await check(PULL_REQUEST).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ReviewError);
+    expect(error).toMatchObject({
+      code: 'not_evaluated',
+      message: 'not evaluated, so not passed: a pull request is judged by the gate of its base commit, and none was read',
+      hint: 'Run the check in a clone that holds the base commit.',
+    });
+    expect(await balance()).toBe(before);
+  });
+
+  it('off a pull request, a mapping store handed in is not read', { timeout: 60_000 }, async () => {
+    const stored = await check(PULL_REQUEST, { base: configText(0) });
+    const run = await check({ kind: 'push' }, { mappingStore: stored.mappingStore });
+    expect(run.result.reused).toEqual([]);
+  });
 });
 
 describe('runMapCheck: a store or a baseline from a cache counts only as the service confirms it', () => {
@@ -162,8 +186,22 @@ describe('changedPathsCheck', () => {
     }
   });
 
-  it('without a change list (git could not tell) or off a gated event, the check runs', () => {
+  it('without a change list (git could not tell), without a base, or off a gated event, the check runs', () => {
+    expect(changedPathsCheck(eventPolicy(PULL_REQUEST), undefined, head)).toEqual({ verdict: undefined, scope: undefined });
     expect(changedPathsCheck(eventPolicy(PULL_REQUEST), baseCommit(configText(0)), head).verdict).toBeUndefined();
     expect(changedPathsCheck(eventPolicy({ kind: 'push' }), base(['README.md']), head).verdict).toBeUndefined();
+  });
+});
+
+describe('baselineThatCounts', () => {
+  const given = { gapKeys: new Set(['hipaa-security/A']), report: undefined };
+  it('off a gated run takes the given baseline as it is, and none when none is given', async () => {
+    const client = apiClient(box, LIVE_KEY);
+    expect(await baselineThatCounts(client, given, undefined, undefined)).toEqual({ value: given });
+    expect(await baselineThatCounts(client, undefined, undefined, undefined)).toEqual({});
+  });
+
+  it('on a gated run without a given baseline, counts every gap as new', async () => {
+    expect(await baselineThatCounts(apiClient(box, LIVE_KEY), undefined, baseCommit(configText(0)), undefined)).toEqual({ value: { gapKeys: new Set(), report: undefined } });
   });
 });
