@@ -180,3 +180,15 @@ generate:
     ]);
   });
 });
+
+describe('parseConfig at its edges', () => {
+  it('drops only a leading @ from an assignee', () => {
+    expect(parseConfig(`${minimal}gapIssues:\n  assignees: ["@octocat", "team@acme"]\n`).gapIssues.assignees).toEqual(['octocat', 'team@acme']);
+  });
+
+  it('refuses a generated output that climbs out of the repository, and takes one that stays in', () => {
+    const generate = (output: string) => `${minimal}generate:\n  - type: access_control_policy\n    framework: hipaa-security\n    output: ${output}\n`;
+    expect(issuesOf(generate('../outside'))).toEqual(['compliance.yml:6 generate[0].output: must stay inside the repository']);
+    expect(parseConfig(generate('generated/..access')).generate[0]?.output).toBe('generated/..access');
+  });
+});
