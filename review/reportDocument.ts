@@ -3,7 +3,7 @@
  * templates) that also serves as the baseline of a later `--fail-on new-gaps` run.
  */
 import * as z from 'zod/v4/mini';
-import { lazy } from '../api/schemas/lazy.js';
+import { once } from '../api/schemas/lazy.js';
 import type { KeyMode } from '../api/schemas/common.js';
 import { ReviewError } from './errors.js';
 import type { GateResult } from './gate.js';
@@ -70,26 +70,27 @@ export function modeNote(mode: KeyMode | undefined): string {
   return mode === 'sandbox' ? ' (sandbox key: sample results, nothing charged)' : '';
 }
 
-// Only what a baseline needs is checked; the rest of a report is kept as it is.
-const reportForBaseline = lazy(() =>
-  z.looseObject({
+/**
+ * What a baseline must hold, of our report or of a raw mapping report (as downloaded in json): only
+ * what it needs is checked, the rest is kept as it is. Built anew on each call, so a test checks the
+ * shapes fresh; baselineGapKeys uses them built once.
+ */
+export const baselineShapes = () => ({
+  report: z.looseObject({
     schema: z.literal(REPORT_SCHEMA),
     schemaVersion: z.number(),
     frameworks: z.array(z.looseObject({ gaps: z.array(z.looseObject({ key: z.string() })) })),
   }),
-);
-
-// A raw mapping report (as downloaded in json) is accepted as a baseline too.
-const mappingReportForBaseline = lazy(() =>
-  z.looseObject({
+  mappingReport: z.looseObject({
     framework: z.looseObject({ slug: z.optional(z.string()), name: z.optional(z.string()) }),
     gaps: z.array(z.looseObject({ controlId: z.string() })),
   }),
-);
+});
+const baselineSchemas = once(baselineShapes);
 
 /** The gap keys of a previous report document (or of raw mapping reports). */
 export function baselineGapKeys(document: unknown): Set<string> {
-  const ours = reportForBaseline.safeParse(document);
+  const ours = baselineSchemas().report.safeParse(document);
   if (ours.success) {
     if (ours.data.schemaVersion > REPORT_SCHEMA_VERSION) {
       throw new ReviewError('invalid_report', `the baseline has schema version ${ours.data.schemaVersion}; this version reads up to ${REPORT_SCHEMA_VERSION}`, 'Upgrade the compliance package.');
@@ -99,7 +100,7 @@ export function baselineGapKeys(document: unknown): Set<string> {
   const raw = Array.isArray(document) ? document : [document];
   const keys = new Set<string>();
   for (const entry of raw) {
-    const parsed = mappingReportForBaseline.safeParse(entry);
+    const parsed = baselineSchemas().mappingReport.safeParse(entry);
     if (!parsed.success) {
       throw new ReviewError('invalid_report', 'the baseline is neither a review report (--json output or report.json) nor a mapping report',
         'Pass the JSON report a previous run wrote.');

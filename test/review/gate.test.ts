@@ -9,6 +9,7 @@ import {
   type Waiver,
 } from '../../review/index.js';
 import { report } from './fixtures.js';
+import { baselineShapes, REPORT_SCHEMA, REPORT_SCHEMA_VERSION } from '../../review/reportDocument.js';
 
 const base: GateOptions = { framework: 'nist-csf-2', threshold: 70, waivers: [], today: '2026-06-01', failOn: 'coverage' };
 const waiver = (control: string, expires: string): Waiver => ({ framework: 'NIST-CSF-2', control, reason: 'moving to new HR platform', owner: 'ciso@northwind.example', expires });
@@ -202,5 +203,28 @@ describe('evaluateGate, what it says and counts (mutants that survived the tests
     expect(lenient).toMatchObject({ passed: true, warnings: ['declared in front matter without evidence: PR.AT-01 (policies/a.md, policies/b.md)'] });
     const backed = evaluateGate(mapped, { ...base, threshold: 50, failOn: 'declared-without-evidence', declarations: declarations.slice(2) });
     expect(backed).toMatchObject({ passed: true, reasons: [], warnings: [] });
+  });
+});
+
+describe('baselineGapKeys at its edges', () => {
+  it('refuses a report of a newer schema version, and a file of neither kind, each with its fix', () => {
+    expect(() => baselineGapKeys({ schema: REPORT_SCHEMA, schemaVersion: REPORT_SCHEMA_VERSION + 1, frameworks: [] })).toThrowError(
+      expect.objectContaining({ code: 'invalid_report', message: `the baseline has schema version ${REPORT_SCHEMA_VERSION + 1}; this version reads up to ${REPORT_SCHEMA_VERSION}`, hint: 'Upgrade the compliance package.' }),
+    );
+    expect(() => baselineGapKeys([{ framework: { slug: 'x' }, gaps: [{}] }])).toThrowError(
+      expect.objectContaining({ message: 'the baseline is neither a review report (--json output or report.json) nor a mapping report', hint: 'Pass the JSON report a previous run wrote.' }),
+    );
+  });
+});
+
+// baselineGapKeys reads the shapes built once per process; built fresh here, so a change to them is seen.
+describe('baselineShapes', () => {
+  it('takes what a baseline needs of each kind of report, and refuses one that lacks it', () => {
+    const { report: ours, mappingReport } = baselineShapes();
+    expect(ours.safeParse({ schema: REPORT_SCHEMA, schemaVersion: 1, frameworks: [{ gaps: [{ key: 'k' }] }] }).success).toBe(true);
+    expect(ours.safeParse({ schema: REPORT_SCHEMA, schemaVersion: 1, frameworks: [{ gaps: [{}] }] }).success).toBe(false);
+    expect(mappingReport.safeParse({ framework: {}, gaps: [{ controlId: 'A' }] }).success).toBe(true);
+    expect(mappingReport.safeParse({ framework: { slug: 5 }, gaps: [] }).success).toBe(false);
+    expect(mappingReport.safeParse({ framework: {}, gaps: [{}] }).success).toBe(false);
   });
 });
