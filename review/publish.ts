@@ -116,7 +116,6 @@ async function downloadReportFiles(
   client: ComplianceApi,
   report: ReviewReport,
   formats: readonly ReportFormat[],
-  options: { signal?: AbortSignal } = {},
 ): Promise<{ files: ReportFile[]; failures: DownloadFailure[] }> {
   const files: ReportFile[] = [];
   const failures: DownloadFailure[] = [];
@@ -126,7 +125,7 @@ async function downloadReportFiles(
       for (const [index, jobId] of framework.jobIds.entries()) {
         const suffix = framework.jobIds.length > 1 ? `-${index + 1}` : '';
         // Settled, not caught: n8n's lint wants no rethrow inside a catch (its nodes convert errors at their boundary).
-        const settled = await settle(() => client.downloadDocument({ jobId, format }, { ...(options.signal ? { signal: options.signal } : {}) }));
+        const settled = await settle(() => client.downloadDocument({ jobId, format }));
         if (!settled.ok) {
           if (!(settled.error instanceof ComplianceError)) throw settled.error;
           failures.push({ format, framework: framework.framework.name, message: `Could not download the ${format} report of ${framework.framework.name}: ${settled.error.toDisplayString()}` });

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReportFiles, parseConfig, parseReportFormats, readDeclarations, renderReportFiles, runReview, type ReviewReport } from '../../review/index.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
+import { renderReportSarif } from '../../review/renderSarif.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 let box: RunningSandbox;
@@ -38,6 +39,14 @@ describe('renderReportFiles', () => {
   it('report.md carries the gate notes it is given', () => {
     const [md] = renderReportFiles(report, ['md'], { gateNotes: ['A note from the gate.'] });
     expect(md?.data).toContain('A note from the gate.');
+  });
+
+  it('report.sarif points at the compliance.yml it is given, at the line of each framework', () => {
+    const context = { configPath: 'config/compliance.yml', configText: `# ours\n${HIPAA_CONFIG(0)}` };
+    const [sarif] = renderReportFiles(report, ['sarif'], context);
+    expect(sarif?.data).toBe(renderReportSarif(report, context));
+    expect(sarif?.data).not.toBe(renderReportSarif(report, { configPath: 'config/compliance.yml' }));
+    expect(sarif?.data).toContain('"uri": "config/compliance.yml"');
   });
 
   it('a format list names each once; an unknown one is refused naming the field and the choices', () => {
@@ -85,5 +94,11 @@ describe('buildReportFiles', () => {
     const built = await buildReportFiles(client(), { ...report, frameworks: [{ ...framework, jobIds: ['job_unknown', framework.jobIds[0]] }] }, ['pdf']);
     expect(built.files.map((file) => file.name)).toEqual([`${framework.framework.key}-2.pdf`]);
     expect(built.failures).toEqual([{ format: 'pdf', framework: framework.framework.name, message: expect.stringMatching(new RegExp(`^Could not download the pdf report of ${framework.framework.name}: .+`)) }]);
+  });
+
+  it('lets an error that is not the service’s through', async () => {
+    const bug = new TypeError('a bug');
+    const { client: broken } = recordingClient(box, LIVE_KEY, { downloadDocument: () => Promise.reject(bug) });
+    await expect(buildReportFiles(broken, report, ['pdf'])).rejects.toBe(bug);
   });
 });
