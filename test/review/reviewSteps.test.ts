@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { ComplianceApiError } from '../../api/errors.js';
-import { parseConfig, readDeclarations, ReviewError, runReview } from '../../review/index.js';
+import { parseConfig, readDeclarations, readMappingStore, ReviewError, runReview, serializeMappingStore } from '../../review/index.js';
 import { finishReview, gapsUpdatesAndDrift, planReview, syncAndMap } from '../../review/reviewSteps.js';
 import type { ReviewInput, ReviewProgress } from '../../review/reviewTypes.js';
 import { GENERATE_ACCESS_CONTROL, HIPAA_CONFIG } from '../actions/harness.js';
@@ -113,6 +113,51 @@ describe('planReview', () => {
     expect(run.calls.map((call) => call.operationId)).toEqual(['ingestLibraryDocument', 'refreshLibraryDocument', 'mapDocument']);
     const skipped = await planReview(recording().client, input(HIPAA_CONFIG(0), { sync: 'skip' }), () => {});
     expect([skipped.plan, skipped.mergePrice, skipped.toSync]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('refuses two entries that name one framework, once the catalogue says so', async () => {
+    const { verified } = await planReview(recording().client, input(HIPAA_CONFIG(0), { sync: 'skip' }), () => {});
+    const name = verified.find((entry) => entry.slug === 'hipaa-security')?.name;
+    if (!name) throw new Error('the catalogue lacks hipaa-security');
+    const twice = HIPAA_CONFIG(0, `  - framework: ${JSON.stringify(name)}\n    threshold: 0\n`);
+    await expect(planReview(recording().client, input(twice, { sync: 'skip' }), () => {})).rejects.toMatchObject({ code: 'invalid_config', message: expect.stringContaining('it would be mapped and charged twice') });
+  });
+
+  it('finds a file by its path when ./ only appears inside it', async () => {
+    const config = 'repository: acme/dots\ndocuments:\n  - name: notes\n    paths: ["**/*.md"]\n';
+    const dotted = [{ path: 'notes./access.md', content: policyText('dotted folder') }];
+    const planned = await planReview(recording().client, input(config, { files: dotted }), () => {});
+    expect(planned.plan?.contents.get('notes./access.md')).toMatch(/dotted folder/);
+  });
+
+  it('passes the caller’s signal to the library listing', async () => {
+    const { client, calls } = recording();
+    const { signal } = new AbortController();
+    await planReview(client, input(HIPAA_CONFIG(0), { signal }), () => {});
+    const listing = calls.filter((call) => call.method === 'listLibrary');
+    expect(listing.length).toBeGreaterThan(0);
+    expect(listing.every((call) => (call.args[1] as { signal?: AbortSignal }).signal === signal)).toBe(true);
+  });
+
+  it('reuses a stored mapping the service confirms, pricing no call for it, and says why it does not reuse one it cannot confirm', async () => {
+    const run = input(HIPAA_CONFIG(0), { sync: 'skip' });
+    const { client } = recording();
+    const first = await syncAndMap(client, run, await planReview(client, run, () => {}), () => {});
+    const reuse = readMappingStore(serializeMappingStore(7, first.stored), 7);
+    const log = progressLog();
+    const planned = await planReview(client, { ...run, reuse }, log.progress);
+    expect(planned.calls).toEqual([]);
+    expect(log.seen).toEqual([]);
+    const mapLog = progressLog();
+    const again = await syncAndMap(client, { ...run, reuse }, planned, mapLog.progress);
+    expect(mapLog.seen).toEqual([['map', 'reusing the mapping of hipaa-security from an earlier run: same framework and documents, 0 tokens']]);
+    expect([again.reused, again.tokensSpent]).toEqual([['hipaa-security'], 0]);
+
+    const unknown = readMappingStore(serializeMappingStore(7, first.stored.map((entry) => ({ ...entry, reports: entry.reports.map((report) => ({ ...report, jobId: '00000000-0000-4000-8000-000000000000' })) }))), 7);
+    const rejectLog = progressLog();
+    const rejected = await planReview(client, { ...run, reuse: unknown }, rejectLog.progress);
+    expect(rejected.calls.map((call) => call.operationId)).toEqual(['mapDocument']);
+    expect(rejectLog.seen).toEqual([['map', expect.stringMatching(/^the stored mapping of hipaa-security is not reused: \S/)]]);
   });
 
   it('plans no mapping call when nothing changed since the base', async () => {
@@ -223,6 +268,18 @@ describe('gapsUpdatesAndDrift', () => {
     expect(on.calls.filter((call) => call.method === 'getFramework').map((call) => call.args[0])).toEqual([{ slug: 'hipaa-security' }]);
     expect(read.frameworkUpdates.map((entry) => entry.slug)).toEqual(['hipaa-security']);
     expect(onLog.seen).toEqual([['updates', 'reading framework updates']]);
+  });
+
+  it('passes the caller’s signal to the update reads, and resolves no framework when it reads no update', async () => {
+    const { signal } = new AbortController();
+    const run = input(HIPAA_CONFIG(0), { sync: 'skip', checkUpdates: undefined, signal });
+    const { client, calls } = recording();
+    const planned = await planReview(client, run, () => {});
+    await gapsUpdatesAndDrift(client, run, planned, [], () => {});
+    expect(calls.filter((call) => call.method === 'getFramework').map((call) => (call.args[1] as { signal?: AbortSignal }).signal)).toEqual([signal]);
+    // A framework the catalogue lacks is a mapping error already; without updates it is not looked up again.
+    const unknown = input(HIPAA_CONFIG(0).replace('hipaa-security', 'no-such-framework'), { sync: 'skip' });
+    await expect(gapsUpdatesAndDrift(client, unknown, { ...planned }, [], () => {})).resolves.toMatchObject({ frameworkUpdates: [] });
   });
 
   it('checks drift only with a manifest and a generate section, against the framework’s latest update', async () => {
