@@ -14,6 +14,8 @@ import {
 } from '../../review/index.js';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { contentHash, normaliseContent } from '../../api/contentHash.js';
+import { LIMITS } from '../../api/schemas/common.js';
+import { libraryContent } from '../../review/syncPlan.js';
 
 const text = (topic: string) => `# ${topic}\n\n${`This policy describes ${topic} at Northwind. `.repeat(10)}\n`;
 const groups: DocumentGroup[] = [{ name: 'policies', paths: ['policies/*.md'], category: 'Policies', tags: ['security'] }];
@@ -252,3 +254,12 @@ describe('documentTitle and repositoryTag', () => {
   });
 });
 
+
+describe('libraryContent at the size limit', () => {
+  it('drops the closing newline only from a text that would pass the limit by it', () => {
+    const under = 'a'.repeat(LIMITS.libraryMaxChars - 1);
+    expect(libraryContent(under)).toEqual({ content: `${under}\n`, problem: undefined });
+    const exact = 'a'.repeat(LIMITS.libraryMaxChars);
+    expect(libraryContent(exact)).toEqual({ content: exact, problem: undefined });
+  });
+});
