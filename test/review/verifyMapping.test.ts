@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, readDeclarations, runReview, verifiedBaseline, verifiedReuse, type ReviewResult } from '../../review/index.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, policyText, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 const files = [
@@ -74,5 +74,47 @@ describe('verifiedBaseline', () => {
     expect(await verifiedBaseline(client(), { ...review.report, frameworks: [{ ...framework, coverage: claimed }] }, files)).toEqual({ rejected: `${name}: it says ${claimed}% where the service's reports say ${framework.coverage}%` });
     expect((await verifiedBaseline(client(), { ...review.report, frameworks: [{ ...framework, coverage: framework.coverage + 0.04 }] }, files)).rejected).toBeUndefined();
     expect((await verifiedBaseline(client(), review.report, without(quote))).rejected).toMatch(new RegExp(`^${name}: it credits a quote the base commit's documents do not contain \\(`));
+  });
+});
+
+describe('verification at its edges', () => {
+  /** The live client whose mapping reports come back changed by `edit` (the sandbox cannot be told to answer so). */
+  const editedReports = (edit: (report: Record<string, unknown>) => Record<string, unknown>) =>
+    recordingClient(box, LIVE_KEY, {
+      downloadDocument: async (...args: unknown[]) => {
+        const answer = await client().downloadDocument(...(args as Parameters<ReturnType<typeof client>['downloadDocument']>));
+        return answer.kind === 'json' ? { ...answer, data: edit(answer.data as Record<string, unknown>) } : answer;
+      },
+    });
+  type Control = { id: string; status: string; evidence: Array<{ quote: string }> };
+  const controlsOf = (report: Record<string, unknown>) => report.controls as Control[];
+
+  it('ignores what a missing control quotes, and shows at most 80 characters of a quote it cannot find', async () => {
+    const { reports } = stored();
+    const quoted = (status: string, quote: string) => editedReports((report) => ({ ...report, controls: [{ ...controlsOf(report)[0], id: 'X-1', status, evidence: [{ quote }] }, ...controlsOf(report).slice(1)] }));
+    expect((await verifiedReuse(quoted('missing', 'nowhere in the documents').client, reports, files)).rejected).toBeUndefined();
+    const long = `${'q'.repeat(80)}TAIL`;
+    expect((await verifiedReuse(quoted('covered', long).client, reports, files)).rejected).toBe(`it credits a quote the documents do not contain (X-1: "${'q'.repeat(80)}")`);
+  });
+
+  it('passes the caller’s signal to each download, and lets an error that is not the service’s through', async () => {
+    const { reports } = stored();
+    const { client: recorded, calls } = recordingClient(box, LIVE_KEY);
+    const { signal } = new AbortController();
+    await verifiedReuse(recorded, reports, files, signal);
+    expect(calls.map((call) => (call.args[1] as { signal?: AbortSignal }).signal)).toEqual(reports.map(() => signal));
+    const bug = new TypeError('a bug');
+    const { client: broken } = recordingClient(box, LIVE_KEY, { downloadDocument: () => Promise.reject(bug) });
+    await expect(verifiedReuse(broken, reports, files)).rejects.toBe(bug);
+  });
+
+  it('takes a baseline whose coverage is within 0.05 of the service’s, and no further', async () => {
+    const framework = review.report.frameworks[0];
+    if (!framework) throw new Error('the review mapped nothing');
+    const atZero = editedReports((report) => ({ ...report, coverage: 0 })).client;
+    const within = { ...review.report, frameworks: [{ ...framework, coverage: 0.05 }] };
+    expect((await verifiedBaseline(atZero, within, files)).rejected).toBeUndefined();
+    const beyond = { ...review.report, frameworks: [{ ...framework, coverage: 0.06 }] };
+    expect((await verifiedBaseline(atZero, beyond, files)).rejected).toBe(`${framework.framework.name}: it says 0.06% where the service's reports say 0%`);
   });
 });
