@@ -94,7 +94,7 @@ describe('runSync outcomes', () => {
 
   it('refuses a plan that still needs the library text', async () => {
     const plan = { ...planOf([{ kind: 'needs-content', path: 'a.md', tokens: 0, documentId: 'd-a' }]), needsContent: ['d-a'] };
-    await expect(runSync(scriptedClient({}).client, plan, { mode: 'live' })).rejects.toMatchObject({ code: 'invalid_report' });
+    await expect(runSync(scriptedClient({}).client, plan, { mode: 'live' })).rejects.toMatchObject({ code: 'invalid_report', message: 'the sync plan is not final: resolve it first (resolveSyncPlan fetches the missing text, free)' });
   });
 
   it('sends what each file needs, records the version and the document, and charges only a live key', async () => {
@@ -115,6 +115,8 @@ describe('runSync outcomes', () => {
       { kind: 'changed', path: 'd.md', documentId: 'd-d', outcome: 'refreshed', tokensSpent: 50, pricedTokens: 50, message: 'refreshed' },
     ]);
     expect(run).toMatchObject({ tokensSpent: 300, pricedTokens: 300, complete: true, stoppedBecause: undefined });
+    // toEqual passes an undefined property: a refresh the service gave no version carries none at all.
+    expect(Object.keys(run.results[3] ?? {})).not.toContain('version');
     const sandbox = await runSync(scriptedClient(answers).client, planOf(items), { mode: 'sandbox' });
     expect(sandbox).toMatchObject({ tokensSpent: 0, pricedTokens: 300, complete: true });
   });
@@ -197,5 +199,11 @@ describe('runSync outcomes', () => {
       ['not-attempted', 'aborted', 'd-b'],
     ]);
     expect(run).toMatchObject({ complete: false, stoppedBecause: 'aborted' });
+  });
+
+  it('deletes a removed document asked to be deleted, for free, saying so', async () => {
+    const removed: SyncItem = { kind: 'removed', path: 'gone.md', tokens: 0, documentId: 'd-gone', title: 'gone.md', delete: true };
+    const run = await runSync(scriptedClient({}).client, planOf([removed]), { mode: 'live' });
+    expect(run.results).toEqual([{ kind: 'removed', path: 'gone.md', documentId: 'd-gone', outcome: 'deleted', tokensSpent: 0, message: 'deleted (free)' }]);
   });
 });
