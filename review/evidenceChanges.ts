@@ -7,6 +7,7 @@
  */
 import type { RepoFile } from './documents.js';
 import { locateQuote } from './evidenceTrace.js';
+import { normaliseRepoPath } from './glob.js';
 import type { Evidence, GateResult } from './gate.js';
 import type { ReviewReport } from './reportDocument.js';
 
@@ -33,7 +34,7 @@ const fold = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ''
 
 /** Compares the default branch's report (with traced evidence) with the pull request's, over the PR's files. */
 export function compareEvidence(baseline: Pick<ReviewReport, 'frameworks'>, current: Pick<ReviewReport, 'frameworks'>, files: readonly RepoFile[]): EvidenceChanges {
-  const contentOf = new Map(files.map((file) => [file.path.replace(/^\.\//, ''), file.content]));
+  const contentOf = new Map(files.map((file) => [normaliseRepoPath(file.path), file.content]));
   const lost: LostEvidence[] = [];
   const gained: EvidenceChange[] = [];
   for (const now of current.frameworks) {

@@ -11,6 +11,7 @@
 import type { MappingReportModel } from '../api/clientTypes.js';
 import type { RepoFile } from './documents.js';
 import type { SourcedReport } from './mapping.js';
+import { normaliseRepoPath } from './glob.js';
 
 type QuoteModel = MappingReportModel['controls'][number]['evidence'][number];
 
@@ -94,7 +95,7 @@ function locateIn(index: IndexedText, needle: string, nearLine: number | undefin
  */
 function traceEvidence(quotes: readonly QuoteModel[], files: readonly RepoFile[], defaultSource?: string): TracedEvidence[] {
   const indexes = new Map<string, IndexedText>();
-  const contentOf = new Map(files.map((file) => [file.path.replace(/^\.\//, ''), file.content]));
+  const contentOf = new Map(files.map((file) => [normaliseRepoPath(file.path), file.content]));
   const indexOf = (path: string): IndexedText | undefined => {
     const content = contentOf.get(path);
     if (content === undefined) return undefined;
@@ -105,7 +106,8 @@ function traceEvidence(quotes: readonly QuoteModel[], files: readonly RepoFile[]
   return quotes.map((quote) => {
     const { line: serviceLine, ...location } = quote.location;
     const traced = { ...quote, location };
-    const source = (quote.location.source ?? defaultSource)?.replace(/^\.\//, '');
+    const given = quote.location.source ?? defaultSource;
+    const source = given === undefined ? undefined : normaliseRepoPath(given);
     const needle = fold(quote.quote);
     const candidates = source !== undefined && contentOf.has(source) ? [source] : [...contentOf.keys()];
     for (const path of candidates) {

@@ -11,6 +11,7 @@ import type { DocumentGroup } from './config.js';
 import { selectDocumentPaths, type RepoFile } from './documents.js';
 import { contentHash, normaliseContent, sameHash } from '../api/contentHash.js';
 import { removeFrontMatter } from './frontMatter.js';
+import { normaliseRepoPath } from './glob.js';
 
 export type LibraryDocument = z.output<typeof libraryDocument>;
 
@@ -143,7 +144,7 @@ export function planSync(input: PlanSyncInput): SyncPlan {
   const refreshPrice = priceOf('refreshLibraryDocument', input.prices ?? {}) ?? 0;
   const repoTag = input.repoTag.toLowerCase();
   const selected = selectDocumentPaths(input.groups, input.files.map((file) => file.path));
-  const byPath = new Map(input.files.map((file) => [file.path.replace(/^\.\//, ''), file]));
+  const byPath = new Map(input.files.map((file) => [normaliseRepoPath(file.path), file]));
   const hashOf = (doc: LibraryDocument) => doc.contentHash ?? input.knownHashes?.[doc.id];
   const holds = (doc: LibraryDocument, text: TextHashes) => {
     const stored = hashOf(doc);

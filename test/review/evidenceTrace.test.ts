@@ -67,6 +67,13 @@ describe('traceReports', () => {
     ]);
   });
 
+  it('finds the file of a source or a path spelt ././ or with a doubled slash', () => {
+    const spelt = [{ path: '././policies//a.md', content: TEXT }];
+    const mapped = report({ C1: 'covered' });
+    mapped.controls[0]!.evidence = [{ quote: 'Title', location: { source: 'policies/./a.md' } }, { quote: 'Title', location: { source: '././policies/a.md' } }];
+    expect(traceReports([{ source: 'combined', jobId: 'j', report: mapped }], spelt)[0]!.report.controls[0]!.evidence.map((quote) => [quote.file, quote.line])).toEqual([['policies/a.md', 1], ['policies/a.md', 1]]);
+  });
+
   it('keeps the service\'s line over the quote\'s lines in a known file when the text is not found, else only the file', () => {
     expect(traced('policies/b.md', [
       { quote: 'Not\nin the\nfile', location: { line: 7 } },

@@ -263,3 +263,13 @@ describe('libraryContent at the size limit', () => {
     expect(libraryContent(exact)).toEqual({ content: exact, problem: undefined });
   });
 });
+
+describe('planSync: a path given in another spelling', () => {
+  it('keeps the text of a file given as ././path or with a doubled slash, under the path its glob names', () => {
+    const files = [{ path: '././policies/a.md', content: text('access') }, { path: 'policies//b.md', content: text('backup') }];
+    const result = plan({ files });
+    expect(result.items.map((item) => [item.path, item.kind])).toEqual([['policies/a.md', 'new'], ['policies/b.md', 'new']]);
+    expect(result.contents.get('policies/a.md')).toBe(normaliseContent(text('access')));
+    expect(result.contents.get('policies/b.md')).toBe(normaliseContent(text('backup')));
+  });
+});

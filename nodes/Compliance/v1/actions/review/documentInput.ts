@@ -2,6 +2,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { RepoFile } from '../../../../../review/documents.js';
+import { normaliseRepoPath } from '../../../../../review/glob.js';
 import { text } from '../../helpers/utils.js';
 
 export const documentInputProperties: INodeProperties[] = [
@@ -69,7 +70,7 @@ export async function documentsOf(
   for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
     const file = await fileOf(context, itemIndex, operation);
     files.push(file);
-    itemOfPath.set(file.path.replace(/^\.\//, ''), itemIndex);
+    itemOfPath.set(normaliseRepoPath(file.path), itemIndex);
   }
   return { files, itemOfPath };
 }
