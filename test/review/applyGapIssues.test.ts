@@ -88,6 +88,12 @@ describe('applyGapIssuePlan', () => {
     expect(silent.failed).toEqual(applied.failed);
   });
 
+  it('carries out updates and closes without a progress callback', async () => {
+    const { port } = memoryPort();
+    const applied = await applyGapIssuePlan(port, plan({ update: [{ ...draft('a/2'), number: 7, reopen: true }], close: [{ key: 'a/4', number: 9, title: 'T', stateReason: 'completed', comment: 'Resolved.' }] }), { label: 'compliance-gap' });
+    expect([applied.reopened, applied.closed, applied.failed]).toEqual([[{ key: 'a/2', number: 7, url: `${URL}7` }], [{ key: 'a/4', number: 9, url: `${URL}9` }], []]);
+  });
+
   it('stops at a refused write: nothing after it is attempted', async () => {
     const { port, calls } = memoryPort({ createLabel: [httpError(403, 'Resource not accessible by integration')] });
     const applied = await applyGapIssuePlan(port, plan({ create: [draft('a/1')] }), { label: 'compliance-gap' });
