@@ -1,6 +1,6 @@
 /** Every operation: method, path, headers and body as they reach the service, through undici. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { operationIds, type OperationId } from '../../api/operations.js';
+import { fixedPrice, operationIds, operations, type OperationId } from '../../api/operations.js';
 import { API_KEY, BASE, FakeTime, JOB_ACCEPTED, JOB_ID, LIBRARY_TEXT, MockService, makeClient } from './helpers.js';
 
 interface Expectation {
@@ -188,5 +188,14 @@ describe('responses of the typed methods', () => {
     const client = makeClient(service, new FakeTime());
     await expect(client.call('pong' as never)).rejects.toMatchObject({ code: 'unknown_operation', field: 'operationId' });
     expect(service.attempts).toHaveLength(0);
+  });
+});
+
+describe('fixedPrice', () => {
+  it('reads a price the operation table fixes, and refuses an operation it does not price', () => {
+    const { cost } = operations.ingestLibraryDocument;
+    expect(cost.kind).toBe('fixed');
+    expect(fixedPrice('ingestLibraryDocument')).toBe(cost.kind === 'fixed' ? cost.tokens : undefined);
+    expect(() => fixedPrice('ping')).toThrow(new Error('ping has no fixed price in the operation table'));
   });
 });
