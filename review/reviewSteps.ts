@@ -16,6 +16,7 @@ import { ReviewError } from './errors.js';
 import { assertMayWriteLibrary, eventPolicy, type EventPolicy } from './events.js';
 import { assertDistinctFrameworks, checkFrameworkUpdates, resolveFrameworkSlug, type FrameworkUpdates } from './frameworkUpdates.js';
 import { planGapIssues } from './gapIssues.js';
+import { normaliseRepoPath } from './glob.js';
 import { evaluateGate, type GateResult } from './gate.js';
 import { listAllLibraryDocuments } from '../api/library.js';
 import { resolveSyncPlan } from './library.js';
@@ -83,7 +84,8 @@ export async function planReview(client: ComplianceApi, input: ReviewInput, prog
   assertDistinctFrameworks(config.frameworks, verified);
 
   const selected = selectDocumentPaths(config.documents, input.files.map((file) => file.path));
-  const contentOf = new Map(input.files.map((file) => [file.path.replace(/^\.\//, ''), file.content]));
+  // Keyed as selectDocumentPaths names the paths, so a path given as ././a.md or a//b.md keeps its text.
+  const contentOf = new Map(input.files.map((file) => [normaliseRepoPath(file.path), file.content]));
   const documents: RepoFile[] = selected.map(({ path }) => ({ path, content: contentOf.get(path) ?? '' }));
 
   let plan: SyncPlan | undefined;
