@@ -78,9 +78,11 @@ describe('planReview', () => {
     expect(generated.methods()).toEqual(['ping', 'getBilling', 'getCapabilities']);
   });
 
-  it('finds a file given as ./path by the path its glob selected', async () => {
-    const planned = await planReview(recording().client, input(HIPAA_CONFIG(0), { sync: 'skip', files: files.map((file) => ({ ...file, path: `./${file.path}` })) }), () => {});
-    expect(planned.mappings[0]?.files).toEqual(files);
+  it('finds a file given as ./path, ././path or with a doubled slash by the path its glob selected', async () => {
+    for (const spell of [(path: string) => `./${path}`, (path: string) => `././${path}`, (path: string) => path.replace('/', '//')]) {
+      const planned = await planReview(recording().client, input(HIPAA_CONFIG(0), { sync: 'skip', files: files.map((file) => ({ ...file, path: spell(file.path) })) }), () => {});
+      expect(planned.mappings[0]?.files).toEqual(files);
+    }
   });
 
   it('refuses a sync without a repository to tag, and says where to set it', async () => {
