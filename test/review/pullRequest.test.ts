@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baselineThatCounts } from '../../review/pullRequest.js';
 import { changedPathsCheck, eventPolicy, parseConfig, readDeclarations, ReviewError, runMapCheck, runReview, type BaseCommitFiles, type ChangeList, type ReviewEvent } from '../../review/index.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, liveBalance, policyText, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, liveBalance, POLICY_PAIR, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 const MAP_PRICE = 250_000;
@@ -15,10 +15,7 @@ const configText = HIPAA_CONFIG;
 const file = (config: string) => ({ config: parseConfig(config), text: config });
 /** A base commit as git gives it: its compliance.yml, the change list, its documents. */
 const baseCommit = (config: string, changes?: ChangeList, documents = files): BaseCommitFiles => ({ commit: 'b'.repeat(40), describe: 'the base commit bbbbbbbbbbbb', config: file(config), changes, documents: async () => documents });
-const files = [
-  { path: 'policies/access.md', content: policyText('access control') },
-  { path: 'policies/backup.md', content: policyText('backup') },
-];
+const files = [...POLICY_PAIR];
 const PULL_REQUEST: ReviewEvent = { kind: 'pull_request', pullRequest: 12 };
 
 let box: RunningSandbox;

@@ -10,14 +10,11 @@ import { parseConfig, readDeclarations, readMappingStore, ReviewError, runReview
 import { finishReview, gapsUpdatesAndDrift, planReview, syncAndMap } from '../../review/reviewSteps.js';
 import type { ReviewInput, ReviewProgress } from '../../review/reviewTypes.js';
 import { GENERATE_ACCESS_CONTROL, HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, POLICY_PAIR, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 const MAP_PRICE = 250_000;
-const files = [
-  { path: 'policies/access.md', content: policyText('access control') },
-  { path: 'policies/backup.md', content: policyText('backup') },
-];
+const files = [...POLICY_PAIR];
 
 let box: RunningSandbox;
 beforeAll(async () => {

@@ -5,14 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { combineReports, runMapping } from '../../review/index.js';
-import { LIVE_KEY, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
+import { LIVE_KEY, POLICY_PAIR, recordingClient, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { report } from './fixtures.js';
 
-const files = [
-  { path: 'policies/access.md', content: policyText('access control') },
-  { path: 'policies/backup.md', content: policyText('backup') },
-];
+const files = [...POLICY_PAIR];
 
 let box: RunningSandbox;
 beforeAll(async () => {

@@ -6,13 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, readDeclarations, runReview, verifiedBaseline, verifiedReuse, type ReviewResult } from '../../review/index.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, POLICY_PAIR, recordingClient, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
-const files = [
-  { path: 'policies/access.md', content: policyText('access control') },
-  { path: 'policies/backup.md', content: policyText('backup') },
-];
+const files = [...POLICY_PAIR];
 
 let box: RunningSandbox;
 let review: ReviewResult;

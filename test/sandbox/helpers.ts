@@ -87,6 +87,12 @@ export function policyText(seed: string): string {
   ].join('\n\n');
 }
 
+/** Two policy documents of a repository, as the review tests map and sync them. */
+export const POLICY_PAIR = [
+  { path: 'policies/access.md', content: policyText('access control') },
+  { path: 'policies/backup.md', content: policyText('backup') },
+] as const;
+
 /** The real API client for `key` against `box`, without retries, so a test sees every answer. */
 export function apiClient(box: RunningSandbox, key: string): ComplianceClient {
   return new ComplianceClient({ apiKey: key, baseUrl: box.baseUrl, maxRetries: 0 });
