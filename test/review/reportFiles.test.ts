@@ -4,7 +4,7 @@
  * download listed as a failure, and none attempted without a connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReportFiles, parseConfig, parseReportFormats, readDeclarations, renderReportFiles, runReview, type ReviewReport } from '../../review/index.js';
+import { buildReportFiles, parseConfig, parseReportFormats, readDeclarations, renderReportFiles, renderReportMarkdown, runReview, type ReviewReport } from '../../review/index.js';
 import { HIPAA_CONFIG } from '../actions/harness.js';
 import { apiClient, LIVE_KEY, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
 import { renderReportSarif } from '../../review/renderSarif.js';
@@ -34,6 +34,12 @@ describe('renderReportFiles', () => {
     ]);
     expect(JSON.parse(files[1]?.data as string)).toEqual(report);
     expect(files[3]?.data).toContain('"version": "2.1.0"');
+  });
+
+  it('report.md is the full Markdown rendering', () => {
+    const [md] = renderReportFiles(report, ['md']);
+    expect(md?.data).toBe(renderReportMarkdown(report, { detail: 'full' }));
+    expect(md?.data).not.toBe(renderReportMarkdown(report, { detail: 'summary' }));
   });
 
   it('report.md carries the gate notes it is given', () => {
