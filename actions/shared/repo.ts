@@ -1,6 +1,6 @@
 /** The checked-out repository: compliance.yml (the `config` input) and the documents it selects. */
 import { CONFIG_FILE_NAME, selectDocumentPaths, type BaseCommitFiles, type Config, type DocumentGroup, type RepoFile } from '../../review/index.js';
-import { currentCiContext, currentEventPolicy, decodeUtf8, listRepoFiles, readBaseCommit, readConfigFile, readRepoBytes, readRepoFiles } from '../../review/node/index.js';
+import { currentCiContext, currentEventPolicy, listRepoFiles, readBaseCommit, readConfigFileText, readRepoBytes, readRepoFiles } from '../../review/node/index.js';
 import { workspaceRoot } from './github/context.js';
 import { log } from './runtime/log.js';
 import { textInput } from './runtime/inputs.js';
@@ -21,9 +21,8 @@ export function configPathInput(): string {
 
 export async function loadRepoConfig(root: string = workspaceRoot()): Promise<RepoConfig> {
   const path = configPathInput();
-  const config = await readConfigFile(root, path);
-  const bytes = await readRepoBytes(root, path);
-  return { root, path, config, text: bytes ? decodeUtf8(bytes, path) : '' };
+  const { config, text } = await readConfigFileText(root, path);
+  return { root, path, config, text };
 }
 
 /** Whether the config file exists (sync can run from its own inputs without one). */

@@ -70,13 +70,13 @@ describe('action bundles', () => {
     expect(text.trimEnd().endsWith('if(require.main===module)module.exports.run();')).toBe(true);
   });
 
-  it.each(ACTIONS)('%s: loading the bundle loads neither node:crypto nor node:https (the first request is made without them)', { timeout: 30_000 }, (name) => {
+  it.each(ACTIONS)('%s: loading the bundle loads none of node:crypto, node:https and node:child_process (the first request is made without them)', { timeout: 30_000 }, (name) => {
     // A script file, not `node -e`: eval mode loads node:crypto itself.
     const dir = mkdtempSync(join(tmpdir(), `bundle-load-${name}-`));
     try {
       const probe = join(dir, 'probe.cjs');
       writeFileSync(probe, `require(${JSON.stringify(join(REPO_ROOT, 'actions', name, 'dist', 'index.js'))});
-process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (crypto|https|tls)$/.test(m))));`);
+process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (crypto|https|tls|child_process)$/.test(m))));`);
       expect(JSON.parse(execFileSync(process.execPath, [probe], { encoding: 'utf8' }))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
