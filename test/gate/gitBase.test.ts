@@ -63,6 +63,14 @@ describe('changesSince: what a change touched, from git objects', () => {
     expect((await changesSince(root, base))?.paths).toEqual(['policies/access.md']);
   });
 
+  it('an untracked file whose name is not UTF-8 is unclassified, so everything counts as changed', async () => {
+    const { root, base } = repository(() => undefined, { config: CONFIG });
+    writeFileSync(Buffer.from(`${join(root, 'policies')}/bad-\xff.md`, 'latin1'), 'written by a step\n');
+    const changes = await changesSince(root, base);
+    expect(changes?.paths).toEqual([]);
+    expect(changes?.unclassified).toEqual(['a file name that is not UTF-8 (706f6c69636965732f6261642dff2e6d64)']);
+  });
+
   it('a base the clone does not hold gives no list (the caller counts everything as changed)', async () => {
     const { root } = repository(() => undefined, { config: CONFIG });
     expect(await changesSince(root, 'f'.repeat(40))).toBeUndefined();
@@ -122,6 +130,8 @@ describe('review/node/git: reading git itself', () => {
     expect(await branchCommit(root, 'main')).toBe(head);
     for (const name of ['--all', 'main~1', 'ma in', 'main^', 'a:b', 'ma?n', 'ma*n', 'ma[n', 'ma\\n']) expect(await branchCommit(root, name), name).toBeUndefined();
     expect(await branchCommit(root, 'no-such-branch')).toBeUndefined();
+    git(root, 'branch', 'release-', base);
+    expect(await branchCommit(root, 'release-')).toBe(base);
   });
 
   it('a file and the file list at a commit, relative to the root; undefined for what the commit does not hold', async () => {
@@ -130,6 +140,30 @@ describe('review/node/git: reading git itself', () => {
     expect(await fileAtCommit(root, base, 'policies/new.md')).toBeUndefined();
     expect(await filesAtCommit(root, base)).toEqual(['compliance.yml', 'policies/access.md', 'policies/backup.md', 'policies/continuité.md', 'policies/vendor.md']);
     expect(await filesAtCommit(root, 'f'.repeat(40))).toBeUndefined();
+  });
+
+  it('a file far larger than a pipe holds is read whole', async () => {
+    const text = `# Handbook\n\n${'Access is reviewed quarterly. '.repeat(40_000)}\n`;
+    const { root, base } = repository(() => undefined, { config: CONFIG });
+    writeFileSync(join(root, 'handbook.md'), text);
+    git(root, 'add', 'handbook.md');
+    git(root, 'commit', '-q', '-m', 'handbook');
+    expect(await fileAtCommit(root, git(root, 'rev-parse', 'HEAD'), 'handbook.md')).toBe(text);
+    expect(await fileAtCommit(root, base, 'handbook.md')).toBeUndefined();
+  });
+
+  it("git runs in the caller's environment (GIT_DIR set by the job names the repository)", async () => {
+    const { root, base } = repository(() => undefined, { config: CONFIG });
+    const elsewhere = mkdtempSync(join(tmpdir(), 'gate-git-elsewhere-'));
+    const before = process.env.GIT_DIR;
+    process.env.GIT_DIR = join(root, '.git');
+    try {
+      expect(await presentCommit(elsewhere, base)).toBe(base);
+    } finally {
+      if (before === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = before;
+    }
+    expect(await presentCommit(elsewhere, base)).toBeUndefined();
   });
 
   it('a mapping store committed in the checkout is ignored (the change could have written it); an untracked one is read', async () => {
