@@ -176,6 +176,23 @@ describe('review/node/git: reading git itself', () => {
   });
 });
 
+describe('readBaseCommit: what the base commit holds', () => {
+  it("names the base's compliance.yml and its commit in a configuration error", async () => {
+    const { root, base } = repository(() => undefined, { config: 'documents: []\n' });
+    const context = pullRequestContext(base);
+    const error = await readBaseCommit(root, 'compliance.yml', context, eventPolicy(context.event)).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ issues: [expect.objectContaining({ file: `compliance.yml at ${base.slice(0, 12)}`, path: 'documents' })] });
+  });
+
+  it('the documents are those any group of the base config selects', async () => {
+    const config = 'documents:\n  - paths: ["policies/access.md"]\n  - paths: ["policies/vendor.md"]\nframeworks: []\n';
+    const { root, base } = repository(() => undefined, { config });
+    const context = pullRequestContext(base);
+    const read = await readBaseCommit(root, 'compliance.yml', context, eventPolicy(context.event));
+    expect((await read.documents()).map((file) => file.path)).toEqual(['policies/access.md', 'policies/vendor.md']);
+  });
+});
+
 describe('readBaseCommit: the fix named when there is no base', () => {
   it('an event that names no base commit: not evaluated, naming the event and the pull_request trigger', async () => {
     const { root } = repository(() => undefined, { config: CONFIG });

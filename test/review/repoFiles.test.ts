@@ -2,7 +2,7 @@
  * review/node/files.ts over a temporary directory: which paths it refuses and why, what it lists,
  * and that a write lands whole, only inside the root, never through a link.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -40,6 +40,13 @@ describe('reading', () => {
     expect(await refusal(readRepoBytes(root, '.'))).toMatchObject({ code: 'not_a_file', message: '.: is not a regular file' });
   });
 
+  it('calls a file too large to read unreadable, saying why', async () => {
+    // Sparse: 3 GiB long, nothing on disk, past what one read may hold.
+    writeFileSync(join(root, 'huge.md'), '');
+    truncateSync(join(root, 'huge.md'), 3 * 1024 ** 3);
+    expect(await refusal(readRepoBytes(root, 'huge.md'))).toMatchObject({ code: 'unreadable', path: 'huge.md', message: expect.stringMatching(/^huge\.md: File size \(3221225472\) is greater than 2 GiB/) });
+  });
+
   it('calls a path through a file unreadable, saying why', async () => {
     expect(await refusal(readRepoBytes(root, 'a.md/inner.md'))).toMatchObject({ code: 'unreadable', path: 'a.md/inner.md', message: expect.stringMatching(/^a\.md\/inner\.md: ENOTDIR/) });
   });
@@ -52,10 +59,11 @@ describe('reading', () => {
 
 describe('listRepoFiles', () => {
   it('lists every file in code-unit order, whatever order the directory gives', async () => {
-    for (const name of ['b.md', 'C.md', 'a0.md', 'B.md']) writeFileSync(join(root, name), name);
+    for (const name of ['b.md', 'C.md', 'a0.md', 'B.md', 'docs-a.md']) writeFileSync(join(root, name), name);
     mkdirSync(join(root, 'docs'));
     writeFileSync(join(root, 'docs', 'z.md'), 'z');
-    expect(await listRepoFiles(root)).toEqual(['B.md', 'C.md', 'a.md', 'a0.md', 'b.md', 'docs/z.md']);
+    // Node lists a directory sorted, yet a walk reaches docs/ before docs-a.md: '-' sorts before '/'.
+    expect(await listRepoFiles(root)).toEqual(['B.md', 'C.md', 'a.md', 'a0.md', 'b.md', 'docs-a.md', 'docs/z.md']);
   });
 });
 
