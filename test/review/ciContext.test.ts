@@ -37,6 +37,9 @@ describe('readCiContext on GitHub Actions', () => {
     expect(kind('push', { ref: 'refs/heads/main', repository: { full_name: 'acme/policies' } })).toBe('unlisted');
     expect(kind('workflow_dispatch', { repository }, { GITHUB_REF: 'refs/heads/main' })).toBe('manual');
     expect(kind('release', { ref: 'refs/heads/main', repository })).toBe('unlisted');
+    // A tag is no branch, whatever its name; with neither a branch nor a default branch known, nothing is the default branch.
+    expect(kind('push', { ref: 'refs/tags/vmain', repository })).toBe('unlisted');
+    expect(kind('push', { repository: { full_name: 'acme/policies' } })).toBe('unlisted');
     expect(readCiContext({ ...GH, GITHUB_EVENT_NAME: 'release' }, { repository }).base).toEqual({ branch: 'main' });
   });
 
@@ -76,6 +79,7 @@ describe('readCiContext on GitLab CI', () => {
     expect(mr({ CI_MERGE_REQUEST_DIFF_BASE_SHA: 'b'.repeat(40) }).base).toEqual({ commit: 'b'.repeat(40) });
     expect(mr({}).base).toBeUndefined();
     expect(mr({ CI_MERGE_REQUEST_IID: '12' })).toMatchObject({ forge: 'gitlab', ci: true, repository: 'acme/policies', event: { kind: 'pull_request', name: 'merge_request_event', pullRequest: 12, changeRequest: 'merge request' } });
+    expect(readCiContext({ ...GL, CI_PIPELINE_SOURCE: 'external_pull_request_event', CI_MERGE_REQUEST_DIFF_BASE_SHA: SHA }, undefined)).toMatchObject({ event: { kind: 'pull_request', name: 'external_pull_request_event' }, base: { commit: SHA } });
   });
 
   it('a merge request is from a fork only when both project ids are known and differ', () => {
@@ -92,6 +96,8 @@ describe('readCiContext on GitLab CI', () => {
     expect(run({ CI_PIPELINE_SOURCE: 'push', CI_COMMIT_BRANCH: 'feature' })).toMatchObject({ event: { kind: 'unlisted', name: 'push', changeRequest: 'merge request' }, base: { branch: 'main' } });
     expect(run({ CI_COMMIT_BRANCH: 'main' }).event).toEqual({ kind: 'unlisted', name: undefined, changeRequest: 'merge request' });
     expect(run({ CI_PIPELINE_SOURCE: 'push', CI_COMMIT_BRANCH: 'main', CI_DEFAULT_BRANCH: undefined })).toMatchObject({ event: { kind: 'unlisted' }, base: undefined });
+    // A tag pipeline names no branch: without a default branch either, it is still no push to it.
+    expect(run({ CI_PIPELINE_SOURCE: 'push', CI_DEFAULT_BRANCH: undefined }).event.kind).toBe('unlisted');
   });
 });
 
