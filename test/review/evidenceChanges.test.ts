@@ -45,6 +45,18 @@ describe('compareEvidence: lost quotes', () => {
     expect(lost.map((entry) => [entry.evidence.quote, entry.evidence.file])).toEqual([['Removed text.', 'policies/a.md'], ['Removed text.', 'policies/b.md']]);
   });
 
+  it('two words that differ only once upper-cased (Maße, Masse) are two quotes', () => {
+    const before = framework([control('A', 'covered', [quote('Maße', 'policies/a.md', 1), quote('Masse', 'policies/a.md', 1)])]);
+    const { lost } = compareEvidence({ frameworks: [before] }, { frameworks: [framework([control('A', 'missing')])] }, [{ path: 'policies/a.md', content: 'other\n' }]);
+    expect(lost.map((entry) => entry.evidence.quote)).toEqual(['Maße', 'Masse']);
+  });
+
+  it('the last line of a file without a final newline is a line', () => {
+    const before = framework([control('A', 'covered', [quote('Removed text.', 'policies/a.md', 2)])]);
+    const { lost } = compareEvidence({ frameworks: [before] }, { frameworks: [framework([control('A', 'missing')])] }, [{ path: 'policies/a.md', content: 'one\ntwo' }]);
+    expect(lost.map((entry) => [entry.evidence.line, entry.evidence.endLine])).toEqual([[2, 2]]);
+  });
+
   it('says whether the control is now a gap or still evidenced elsewhere', () => {
     const lostQuote = quote('Removed text.', 'policies/a.md', 1);
     const other = quote('Other evidence.', 'policies/a.md', 1);
