@@ -225,6 +225,23 @@ describe('planSync: whose document is where', () => {
     ]);
   });
 
+  it('a document of ours edited to the text of a file before it is a duplicate of that file, not a change to send', () => {
+    const ours = doc('policies/b.md', text('b, before'));
+    const files = [{ path: 'policies/a.md', content: text('same') }, { path: 'policies/b.md', content: text('same') }];
+    expect(plan({ files, library: [ours] }).items).toEqual([
+      expect.objectContaining({ kind: 'new', path: 'policies/a.md' }),
+      { kind: 'duplicate', path: 'policies/b.md', sameAs: 'policies/a.md', documentId: ours.id, tokens: 0 },
+    ]);
+  });
+
+  it('a removed document of ours without a file name is listed under an empty path', () => {
+    const unnamed = doc(null, text('gone'));
+    expect(plan({ files: [{ path: 'policies/a.md', content: text('a') }], library: [unnamed] }).items).toEqual([
+      expect.objectContaining({ kind: 'new', path: 'policies/a.md' }),
+      { kind: 'removed', path: '', documentId: unnamed.id, title: 'untitled', delete: false, tokens: 0 },
+    ]);
+  });
+
   it('reads a file given as ./path', () => {
     const result = plan({ files: [{ path: './policies/a.md', content: text('a') }] });
     expect(result.items.map((item) => [item.kind, item.path])).toEqual([['new', 'policies/a.md']]);
