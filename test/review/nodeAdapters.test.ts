@@ -157,7 +157,7 @@ describe('report files written and the history read back', () => {
     await expect(readHistory('no-such-dir', 'history', root)).rejects.toMatchObject({ code: 'invalid_report', message: 'history no-such-dir: no such directory', hint });
     writeFileSync(join(root, 'plain-file'), 'x');
     await expect(readHistory('plain-file', 'history', root)).rejects.toMatchObject({ message: 'history plain-file: is not a directory', hint });
-    await expect(readHistory('bad\0name', 'history', root)).rejects.toMatchObject({ code: 'invalid_report', message: expect.stringMatching(/^history bad\0name: .+/) });
+    await expect(readHistory('bad\0name', 'history', root)).rejects.toMatchObject({ code: 'invalid_report', message: expect.stringMatching(/^history bad\0name: The argument 'path' must be .+ without null bytes/) });
   });
 });
 
