@@ -66,7 +66,8 @@ export async function checkFrameworkUpdates(
     // Settled, not caught: n8n's strict lint reads this file (the node imports the loop that imports it) and wants no rethrow inside a catch.
     const read = await settle(() => client.getFramework({ slug }, { signal: options.signal }));
     if (!read.ok) {
-      if (!(read.error instanceof ComplianceError)) throw read.error;
+      // A cancellation ends the check; it is not a framework that could not be read.
+      if (!(read.error instanceof ComplianceError) || read.error.code === 'aborted') throw read.error;
       results.push({ slug, name: undefined, updates: [], latestUpdate: undefined, error: { code: read.error.code, message: read.error.toDisplayString() } });
       continue;
     }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertDistinctFrameworks, checkFrameworkUpdates, resolveFrameworkSlug } from '../../review/index.js';
 import { apiClient, LIVE_KEY, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
+import type { ComplianceApi } from '../../api/clientTypes.js';
 
 const VERIFIED = [
   { slug: 'hipaa-security', name: '  HIPAA Security Rule ', verified: true },
@@ -61,5 +62,28 @@ describe('checkFrameworkUpdates against the sandbox', () => {
   it('without a date every update counts, newest first', async () => {
     const [nist] = await checkFrameworkUpdates(apiClient(box, LIVE_KEY), ['nist-csf-2'], undefined);
     expect(nist?.updates.map((update) => update.date)).toEqual(['2024-02-26', '2023-08-08', '2018-04-16', '2014-02-12']);
+  });
+
+  it('a cancelled check stops with the cancellation, never as a framework that could not be read', async () => {
+    const cancelled = checkFrameworkUpdates(apiClient(box, LIVE_KEY), ['nist-csf-2'], undefined, { signal: AbortSignal.abort() });
+    await expect(cancelled).rejects.toMatchObject({ name: 'ComplianceError', code: 'aborted' });
+  });
+});
+
+describe('checkFrameworkUpdates: what the service cannot be made to send', () => {
+  const answering = (getFramework: ComplianceApi['getFramework']) => ({ getFramework }) as unknown as ComplianceApi;
+
+  it('compares updates by day, even when the service dates them to the second', async () => {
+    const client = answering(async () => ({ slug: 'x', name: 'X', updates: [{ date: '2023-08-08T12:00:00Z', title: 'Same day' }, { date: '2023-08-09T00:00:00Z', title: 'Next day' }] }) as never);
+    const [entry] = await checkFrameworkUpdates(client, ['x'], '2023-08-08');
+    expect(entry?.updates.map((update) => update.title)).toEqual(['Next day']);
+    expect(entry?.latestUpdate).toBe('2023-08-09');
+  });
+
+  it('an error that is not the service\'s is thrown as it is', async () => {
+    const client = answering(async () => {
+      throw new TypeError('socket hang-up handler failed');
+    });
+    await expect(checkFrameworkUpdates(client, ['x'], undefined)).rejects.toThrow('socket hang-up handler failed');
   });
 });
