@@ -155,6 +155,9 @@ describe('runMapCheck: a store or a baseline from a cache counts only as the ser
     const honest = await check(PULL_REQUEST, { head: strict, base: strict, changed: true, baseline: { gapKeys, report } });
     expect(honest.baselineRejected).toBeUndefined();
     expect(honest.verdict).toMatchObject({ status: 'passed', figures: { newGaps: 0 } });
+    // Nothing in scope changed: the confirmed baseline's figures are the answer, and nothing is spent.
+    const unchanged = await check(PULL_REQUEST, { head: strict, base: strict, changes: { paths: [], unclassified: [] }, baseline: { gapKeys, report } });
+    expect(unchanged.verdict).toMatchObject({ status: 'unchanged', passed: report.passed, figures: { source: 'baseline', coverage: honest.verdict.figures.coverage, tokensSpent: 0 } });
 
     // A cache entry the change wrote: every control it would fail on listed as an old gap, the coverage raised.
     const forged = structuredClone(report);
