@@ -20,39 +20,27 @@ const key = readFileSync(new URL('../fixtures/tls/loopback.key', import.meta.url
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** Listens on loopback and gives the origin; every server and connection is closed after the file. */
+/** Listens on loopback; every server and connection is closed after the file. */
 const servers: Server[] = [];
 const accepted: Socket[] = [];
-async function listen(server: Server, scheme: 'http' | 'https'): Promise<string> {
+async function listen(server: Server, scheme: 'http' | 'https'): Promise<{ origin: string; server: Server; connections: () => number }> {
   servers.push(server);
-  server.on('connection', (socket: Socket) => accepted.push(socket));
+  let connections = 0;
+  server.on('connection', (socket: Socket) => {
+    accepted.push(socket);
+    connections++;
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`, server, connections: () => connections };
 }
 
 /** A server that accepts TCP connections and never says a word: a TLS handshake with it never completes. */
-async function silentServer(): Promise<{ origin: string; server: Server; sockets: Socket[] }> {
-  const sockets: Socket[] = [];
-  const server = createTcpServer((socket) => sockets.push(socket));
-  const origin = await listen(server, 'https');
-  return { origin, server, sockets };
-}
+const silentServer = () => listen(createTcpServer(), 'https');
 
-/** An http and an https server on loopback, both running `handler`, counting the connections each accepted. */
-async function servePlainAndSecure(handler: Handler): Promise<Array<{ origin: string; server: Server; connections: () => number }>> {
-  const both = [
-    { server: createHttpServer(handler), scheme: 'http' as const },
-    { server: createHttpsServer({ cert: certificate, key }, handler), scheme: 'https' as const },
-  ];
-  return Promise.all(
-    both.map(async ({ server, scheme }) => {
-      let connections = 0;
-      server.on('connection', () => connections++);
-      return { origin: await listen(server, scheme), server, connections: () => connections };
-    }),
-  );
-}
+/** An http and an https server on loopback, both running `handler`. */
+const servePlainAndSecure = (handler: Handler) =>
+  Promise.all([listen(createHttpServer(handler), 'http'), listen(createHttpsServer({ cert: certificate, key }, handler), 'https')]);
 
 const get = (url: string, timeoutMs: number, signal?: AbortSignal): TransportRequest => ({ method: 'GET', url, headers: {}, timeoutMs, signal });
 const failureOf = (answer: Promise<unknown>) => answer.then(() => undefined, (error: unknown) => error);
@@ -105,7 +93,7 @@ describe('the Node transport: the caller aborting', () => {
   });
 
   it('while waiting for the answer is an abort, and an answer arriving after it is not taken', async () => {
-    const [{ origin, server }] = await servePlainAndSecure(() => undefined);
+    const { origin, server } = await listen(createHttpServer(), 'http');
     const controller = new AbortController();
     const failure = failureOf(createNodeTransport({ env: {} })(get(`${origin}/hold`, 5_000, controller.signal)));
     const [, response] = (await once(server, 'request')) as [IncomingMessage, ServerResponse];
@@ -117,10 +105,13 @@ describe('the Node transport: the caller aborting', () => {
 
 describe('the Node transport: lost connections and proxies', () => {
   it('a connection lost in the middle of the answer is a reset that may have been sent', async () => {
-    const [{ origin }] = await servePlainAndSecure((_, response) => {
-      response.writeHead(200, { 'content-length': '100' });
-      response.write('the first bytes of a hundred', () => response.socket?.destroy());
-    });
+    const { origin } = await listen(
+      createHttpServer((_, response) => {
+        response.writeHead(200, { 'content-length': '100' });
+        response.write('the first bytes of a hundred', () => response.socket?.destroy());
+      }),
+      'http',
+    );
     expect(await failureOf(createNodeTransport({ env: {} })(get(`${origin}/x`, 5_000)))).toMatchObject({ kind: 'reset', sent: true });
   });
 
@@ -131,7 +122,7 @@ describe('the Node transport: lost connections and proxies', () => {
       tunnels.push(request.url ?? '');
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
     });
-    const proxyUrl = await listen(proxy, 'http');
+    const { origin: proxyUrl } = await listen(proxy, 'http');
     const error = await failureOf(createNodeTransport({ env: { HTTPS_PROXY: proxyUrl } })(get('https://api.example.test/api/public/v1/ping', 5_000)));
     expect(tunnels).toEqual(['api.example.test:443']);
     expect(error).toMatchObject({ kind: 'connect', sent: false, message: expect.stringContaining('403 Forbidden') });
