@@ -95,10 +95,27 @@ describe('proxies (HTTPS_PROXY / HTTP_PROXY / NO_PROXY), through Node\'s own age
     expect(proxySettings({ https_proxy: 'http://secure-lower', HTTP_PROXY: 'http://plain' })?.httpsProxy).toBe('http://secure-lower');
   });
 
-  it('refuses, before connecting, to ignore a proxy on a Node.js without proxy support', async () => {
-    const transport = createNodeTransport({ env: { HTTPS_PROXY: 'http://proxy.internal:3128' }, nodeVersion: '24.4.0' });
-    const error = await transport({ method: 'GET', url: 'https://api.example.test/api/public/v1/ping', headers: {}, timeoutMs: 5_000 }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ kind: 'connect', sent: false, message: expect.stringContaining('Node.js 24.4.0 cannot use a proxy here') });
+  it('refuses, before connecting, to ignore a proxy on a Node.js without proxy support (before 24.5), and needs none without a proxy', async () => {
+    for (const nodeVersion of ['24.4.0', '23.11.0']) {
+      const transport = createNodeTransport({ env: { HTTPS_PROXY: 'http://proxy.internal:3128' }, nodeVersion });
+      const error = await transport({ method: 'GET', url: 'https://api.example.test/api/public/v1/ping', headers: {}, timeoutMs: 5_000 }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ kind: 'connect', sent: false, message: `HTTPS_PROXY / HTTP_PROXY is set, but Node.js ${nodeVersion} cannot use a proxy here (Node.js 24.5 or newer can)` });
+    }
+    const seenByProxy: string[] = [];
+    const proxy = await listen('proxy', seenByProxy);
+    const service = await listen('service', []);
+    try {
+      for (const nodeVersion of ['24.5.0', '25.0.0']) {
+        const via = await createNodeTransport({ env: { HTTP_PROXY: `http://127.0.0.1:${proxy.port}` }, nodeVersion })({ method: 'GET', url: `http://service.example.test:${service.port}/x`, headers: {}, timeoutMs: 5_000 });
+        expect(text(via.body)).toBe('proxy');
+      }
+      const direct = await createNodeTransport({ env: {}, nodeVersion: '20.0.0' })({ method: 'GET', url: `http://127.0.0.1:${service.port}/x`, headers: {}, timeoutMs: 5_000 });
+      expect(text(direct.body)).toBe('service');
+      expect(seenByProxy).toHaveLength(2);
+    } finally {
+      proxy.server.close();
+      service.server.close();
+    }
   });
 });
 

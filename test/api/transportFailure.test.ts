@@ -17,6 +17,7 @@ describe('classifyTransportFailure', () => {
     ['axios cancel', axiosError('canceled', 'ERR_CANCELED'), 'aborted', true],
     ['undici connect timeout', Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }), 'connect', false],
     ['TLS', Object.assign(new Error('bad cert'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }), 'connect', false],
+    ['a proxy refusing the tunnel', Object.assign(new Error('Failed to establish tunnel to api.example.test:443 via http://proxy/: HTTP/1.1 403 Forbidden'), { code: 'ERR_PROXY_TUNNEL' }), 'connect', false],
     ['unknown', new Error('something else'), 'other', true],
   ])('%s', (_name, error, kind, sent) => {
     const classified = classifyTransportFailure(error, idle);

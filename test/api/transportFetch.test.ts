@@ -3,7 +3,7 @@
  * transport: what request each way of giving headers, method and body becomes, and how the answer
  * reads as a fetch Response.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { transportFetch } from '../../api/node/transport.js';
 import type { TransportRequest } from '../../api/transport.js';
 
@@ -34,6 +34,27 @@ describe('transportFetch: the request', () => {
       {},
       { 'user-agent': 'ua' },
     ]);
+  });
+
+  it('reads plain-object headers (Octokit\'s) directly, without a Headers, whose first use loads Node\'s fetch; other iterables through one', async () => {
+    const { fetch, requests } = recordingFetch();
+    let constructed = 0;
+    vi.stubGlobal('Headers', class extends Headers {
+      constructor(init?: ConstructorParameters<typeof Headers>[0]) {
+        super(init);
+        constructed++;
+      }
+    });
+    try {
+      await fetch(URL, { headers: { Accept: 'a' } });
+      await fetch(URL, { headers: Object.assign(Object.create(null) as Record<string, string>, { Accept: 'b' }) });
+      expect(constructed).toBe(0);
+      await fetch(URL, { headers: new Map([['Accept', 'c']]) as unknown as Record<string, string> });
+      expect(constructed).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(requests.map((request) => request.headers)).toEqual([{ accept: 'a' }, { accept: 'b' }, { accept: 'c' }]);
   });
 
   it('sends the method upper-cased (GET when none), a text body as it is, bytes as bytes, no body as none, with its timeout and the signal', async () => {
