@@ -31,17 +31,17 @@ export const refusalHints = (): Record<string, string> => ({
 // 15-25 ms of an action's start before its first request.
 const hints = once(refusalHints);
 
-/** Field-specific codes for schema issues that are not custom issues carrying their own code. */
-function codeFor(operationId: string, field: string, issue: z.core.$ZodIssue): string {
+/**
+ * Field-specific codes for schema issues that are not custom issues carrying their own code (the
+ * library's content limits are such custom issues). The two operations with a `query` field,
+ * discovery and search, both require it: any issue there means it is missing.
+ */
+function codeFor(field: string, issue: z.core.$ZodIssue): string {
   if (issue.code === 'custom' && typeof issue.params?.code === 'string') return issue.params.code;
   if (issue.code === 'unrecognized_keys') return 'unknown_field';
   switch (field) {
     case 'format':
       return 'unsupported_format';
-    case 'content':
-      if (issue.code === 'too_small') return 'content_too_short';
-      if (issue.code === 'too_big') return 'content_too_long';
-      return 'invalid_request';
     case 'pack':
       return 'invalid_pack';
     case 'thresholdTokens':
@@ -56,7 +56,7 @@ function codeFor(operationId: string, field: string, issue: z.core.$ZodIssue): s
     case 'slug':
       return 'invalid_id';
     case 'query':
-      return operationId === 'suggestFrameworks' || operationId === 'searchLibrary' ? 'missing_query' : 'invalid_request';
+      return 'missing_query';
     case 'framework':
       return 'missing_framework';
     default:
@@ -107,7 +107,7 @@ export function validateInput<S extends z.ZodMiniType>(operationId: string, sche
   }
   const issue = result.error.issues[0]!;
   const field = issue.path.map(String).join('.');
-  const code = codeFor(operationId, field, issue);
+  const code = codeFor(field, issue);
   throw new ComplianceValidationError({
     code,
     field,
