@@ -325,16 +325,9 @@ export class ComplianceClient extends OperationMethodsBase implements Compliance
     if (!read.ok && read.error instanceof ComplianceError && read.error.code === 'aborted') throw read.error;
     // The document exists; its job status is a courtesy, so any other failure to read it is left out.
     const job: JobStatusModel | undefined = read.ok ? read.value : undefined;
+    // The normaliser fills what the job did not say: status queued, the poll path, no estimate.
     return normalizeJobAccepted(
-      {
-        jobId,
-        status: job?.status ?? 'queued',
-        poll: `/jobs/${jobId}`,
-        estimatedSeconds: job?.estimatedSeconds ?? 0,
-        kind: 'library_ingest',
-        documentId: documentId ?? job?.documentId,
-        replayed: true,
-      },
+      { jobId, status: job?.status, estimatedSeconds: job?.estimatedSeconds, kind: 'library_ingest', documentId: documentId ?? job?.documentId, replayed: true },
       { operationId },
     );
   }

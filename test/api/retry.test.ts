@@ -237,7 +237,7 @@ describe('library ingest (replayable)', () => {
       .reply(409, duplicate({ documentId: 'doc_7', jobId: JOB_ID }))
       .reply(200, { jobId: JOB_ID, status: 'running', kind: 'library_ingest', estimatedSeconds: 4 });
     const accepted = await makeClient(service, new FakeTime()).ingestLibraryDocument(INGEST_INPUT);
-    expect(accepted).toMatchObject({ jobId: JOB_ID, documentId: 'doc_7', status: 'running', poll: `/jobs/${JOB_ID}`, replayed: true });
+    expect(accepted).toMatchObject({ jobId: JOB_ID, documentId: 'doc_7', status: 'running', poll: `/jobs/${JOB_ID}`, estimatedSeconds: 4, replayed: true });
     expect(service.attempts.map((attempt) => `${attempt.method} ${new URL(attempt.url).pathname}`)).toEqual([
       'POST /api/public/v1/library/documents',
       'POST /api/public/v1/library/documents',
@@ -251,6 +251,58 @@ describe('library ingest (replayable)', () => {
     expect(error.code).toBe('duplicate_document');
     expect(error.hint).toContain('getLibraryDocument({ id: "doc_7" })');
     expect(error.details).toMatchObject({ documentId: 'doc_7', replay: true });
+  });
+
+  it('without any usable id, says so and points at the listing; an empty id is no id', async () => {
+    service = new MockService().reply(500, SERVER_ERROR).reply(409, duplicate({ documentId: '', jobId: '' }));
+    const error = await rejection(makeClient(service, new FakeTime()).ingestLibraryDocument(INGEST_INPUT));
+    expect(error).toMatchObject({
+      code: 'duplicate_document',
+      status: 409,
+      requestId: 'req_dup',
+      message: 'ingestLibraryDocument: a retried ingest was answered duplicate_document; an earlier attempt most likely created it',
+      hint: 'Do not ingest again: find the document in listLibrary (same title and content hash).',
+    });
+    service = new MockService().reply(500, SERVER_ERROR).reply(409, duplicate({ documentId: 'doc_7', jobId: 7 }));
+    expect(await rejection(makeClient(service, new FakeTime()).ingestLibraryDocument(INGEST_INPUT))).toMatchObject({
+      message: 'ingestLibraryDocument: a retried ingest was answered duplicate_document for document doc_7; an earlier attempt most likely created it',
+      hint: 'Do not ingest again: read it with getLibraryDocument({ id: "doc_7" }).',
+    });
+  });
+
+  it('a job status it cannot read is left out: the answer is the accepted job, queued, with the document the job names', async () => {
+    service = new MockService()
+      .reply(500, SERVER_ERROR)
+      .reply(409, duplicate({ jobId: JOB_ID }))
+      .reply(404, { error: { code: 'job_not_found', message: 'No such job', hint: 'Check the id.', requestId: 'req_404' } });
+    expect(await makeClient(service, new FakeTime()).ingestLibraryDocument(INGEST_INPUT)).toEqual({
+      jobId: JOB_ID,
+      status: 'queued',
+      poll: `/jobs/${JOB_ID}`,
+      estimatedSeconds: 0,
+      kind: 'library_ingest',
+      replayed: true,
+    });
+    service = new MockService()
+      .reply(500, SERVER_ERROR)
+      .reply(409, duplicate({ jobId: JOB_ID }))
+      .reply(200, { jobId: JOB_ID, status: 'completed', kind: 'library_ingest', documentId: 'doc_9' });
+    expect(await makeClient(service, new FakeTime()).ingestLibraryDocument(INGEST_INPUT)).toMatchObject({ status: 'completed', documentId: 'doc_9', estimatedSeconds: 0 });
+  });
+
+  it('cancelled while reading the job status, the cancellation is the answer', async () => {
+    const controller = new AbortController();
+    service = new MockService().reply(500, SERVER_ERROR).reply(409, duplicate({ jobId: JOB_ID }));
+    const transport = service.transport();
+    const client = makeClient(service, new FakeTime(), {
+      transport: async (request) => {
+        const response = await transport(request);
+        if (response.status === 409) controller.abort();
+        return response;
+      },
+    });
+    await expect(client.ingestLibraryDocument(INGEST_INPUT, { signal: controller.signal })).rejects.toMatchObject({ name: 'ComplianceError', code: 'aborted', operationId: 'getJob' });
+    expect(service.attempts).toHaveLength(2);
   });
 
   it('a duplicate on the first attempt is a real duplicate', async () => {
