@@ -76,6 +76,16 @@ describe('applyGapIssuePlan', () => {
     expect(applied.reopened).toEqual([{ key: 'a/3', number: 8, url: `${URL}8` }]);
   });
 
+  it('without a progress callback every write still lands, none counted as failed', async () => {
+    const { port } = memoryPort();
+    const applied = await applyGapIssuePlan(
+      port,
+      plan({ update: [{ ...draft('a/2'), number: 7, reopen: false }], close: [{ key: 'a/4', number: 9, title: 'T', stateReason: 'completed', comment: 'Resolved.' }] }),
+      { label: 'compliance-gap' },
+    );
+    expect(applied).toMatchObject({ updated: [{ key: 'a/2', number: 7 }], closed: [{ key: 'a/4', number: 9 }], failed: [] });
+  });
+
   it('names each failed write to the failure callback, and goes on without one', async () => {
     const failures: string[] = [];
     const failingPort = () => memoryPort({ createLabel: [httpError(422, 'Validation Failed')], updateIssue: [httpError(422, 'Bad title')], comment: [httpError(422, 'Locked')] }).port;
