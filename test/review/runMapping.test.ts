@@ -29,7 +29,8 @@ describe('runMapping', () => {
     const [set] = sent(calls);
     expect(set?.title).toBe('Policy set (2 documents)');
     expect(set?.content.startsWith('=== FILE: policies/access.md ===\n')).toBe(true);
-    expect(set?.content).toContain('\n=== FILE: policies/backup.md ===\n');
+    // A blank line parts one file from the next header.
+    expect(set?.content).toContain('\n\n=== FILE: policies/backup.md ===\n');
     expect(run.mode).toBe('combined');
     expect(run.reports.map((entry) => entry.source)).toEqual(['combined']);
     expect(run.reports[0]?.jobId).toMatch(/\S/);
