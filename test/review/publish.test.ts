@@ -139,6 +139,16 @@ describe('report formats', () => {
     expect(() => parseReportFormats(['xlsx'], 'report-formats')).toThrow('report-formats: "xlsx" is not a report format');
   });
 
+  it('report.md is the full rendering, and the SARIF marks evidence the change removed', () => {
+    const report = gateReport();
+    const framework = report.frameworks[0]!;
+    const lostEvidence = [{ framework, controlId: 'C1', title: 'Control C1', evidence: { quote: 'Old text.', location: {}, file: 'policies/security.md', line: 4, endLine: 4 }, stillEvidenced: false, nowGap: true }];
+    const rendered = Object.fromEntries(renderReportFiles(report, ['md', 'sarif'], { lostEvidence }).map((file) => [file.format, String(file.data)]));
+    expect(rendered.md).toContain('### Controls');
+    const results = JSON.parse(rendered.sarif!).runs[0].results as Array<{ properties: { status: string }; level: string }>;
+    expect(results.filter((result) => result.properties.status === 'evidence-lost')).toMatchObject([{ level: 'warning' }]);
+  });
+
   it('report.json carries the commit and every traced evidence item', () => {
     const json = JSON.parse(files(gateReport())['report.json']!);
     expect(json.commit).toBe(COMMIT);
