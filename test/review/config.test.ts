@@ -77,6 +77,10 @@ frameworkz: []
     ]);
   });
 
+  it('points an explicit key without a value at its key', () => {
+    expect(issuesOf(`${minimal}? waivers\n`)).toEqual(['compliance.yml:3 waivers: must be a list']);
+  });
+
   it('reports YAML syntax errors with their line', () => {
     const lines = issuesOf('documents:\n  - paths: [a\n  bad: : x\n');
     expect(lines[0]).toMatch(/^compliance\.yml:\d+: /);
