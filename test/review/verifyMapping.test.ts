@@ -59,6 +59,13 @@ describe('verifiedBaseline', () => {
     expect(verified.value?.size).toBeGreaterThan(0);
   });
 
+  it("keys the gaps by the service's framework, also when compliance.yml names it by its title", async () => {
+    const byName = await runReview(client(), { config: parseConfig(HIPAA_CONFIG(0).replace('framework: hipaa-security', 'framework: HIPAA Security Rule')), files, readDeclarations, today: '2026-01-05', event: { kind: 'push' }, sync: 'run', checkUpdates: false });
+    const keys = new Set(byName.report.frameworks.flatMap((framework) => framework.gaps.map((gap) => gap.key)));
+    expect([...keys].every((key) => key.startsWith('hipaa-security/'))).toBe(true);
+    expect((await verifiedBaseline(client(), byName.report, files)).value).toEqual(keys);
+  });
+
   it('rejects no report, a framework without jobs, a coverage the service does not give, and a quote the base lost', async () => {
     const { quote } = stored();
     const [framework] = review.report.frameworks;
@@ -66,6 +73,8 @@ describe('verifiedBaseline', () => {
     const name = framework.framework.name;
     expect((await verifiedBaseline(client(), undefined, files)).rejected).toBe('it is not a report.json of this package (a raw mapping report carries no job ids to confirm)');
     expect(await verifiedBaseline(client(), { ...review.report, frameworks: [{ ...framework, jobIds: [] }] }, files)).toEqual({ rejected: `${name}: no report` });
+    // A report.json read from disk is checked only loosely: one without job ids (older, or edited) is no report either.
+    expect(await verifiedBaseline(client(), { ...review.report, frameworks: [{ ...framework, jobIds: undefined as unknown as string[] }] }, files)).toEqual({ rejected: `${name}: no report` });
     expect(await verifiedBaseline(client(), { ...review.report, frameworks: [{ ...framework, jobIds: ['job_unknown'] }] }, files)).toEqual({ rejected: expect.stringMatching(new RegExp(`^${name}: the service does not confirm job job_unknown`)) });
     const claimed = framework.coverage + 10;
     expect(await verifiedBaseline(client(), { ...review.report, frameworks: [{ ...framework, coverage: claimed }] }, files)).toEqual({ rejected: `${name}: it says ${claimed}% where the service's reports say ${framework.coverage}%` });
