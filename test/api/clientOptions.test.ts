@@ -86,6 +86,21 @@ describe('one attempt', () => {
     expect(seen[0]?.headers['user-agent']).toBe(DEFAULT_USER_AGENT);
   });
 
+  it('a JSON download that is no object is refused, naming the request id', async () => {
+    for (const body of ['[1]', 'null', '"text"']) {
+      const { client } = recording({ headers: { 'content-type': 'application/json', 'x-request-id': 'req_dl' }, body: new TextEncoder().encode(body) });
+      await expect(client.downloadDocument({ jobId: JOB_ID, format: 'json' })).rejects.toMatchObject({
+        name: 'ComplianceApiError',
+        code: 'unexpected_response',
+        status: 200,
+        operationId: 'downloadDocument',
+        message: 'downloadDocument: the json download is not an object',
+        hint: 'Download the md format instead, or report it with the request id.',
+        requestId: 'req_dl',
+      });
+    }
+  });
+
   it('hands the caller\'s signal to the transport, and none when there is none', async () => {
     const { client, seen } = recording();
     const controller = new AbortController();
