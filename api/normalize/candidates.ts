@@ -23,7 +23,7 @@ const LIST_NAMES = ['candidates', 'results', 'frameworks', 'suggestions', 'items
 const NAME_NAMES = ['name', 'framework', 'frameworkName', 'title', 'standard', 'framework.name'];
 
 /** 0..1, whether the service reports a fraction or a percentage. */
-function fraction(value: number | undefined, percentScale = false): number | undefined {
+function fraction(value: number | undefined, percentScale: boolean): number | undefined {
   if (value === undefined) return undefined;
   const share = percentScale || value > 1 ? value / 100 : value;
   return Math.min(Math.max(share, 0), 1);
