@@ -251,6 +251,9 @@ describe('syncAndMap', () => {
 });
 
 describe('gapsUpdatesAndDrift', () => {
+  // The sandbox catalogue's newest HIPAA Security Rule update (the proposed rule of 2025).
+  const LATEST_HIPAA_UPDATE = '2025-01-06';
+
   it('reads no framework update when told not to, and each framework’s once otherwise', async () => {
     const run = input(`${HIPAA_CONFIG(0)}${GENERATE_ACCESS_CONTROL}`, { sync: 'skip' });
     const off = recording();
@@ -267,6 +270,8 @@ describe('gapsUpdatesAndDrift', () => {
     expect(on.calls.filter((call) => call.method === 'getFramework').map((call) => call.args[0])).toEqual([{ slug: 'hipaa-security' }]);
     expect(read.frameworkUpdates.map((entry) => entry.slug)).toEqual(['hipaa-security']);
     expect(onLog.seen).toEqual([['updates', 'reading framework updates']]);
+    // Asked for explicitly, as when left out.
+    expect((await gapsUpdatesAndDrift(recording().client, { ...run, checkUpdates: true }, planned, [], () => {})).frameworkUpdates.map((entry) => entry.slug)).toEqual(['hipaa-security']);
   });
 
   it('passes the caller’s signal to the update reads, and resolves no framework when it reads no update', async () => {
@@ -289,7 +294,11 @@ describe('gapsUpdatesAndDrift', () => {
     const planned = await planReview(client, withGenerate, () => {});
     const checked = await gapsUpdatesAndDrift(client, withGenerate, planned, [], log.progress);
     expect(log.seen).toEqual([['updates', 'reading framework updates'], ['drift', 'checking generated documents']]);
-    expect(checked.drift).toBeDefined();
+    expect(checked.drift?.documents.map((document) => document.frameworkUpdatedAt)).toEqual([LATEST_HIPAA_UPDATE]);
+    // A generated document may name its framework by title: its latest update is still the slug's.
+    const byTitle = input(`${HIPAA_CONFIG(0)}${GENERATE_ACCESS_CONTROL.replace('framework: hipaa-security', 'framework: HIPAA Security Rule')}`, { sync: 'skip', manifest, checkUpdates: undefined });
+    const titled = await gapsUpdatesAndDrift(client, byTitle, await planReview(client, byTitle, () => {}), [], () => {});
+    expect(titled.drift?.documents.map((document) => document.frameworkUpdatedAt)).toEqual([LATEST_HIPAA_UPDATE]);
 
     const withoutGenerate = input(HIPAA_CONFIG(0), { sync: 'skip', manifest });
     const skipped = await gapsUpdatesAndDrift(client, withoutGenerate, await planReview(client, withoutGenerate, () => {}), [], () => {});
