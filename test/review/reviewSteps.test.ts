@@ -10,7 +10,7 @@ import { parseConfig, readDeclarations, readMappingStore, ReviewError, runReview
 import { finishReview, gapsUpdatesAndDrift, planReview, syncAndMap } from '../../review/reviewSteps.js';
 import type { ReviewInput, ReviewProgress } from '../../review/reviewTypes.js';
 import { GENERATE_ACCESS_CONTROL, HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, POLICY_PAIR, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
+import { apiClient, LIVE_KEY, OTHER_KEY, POLICY_PAIR, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 const MAP_PRICE = 250_000;
@@ -136,6 +136,21 @@ describe('planReview', () => {
     const listing = calls.filter((call) => call.method === 'listLibrary');
     expect(listing.length).toBeGreaterThan(0);
     expect(listing.every((call) => (call.args[1] as { signal?: AbortSignal }).signal === signal)).toBe(true);
+  });
+
+  it('passes the caller’s signal to the reads that confirm a changed document', async () => {
+    // Texts no other test's document holds, so they are ours to sync, not duplicates.
+    const own = files.map((file) => ({ ...file, content: `${file.content}\nKept by the confirmation test.\n` }));
+    // Another key's library, so the other tests here see theirs as they left it.
+    await runReview(apiClient(box, OTHER_KEY), { ...input(NO_FRAMEWORKS, { repository: 'acme/confirm', files: own }), event: { kind: 'push' }, sync: 'run' });
+    const edited = own.map((file, index) => (index === 0 ? { ...file, content: `${file.content}\nReviewed again in 2026.\n` } : file));
+    const { client, calls } = recordingClient(box, OTHER_KEY);
+    const { signal } = new AbortController();
+    const planned = await planReview(client, input(HIPAA_CONFIG(0), { repository: 'acme/confirm', files: edited, signal }), () => {});
+    expect(planned.plan?.items.map((item) => item.kind)).toEqual(['changed', 'unchanged']);
+    const reads = calls.filter((call) => call.method === 'getLibraryDocument');
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((call) => (call.args[1] as { signal?: AbortSignal }).signal === signal)).toBe(true);
   });
 
   it('reuses a stored mapping the service confirms, pricing no call for it, and says why it does not reuse one it cannot confirm', async () => {
