@@ -82,7 +82,8 @@ describe('one attempt', () => {
     const { client, seen } = recording({ headers: { 'content-type': 'application/pdf' }, body: new TextEncoder().encode('%PDF-1.7') });
     await client.downloadDocument({ jobId: JOB_ID, format: 'pdf' });
     await client.downloadDocument({ jobId: JOB_ID, format: 'json' }).catch(() => undefined);
-    expect(seen.map((request) => request.headers.accept)).toEqual(['application/pdf, application/json;q=0.5', 'application/json']);
+    await client.downloadDocument({ jobId: JOB_ID }).catch(() => undefined);
+    expect(seen.map((request) => request.headers.accept)).toEqual(['application/pdf, application/json;q=0.5', 'application/json', 'application/json']);
     expect(seen[0]?.headers['user-agent']).toBe(DEFAULT_USER_AGENT);
   });
 
@@ -110,7 +111,8 @@ describe('one attempt', () => {
     expect(seen[1] && 'signal' in seen[1]).toBe(false);
   });
 
-  it('a 299 is a success; a 300 is not', async () => {
+  it('a 299 is a success; a 199 and a 300 are not', async () => {
+    await expect(recording({ status: 199, body: new TextEncoder().encode('{"status":"ok","mode":"live"}') }).client.call('ping', {})).rejects.toMatchObject({ status: 199 });
     expect(await recording({ status: 299, body: new TextEncoder().encode('{"status":"ok","mode":"live"}') }).client.call('ping', {})).toMatchObject({ mode: 'live' });
     const envelope = new TextEncoder().encode(JSON.stringify({ error: { code: 'multiple_choices', message: 'Pick one', hint: 'Follow a link.', requestId: 'req_300' } }));
     await expect(recording({ status: 300, headers: { 'content-type': 'application/json' }, body: envelope }).client.call('ping', {})).rejects.toMatchObject({ status: 300, code: 'multiple_choices' });
