@@ -19,14 +19,18 @@ type SearchHitModel = z.output<typeof searchHit>;
 
 const LIST_NAMES = ['results', 'hits', 'matches', 'documents', 'items', 'data'];
 const ID_NAMES = ['documentId', 'document_id', 'id', 'docId', 'document.id'];
+const SNIPPET_LIST_NAMES = ['snippets', 'highlights', 'highlight', 'fragments'];
+// A snippet given as one text is one snippet: its commas are prose, not separators.
+const SNIPPET_TEXT_NAMES = ['snippet', 'excerpt', 'highlight', 'summary', 'snippets', 'highlights', 'fragments'];
 
 function hitOf(raw: unknown, index: number, context: NormalizeContext): SearchHitModel {
   if (!isRecord(raw)) throw unexpected(context, `search hit ${index + 1} as an object`, ['an object'], raw);
   const documentId = pickText(raw, ID_NAMES);
   if (documentId === undefined) throw unexpected(context, `document id of hit ${index + 1}`, ID_NAMES, raw);
-  const snippets =
-    toStringList(raw.snippets ?? raw.highlights ?? raw.highlight ?? raw.fragments) ??
-    [pickText(raw, ['snippet', 'excerpt', 'highlight', 'summary'])].filter((text): text is string => text !== undefined);
+  const list = pickArray(raw, SNIPPET_LIST_NAMES);
+  const snippets = list
+    ? toStringList(list)
+    : [pickText(raw, SNIPPET_TEXT_NAMES)].filter((text): text is string => text !== undefined);
   return defined({
     ...raw,
     documentId,

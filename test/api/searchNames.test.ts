@@ -50,8 +50,16 @@ describe('a search result', () => {
     expect(hit({ [name]: ['a', 'b'] }).snippets).toEqual(['a', 'b']);
   });
 
-  it.each(['snippet', 'excerpt', 'highlight', 'summary'])('reads a hit\'s one snippet from %s', (name) => {
-    expect(hit({ [name]: 'only' }).snippets).toEqual(['only']);
+  it.each(['snippet', 'excerpt', 'highlight', 'summary', 'snippets', 'highlights', 'fragments'])(
+    'reads a hit\'s one snippet from the text %s whole, commas and all',
+    (name) => {
+      expect(hit({ [name]: 'Access is granted, reviewed quarterly' }).snippets).toEqual(['Access is granted, reviewed quarterly']);
+    },
+  );
+
+  it('prefers a list of snippets to a single one, and skips a list name holding no list', () => {
+    expect(hit({ snippet: 'one', highlights: ['a', 'b'] }).snippets).toEqual(['a', 'b']);
+    expect(hit({ snippets: null, highlight: ['a'] }).snippets).toEqual(['a']);
   });
 
   it('has no snippets when the hit gives none', () => {
