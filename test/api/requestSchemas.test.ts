@@ -3,21 +3,29 @@
  * accepted input becomes on the wire (aliases folded, tags split), and what each refusal says, in
  * the words and with the code the service would use.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4/mini';
-import { ComplianceValidationError } from '../../api/errors.js';
-import { operations, type OperationId } from '../../api/operations.js';
-import { validateInput } from '../../api/validation.js';
+import type { ComplianceValidationError } from '../../api/errors.js';
+import type { OperationId } from '../../api/operations.js';
 import { LIMITS } from '../../api/schemas/common.js';
 import { LIBRARY_TEXT } from './helpers.js';
 
-const parsed = (operationId: OperationId, input: unknown) => validateInput(operationId, operations[operationId].input, input);
+// Each test builds the schemas it reads afresh (they are built on first use and kept): mutation
+// testing credits a schema's words only to the test that built it, so a test reading a refusal's
+// words must build that schema itself to be seen checking them.
+let api: typeof import('../../api/operations.js') & typeof import('../../api/validation.js') & typeof import('../../api/errors.js');
+beforeEach(async () => {
+  vi.resetModules();
+  api = { ...(await import('../../api/operations.js')), ...(await import('../../api/validation.js')), ...(await import('../../api/errors.js')) };
+});
+
+const parsed = (operationId: OperationId, input: unknown) => api.validateInput(operationId, api.operations[operationId].input, input);
 
 function refusal(operationId: OperationId, input: unknown): ComplianceValidationError {
   try {
     parsed(operationId, input);
   } catch (error) {
-    expect(error).toBeInstanceOf(ComplianceValidationError);
+    expect(error).toBeInstanceOf(api.ComplianceValidationError);
     return error as ComplianceValidationError;
   }
   throw new Error(`${operationId} accepted ${JSON.stringify(input)}`);
@@ -89,7 +97,7 @@ describe('refusals, word for word', () => {
 
 describe('what the OpenAPI states of library text', () => {
   it("the service's own rule: length limits and a letter or digit", () => {
-    const schema = z.toJSONSchema(operations.ingestLibraryDocument.input, { io: 'input', unrepresentable: 'any' }) as { properties: { content: Record<string, unknown> } };
+    const schema = z.toJSONSchema(api.operations.ingestLibraryDocument.input, { io: 'input', unrepresentable: 'any' }) as { properties: { content: Record<string, unknown> } };
     expect(schema.properties.content).toMatchObject({ type: 'string', minLength: LIMITS.libraryMinChars, maxLength: LIMITS.libraryMaxChars, pattern: expect.any(String) });
   });
 });
