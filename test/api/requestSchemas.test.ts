@@ -49,6 +49,14 @@ describe('accepted inputs, as sent', () => {
     expect(parsed('generateDocument', { name: 'SOC 2' })).toEqual({ framework: 'SOC 2' });
   });
 
+  it('an operation without input takes none; a download, a refresh and a checkout take theirs', () => {
+    const jobId = '3f2b8c1e-8d1a-4c3e-9a57-1f0e2d3c4b5a';
+    expect(parsed('ping', {})).toEqual({});
+    expect(parsed('downloadDocument', { jobId, format: 'pdf' })).toEqual({ jobId, format: 'pdf' });
+    expect(parsed('refreshLibraryDocument', { id: 'doc_1', content: LIBRARY_TEXT })).toEqual({ id: 'doc_1', content: LIBRARY_TEXT });
+    expect(parsed('createCheckout', { pack: 'pack25' })).toEqual({ pack: 'pack25' });
+  });
+
   it('mapping takes text or a file of bytes, an ArrayBuffer or a Blob', () => {
     expect(parsed('mapDocument', { framework: 'nist-csf-2', content: 'We encrypt data at rest.' })).toEqual({ framework: 'nist-csf-2', content: 'We encrypt data at rest.' });
     for (const data of [new TextEncoder().encode('# Policy'), new ArrayBuffer(8), new Blob(['# Policy'])]) {
