@@ -15,7 +15,8 @@ const MAP_PRICE = 250_000;
 let sandbox: RunningSandbox;
 let github: FakeGitHub;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [`${LIVE_API_KEY}:live:5000000`] });
+  // A live key's 60 requests a minute would have these runs wait out real 429s (about a minute each).
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, rateLimitPerMinute: 100_000, keys: [`${LIVE_API_KEY}:live:5000000`] });
   github = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY }).start();
 });
 afterAll(async () => {

@@ -29,7 +29,8 @@ let sandbox: RunningSandbox;
 let fake: FakeGitHub;
 let github: GitHubGateway;
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, jobSeconds: 0, keys: [`${LIVE_API_KEY}:live:100000000`] });
+  // A live key's 60 requests a minute would have these runs wait out real 429s (about a minute each).
+  sandbox = await startSandbox({ port: 0, jobSeconds: 0, rateLimitPerMinute: 100_000, keys: [`${LIVE_API_KEY}:live:100000000`] });
   fake = await new FakeGitHub({ token: GITHUB_TOKEN, repository: REPOSITORY, pageSize: 2 }).start();
   github = await new GitHubGateway(fake).start();
 });
