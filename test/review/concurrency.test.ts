@@ -1,4 +1,4 @@
-/** forEachConcurrent (review/concurrency): the limit on calls in flight, every item once in order started, and an abort stopping new starts. */
+/** forEachConcurrent (review/concurrency): the limit on calls in flight, every item once in order started, and an abort or a failure stopping new starts. */
 import { describe, expect, it } from 'vitest';
 import { forEachConcurrent } from '../../review/concurrency.js';
 
@@ -40,5 +40,26 @@ describe('forEachConcurrent', () => {
 
   it('starts nothing new once aborted', async () => {
     expect((await run(5, 1, { abortAt: 1 })).started).toEqual([[0, 0], [1, 10]]);
+  });
+
+  it('starts nothing new after a failure, lets the calls in flight finish, and then rejects with the first failure', async () => {
+    const started: number[] = [];
+    const finished: number[] = [];
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const run = forEachConcurrent([0, 1, 2, 3, 4], 2, async (item) => {
+      started.push(item);
+      if (item === 0) throw new Error('refused: 0');
+      // Item 1 is in flight when item 0 fails: the run waits for it, and starts nothing after it.
+      await released;
+      finished.push(item);
+    });
+    let settled = false;
+    void run.catch(() => undefined).finally(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    release();
+    await expect(run).rejects.toThrow('refused: 0');
+    expect([started, finished]).toEqual([[0, 1], [1]]);
   });
 });
