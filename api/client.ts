@@ -14,6 +14,7 @@ import type {
   OperationOutput,
   RateLimitState,
   RetryNotice,
+  SubmitAndWaitOptions,
   WaitOptions,
 } from './clientTypes.js';
 import { OperationMethodsBase } from './generated/clientMethods.js';
@@ -213,12 +214,12 @@ export class ComplianceClient extends OperationMethodsBase implements Compliance
 
   generateAndDownload(
     input: OperationInput<'generateDocument'>,
-    options: WaitOptions & { format?: DownloadFormat } = {},
+    options: SubmitAndWaitOptions & { format?: DownloadFormat } = {},
   ): Promise<{ job: JobStatusModel; download: Download }> {
     return generateAndDownload(this, input, options);
   }
 
-  mapAndDownload(input: OperationInput<'mapDocument'>, options: WaitOptions = {}): Promise<{ job: JobStatusModel; report: MappingReportModel }> {
+  mapAndDownload(input: OperationInput<'mapDocument'>, options: SubmitAndWaitOptions = {}): Promise<{ job: JobStatusModel; report: MappingReportModel }> {
     return mapAndDownload(this, input, options);
   }
 

@@ -47,6 +47,15 @@ export interface WaitOptions {
   estimatedSeconds?: number;
 }
 
+/** Options of the submit, wait and download helpers (generateAndDownload, mapAndDownload). */
+export interface SubmitAndWaitOptions extends WaitOptions {
+  /**
+   * Called once, when the service admits the job (its 202): from then on the job is charged, whatever
+   * happens to the wait or the download, so a caller counting its spend counts it.
+   */
+  onAccepted?: (accepted: OperationOutput<'mapDocument'>) => void;
+}
+
 /** A retry about to wait: given to the client's `onRetry` before the wait, so a caller can say why it pauses. */
 export interface RetryNotice {
   operationId: string;
@@ -74,12 +83,12 @@ export interface ComplianceApi extends OperationMethods {
   /** Submit, wait and download a generated document in one call. */
   generateAndDownload(
     input: OperationInput<'generateDocument'>,
-    options?: WaitOptions & { format?: DownloadFormat },
+    options?: SubmitAndWaitOptions & { format?: DownloadFormat },
   ): Promise<{ job: JobStatusModel; download: Download }>;
   /** Submit, wait and download a mapping report (json parsed into the normalised model). */
   mapAndDownload(
     input: OperationInput<'mapDocument'>,
-    options?: WaitOptions,
+    options?: SubmitAndWaitOptions,
   ): Promise<{ job: JobStatusModel; report: MappingReportModel }>;
   readonly rateLimit: RateLimitState;
 }

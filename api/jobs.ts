@@ -7,7 +7,7 @@
  * by half, so a finish is seen within about a fifth of the job's time. Figures: bench/jobWaiting.ts.
  */
 import { sleepUnlessAborted, throwIfAborted } from './abort.js';
-import type { CallOptions, ComplianceApi, Download, JobStatusModel, MappingReportModel, WaitOptions } from './clientTypes.js';
+import type { CallOptions, ComplianceApi, Download, JobStatusModel, MappingReportModel, SubmitAndWaitOptions, WaitOptions } from './clientTypes.js';
 import { ComplianceApiError, ComplianceJobError, ComplianceJobTimeoutError } from './errors.js';
 import { normalizeMappingReport } from './normalize/mappingReport.js';
 import type { OperationInput } from './operations.js';
@@ -135,10 +135,11 @@ type JobApi = Pick<ComplianceApi, 'generateDocument' | 'mapDocument' | 'download
 export async function generateAndDownload(
   api: JobApi,
   input: OperationInput<'generateDocument'>,
-  options: WaitOptions & { format?: DownloadFormat } = {},
+  options: SubmitAndWaitOptions & { format?: DownloadFormat } = {},
 ): Promise<{ job: JobStatusModel; download: Download }> {
-  const { format = 'json', ...wait } = options;
+  const { format = 'json', onAccepted, ...wait } = options;
   const accepted = await api.generateDocument(input, { signal: wait.signal });
+  onAccepted?.(accepted);
   const job = await api.waitForJob(accepted.jobId, { estimatedSeconds: accepted.estimatedSeconds, ...wait });
   const download = await api.downloadDocument({ jobId: accepted.jobId, format }, { signal: wait.signal });
   return { job, download };
@@ -148,11 +149,13 @@ export async function generateAndDownload(
 export async function mapAndDownload(
   api: JobApi,
   input: OperationInput<'mapDocument'>,
-  options: WaitOptions = {},
+  options: SubmitAndWaitOptions = {},
 ): Promise<{ job: JobStatusModel; report: MappingReportModel }> {
-  const accepted = await api.mapDocument(input, { signal: options.signal });
-  const job = await api.waitForJob(accepted.jobId, { estimatedSeconds: accepted.estimatedSeconds, ...options });
-  return { job, report: await downloadMappingReport(api, accepted.jobId, { signal: options.signal }) };
+  const { onAccepted, ...wait } = options;
+  const accepted = await api.mapDocument(input, { signal: wait.signal });
+  onAccepted?.(accepted);
+  const job = await api.waitForJob(accepted.jobId, { estimatedSeconds: accepted.estimatedSeconds, ...wait });
+  return { job, report: await downloadMappingReport(api, accepted.jobId, { signal: wait.signal }) };
 }
 
 /** The mapping report of a finished job as the service holds it (a download: free), in the normalised model. */

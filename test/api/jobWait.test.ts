@@ -128,6 +128,30 @@ describe('the one-call helpers hand the signal to every call', () => {
     ]);
   });
 
+  it('tells onAccepted of the admitted job between the submit and the wait, and keeps it out of the wait', async () => {
+    for (const submit of ['generateDocument', 'mapDocument'] as const) {
+      const { api, calls } = recordingApi(REPORT);
+      const onAccepted = (accepted: unknown) => calls.push(['accepted', accepted, undefined]);
+      if (submit === 'generateDocument') await generateAndDownload(api, { framework: 'soc2' } as never, { onAccepted });
+      else await mapAndDownload(api, { framework: 'soc2', content: 'x' } as never, { onAccepted });
+      expect(calls.slice(0, 3)).toEqual([
+        [submit, expect.anything(), { signal: undefined }],
+        ['accepted', { jobId: 'job_1', estimatedSeconds: 7 }, undefined],
+        ['waitForJob', 'job_1', { estimatedSeconds: 7 }],
+      ]);
+    }
+  });
+
+  it('does not tell onAccepted of a submit the service refused', async () => {
+    const { api } = recordingApi(REPORT);
+    const refused = new Error('refused');
+    const accepted: unknown[] = [];
+    const failing = { ...api, mapDocument: () => Promise.reject(refused), generateDocument: () => Promise.reject(refused) };
+    await expect(mapAndDownload(failing, { framework: 'soc2', content: 'x' } as never, { onAccepted: (job) => accepted.push(job) })).rejects.toBe(refused);
+    await expect(generateAndDownload(failing, { framework: 'soc2' } as never, { onAccepted: (job) => accepted.push(job) })).rejects.toBe(refused);
+    expect(accepted).toEqual([]);
+  });
+
   it('downloadMappingReport refuses a report that is not JSON, and names downloadDocument for a malformed one', async () => {
     const text: Download = { kind: 'text', text: '# report', contentType: 'text/markdown', filename: 'r.md' };
     await expect(downloadMappingReport(recordingApi(text).api, 'job_1')).rejects.toMatchObject({
