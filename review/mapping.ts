@@ -4,12 +4,13 @@
  */
 import type { ComplianceApi, JobStatusModel, MappingReportModel } from '../api/clientTypes.js';
 import { BLANK_TEXT, isBlankText, sourceFileHeader } from '../api/schemas/common.js';
-import type { PlannedCalls } from './budget.js';
+import { mayHaveCharged, type PlannedCalls } from './budget.js';
 import type { MappingMode } from './config.js';
 import { forEachConcurrent } from './concurrency.js';
 import type { RepoFile } from './documents.js';
 import { ReviewError } from './errors.js';
 import { normaliseContent } from '../api/contentHash.js';
+import { settle } from '../api/settle.js';
 import { blankFrontMatter } from './frontMatter.js';
 
 /** What the service is sent of a document: its text without front matter (blanked, so lines keep their numbers). */
@@ -52,6 +53,14 @@ interface MappingOptions {
   title?: string;
   concurrency?: number;
   onProgress?: (event: { source: string; job: JobStatusModel }) => void;
+  /**
+   * Told once for each upload that was or may have been charged, as it ends: `charged` when its job
+   * completed (the charge stands, even if the download then failed), `maybe` when it failed after
+   * the service admitted it (a job that fails is refunded; one whose wait failed may still complete)
+   * or in a way that may have been admitted. An upload refused before admission, or never started,
+   * is not told.
+   */
+  onUploadSettled?: (upload: { source: string; charge: 'charged' | 'maybe' }) => void;
   signal?: AbortSignal;
 }
 
@@ -77,11 +86,24 @@ export async function runMapping(client: ComplianceApi, options: MappingOptions)
   }
   refuseBlankDocuments(options);
   const map = async (source: string, content: string, title: string): Promise<SourcedReport> => {
-    const { job, report } = await client.mapAndDownload(
+    let admitted = false;
+    let completed = false;
+    // Settled, not caught: the n8n node bundles this, and n8n's lint wants no rethrow inside a catch.
+    const mapped = await settle(() => client.mapAndDownload(
       { framework: options.framework, content, title },
-      { signal: options.signal, onProgress: (status) => options.onProgress?.({ source, job: status }) },
-    );
-    return { source, jobId: job.jobId, report };
+      {
+        signal: options.signal,
+        onAccepted: () => (admitted = true),
+        onProgress: (job) => {
+          completed ||= job.status === 'completed';
+          options.onProgress?.({ source, job });
+        },
+      },
+    ));
+    if (mapped.ok || completed) options.onUploadSettled?.({ source, charge: 'charged' });
+    else if (admitted || mayHaveCharged(mapped.error)) options.onUploadSettled?.({ source, charge: 'maybe' });
+    if (mapped.ok) return { source, jobId: mapped.value.job.jobId, report: mapped.value.report };
+    throw mapped.error;
   };
   if (options.mode === 'combined') {
     const title = options.title ?? `Policy set (${options.files.length} document${options.files.length === 1 ? '' : 's'})`;

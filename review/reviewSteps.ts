@@ -8,7 +8,7 @@ import type { ComplianceApi } from '../api/clientTypes.js';
 import { ComplianceError } from '../api/errors.js';
 import { settle, settleSync } from '../api/settle.js';
 import type { KeyMode } from '../api/schemas/common.js';
-import { chargedTokens, mayHaveCharged, priceOf, SpendLedger, type BudgetCheck, type CostEstimate, type PlannedCalls } from './budget.js';
+import { chargedTokens, priceOf, SpendLedger, type BudgetCheck, type CostEstimate, type PlannedCalls } from './budget.js';
 import type { Config } from './config.js';
 import { frameworkDocuments, selectDocumentPaths, type RepoFile } from './documents.js';
 import { detectDrift } from './drift.js';
@@ -159,22 +159,25 @@ export async function syncAndMap(client: ComplianceApi, input: ReviewInput, plan
     // Settled, not caught: the n8n node bundles this, and n8n's lint wants no rethrow inside a catch.
     const notEvaluated = (error: unknown): void => {
       if (!(error instanceof ComplianceError) && !(error instanceof ReviewError)) throw error;
-      // Which of its uploads were admitted is unknown: a cap counts all of them unless none can have been.
-      if (mayHaveCharged(error)) pricedTokens += mappingCalls(framework.mode, files.length).count * mapPrice;
       const message = error instanceof ComplianceError ? error.toDisplayString() : error.message;
       frameworkErrors.push({ framework: framework.framework, code: error.code, message });
     };
     let reports = earlier;
     if (reports) reused.push(framework.framework);
     else {
-      const mapped = await settle(() => runMapping(client, { framework: resolveFrameworkSlug(framework.framework, verified), files, mode: framework.mode, concurrency: input.concurrency, signal }));
+      // Counted per upload as it ends, whether or not the framework's mapping as a whole succeeds: an
+      // upload the service admitted is charged even when another of the framework's fails; one that
+      // may have been admitted counts against the cap, not as spent.
+      const onUploadSettled = ({ charge }: { charge: 'charged' | 'maybe' }): void => {
+        if (charge === 'charged') tokensSpent += chargedTokens(mode, mapPrice);
+        pricedTokens += mapPrice;
+      };
+      const mapped = await settle(() => runMapping(client, { framework: resolveFrameworkSlug(framework.framework, verified), files, mode: framework.mode, concurrency: input.concurrency, signal, onUploadSettled }));
       if (!mapped.ok) {
         notEvaluated(mapped.error);
         continue;
       }
       reports = mapped.value.reports;
-      tokensSpent += chargedTokens(mode, reports.length * mapPrice);
-      pricedTokens += reports.length * mapPrice;
     }
     stored.push({ key, framework: framework.framework, reports });
     const gate = settleSync(() =>

@@ -6,6 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { ComplianceApiError } from '../../api/errors.js';
+import { ComplianceClient } from '../../api/node/index.js';
+import { createNodeTransport } from '../../api/node/transport.js';
+import type { Transport, TransportRequest, TransportResponse } from '../../api/transport.js';
 import { parseConfig, readDeclarations, readMappingStore, ReviewError, runReview, serializeMappingStore } from '../../review/index.js';
 import { finishReview, gapsUpdatesAndDrift, planReview, syncAndMap } from '../../review/reviewSteps.js';
 import type { ReviewInput, ReviewProgress } from '../../review/reviewTypes.js';
@@ -35,6 +38,14 @@ function progressLog() {
   const seen: Array<[ReviewProgress['phase'], string]> = [];
   return { seen, progress: (phase: ReviewProgress['phase'], message: string) => seen.push([phase, message]) };
 }
+
+/** `key`'s client against `box` whose every request goes through `route`, which may pass it on (`send`) changed or answer it itself. */
+function faultyClient(box: RunningSandbox, key: string, route: (request: TransportRequest, send: Transport) => Promise<TransportResponse>): ComplianceClient {
+  const send = createNodeTransport();
+  return new ComplianceClient({ apiKey: key, baseUrl: box.baseUrl, maxRetries: 0, transport: (request) => route(request, send) });
+}
+
+const isMapUpload = (request: TransportRequest): boolean => request.method === 'POST' && new URL(request.url).pathname.endsWith('/documents/map');
 
 const NO_FRAMEWORKS = 'repository: acme/policies\ndocuments:\n  - name: policies\n    paths: ["policies/*.md"]\n';
 
@@ -247,6 +258,65 @@ describe('syncAndMap', () => {
     const broken = recording({ mapAndDownload: () => Promise.reject(bug) });
     const plain = input(HIPAA_CONFIG(0), { sync: 'skip' });
     await expect(syncAndMap(broken.client, plain, await planReview(broken.client, plain, () => {}), () => {})).rejects.toBe(bug);
+  });
+
+  it('counts an upload the service admitted as spent when a later one of the framework is refused, and starts none after the refusal', async () => {
+    // A key of its own, with room for two uploads until another run on the same key spends one of them.
+    const key = 'csk_live_partialmap_0001';
+    const own = await sandbox({ keys: [`${key}:live:${3 * MAP_PRICE - 1}`], rateLimitPerMinute: 100_000 });
+    try {
+      const other = apiClient(own, key);
+      let uploads = 0;
+      const { client, real } = recordingClient(own, key, {
+        mapAndDownload: async (...args: unknown[]) => {
+          uploads += 1;
+          if (uploads === 2) await other.mapDocument({ framework: 'hipaa-security', content: policyText('another run on the same key') });
+          return real.mapAndDownload(...(args as Parameters<ComplianceApi['mapAndDownload']>));
+        },
+      });
+      const three = [...files, { path: 'policies/third.md', content: policyText('third') }];
+      const run = input(HIPAA_CONFIG(0, '    mode: per-document\n'), { sync: 'skip', files: three, concurrency: 1 });
+      const done = await syncAndMap(client, run, await planReview(client, run, () => {}), () => {});
+      expect(done.frameworkErrors.map((entry) => entry.code)).toEqual(['insufficient_balance']);
+      expect([uploads, done.tokensSpent, done.pricedTokens]).toEqual([2, MAP_PRICE, MAP_PRICE]);
+      expect((await other.getBilling()).balanceTokens).toBe(MAP_PRICE - 1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('counts a mapping admitted and then failed against the cap but not as spent: the service refunds a failed job', async () => {
+    const key = 'csk_live_failedmap_0001';
+    const own = await sandbox({ keys: [`${key}:live:${2 * MAP_PRICE}`], faults: true });
+    try {
+      // The sandbox's own fault: the mapping is admitted (and charged), then its job fails and is refunded.
+      const client = faultyClient(own, key, (request, send) => send(isMapUpload(request) ? { ...request, headers: { ...request.headers, 'x-sandbox-fault': 'job-fail' } } : request));
+      const run = input(HIPAA_CONFIG(0), { sync: 'skip' });
+      const done = await syncAndMap(client, run, await planReview(client, run, () => {}), () => {});
+      expect(done.frameworkErrors.map((entry) => entry.code)).toEqual(['job_failed']);
+      expect([done.tokensSpent, done.pricedTokens]).toEqual([0, MAP_PRICE]);
+      const billing = await client.getBilling();
+      expect([billing.balanceTokens, billing.ledger.filter((entry) => entry.operation === 'refund').map((entry) => entry.tokens)]).toEqual([2 * MAP_PRICE, [MAP_PRICE]]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('counts a mapping whose job completed as spent when its download then fails, whatever the failure', async () => {
+    const key = 'csk_live_lostreport_0001';
+    const own = await sandbox({ keys: [`${key}:live:${2 * MAP_PRICE}`] });
+    try {
+      // A 404 for the finished job's report: a fault the sandbox does not produce for a job it holds.
+      const lost = { status: 404, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify({ error: { code: 'job_not_found', message: 'No such job.', hint: 'Check the job id.', requestId: 'req_test' } })) };
+      const client = faultyClient(own, key, (request, send) => (request.method === 'GET' && /\/documents\/[^/]+$/.test(new URL(request.url).pathname) ? Promise.resolve(lost) : send(request)));
+      const run = input(HIPAA_CONFIG(0), { sync: 'skip' });
+      const done = await syncAndMap(client, run, await planReview(client, run, () => {}), () => {});
+      expect(done.frameworkErrors.map((entry) => entry.code)).toEqual(['job_not_found']);
+      expect([done.tokensSpent, done.pricedTokens]).toEqual([MAP_PRICE, MAP_PRICE]);
+      expect((await client.getBilling()).balanceTokens).toBe(MAP_PRICE);
+    } finally {
+      await own.close();
+    }
   });
 
   it('reports a report without controls as not evaluated, after paying for it', async () => {
