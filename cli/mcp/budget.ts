@@ -93,11 +93,12 @@ export class SessionBudget {
    * unreadable answer releases it: nothing was sent), then `work`, settled as the ledger says.
    * Refused (nothing sent): budget_exceeded, with what the user can do about it.
    */
-  async spend<T>(what: string, ids: readonly OperationId[], confirm: (price: number) => Promise<void>, work: () => Promise<T>): Promise<T> {
+  async spend<T>(what: string, ids: readonly OperationId[], confirm: (price: number) => Promise<void>, work: (admitted: () => void) => Promise<T>): Promise<T> {
     const calls = ids.map((id) => ({ operationId: id, count: 1 }));
     const step = await chargedStep(this.#client, calls, { ledger: this.#ledger, label: what, capLabel: '--max-tokens' }, async ({ reservation }) => {
       await confirm(reservation.tokens);
-      return work();
+      // Once the service has admitted the call its price is spent, whatever fails after (the wait, the download).
+      return work(() => reservation.commit());
     });
     if (step.status === 'completed') return step.value;
     const hint = step.budget.suggestedPack

@@ -131,7 +131,7 @@ function mapTool(lists: ServiceLists): ToolDefinition {
     if ((documentId === undefined) === (content === undefined)) throw invalid(documentId === undefined ? 'content' : 'documentId', 'give either documentId (a library document) or content (text), one of them', 'To map a library document, give its documentId only.');
     const source = documentId !== undefined ? await libraryText(context, documentId, call.signal) : { content: content as string, title: undefined };
     const input = { framework, content: source.content, ...(title ?? source.title ? { title: title ?? source.title } : {}) };
-    const { job, report } = await spend(context, 'mapDocument', ['mapDocument'], () => context.client.mapAndDownload(input as never, call));
+    const { job, report } = await spend(context, 'mapDocument', ['mapDocument'], (admitted) => context.client.mapAndDownload(input as never, { ...call, onAccepted: admitted }));
     context.reports.set(job.jobId, { title: `${report.framework.name} mapping${input.title ? `: ${input.title as string}` : ''}` });
     return reportAnswer(context, job.jobId, report, { detail: args.detail }, true);
   };
@@ -179,7 +179,7 @@ function generateTool(lists: ServiceLists): ToolDefinition {
   });
   definition.tool.description = 'Generate a policy or framework-reference document for a framework, optionally personalised for an organisation. Waits for it and returns its Markdown text, a long one in parts (downloadDocument gives the rest, and the json, pdf and docx formats).';
   definition.run = async (args, context, call) => {
-    const { job, download } = await spend(context, 'generateDocument', ['generateDocument'], () => context.client.generateAndDownload(args as never, { format: 'md', ...call }));
+    const { job, download } = await spend(context, 'generateDocument', ['generateDocument'], (admitted) => context.client.generateAndDownload(args as never, { format: 'md', ...call, onAccepted: admitted }));
     const text = download.kind === 'text' ? download.text : JSON.stringify(download.kind === 'json' ? download.data : null);
     const uri = documentUri(job.jobId, 'md');
     return answer(context, {

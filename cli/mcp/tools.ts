@@ -119,9 +119,10 @@ export function groupOf(id: OperationId): ToolGroup {
  * One charged call under the session budget (SessionBudget.spend: review/'s charged step): refused,
  * nothing sent, when it does not fit; the user asked above the confirmation threshold; then settled:
  * the price stays spent unless the call failed in a way that cannot have been charged (a refusal,
- * a declined or unreadable confirmation).
+ * a declined or unreadable confirmation). `work` calls `admitted` when the service has admitted its
+ * job: the price is then spent whatever fails after.
  */
-export function spend<T>(context: McpContext, what: string, ids: readonly OperationId[], work: () => Promise<T>): Promise<T> {
+export function spend<T>(context: McpContext, what: string, ids: readonly OperationId[], work: (admitted: () => void) => Promise<T>): Promise<T> {
   return context.budget.spend(what, ids, (price) => context.confirm(what, price), work);
 }
 
