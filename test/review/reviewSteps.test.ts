@@ -6,14 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { ComplianceApiError } from '../../api/errors.js';
-import { ComplianceClient } from '../../api/node/index.js';
-import { createNodeTransport } from '../../api/node/transport.js';
-import type { Transport, TransportRequest, TransportResponse } from '../../api/transport.js';
 import { parseConfig, readDeclarations, readMappingStore, ReviewError, runReview, serializeMappingStore } from '../../review/index.js';
 import { finishReview, gapsUpdatesAndDrift, planReview, syncAndMap } from '../../review/reviewSteps.js';
 import type { ReviewInput, ReviewProgress } from '../../review/reviewTypes.js';
 import { GENERATE_ACCESS_CONTROL, HIPAA_CONFIG } from '../actions/harness.js';
-import { apiClient, LIVE_KEY, OTHER_KEY, POLICY_PAIR, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
+import { apiClient, faultyClient, isMapUpload, jobNotFoundAnswer, LIVE_KEY, OTHER_KEY, POLICY_PAIR, policyText, recordingClient, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 const MAP_PRICE = 250_000;
@@ -38,14 +35,6 @@ function progressLog() {
   const seen: Array<[ReviewProgress['phase'], string]> = [];
   return { seen, progress: (phase: ReviewProgress['phase'], message: string) => seen.push([phase, message]) };
 }
-
-/** `key`'s client against `box` whose every request goes through `route`, which may pass it on (`send`) changed or answer it itself. */
-function faultyClient(box: RunningSandbox, key: string, route: (request: TransportRequest, send: Transport) => Promise<TransportResponse>): ComplianceClient {
-  const send = createNodeTransport();
-  return new ComplianceClient({ apiKey: key, baseUrl: box.baseUrl, maxRetries: 0, transport: (request) => route(request, send) });
-}
-
-const isMapUpload = (request: TransportRequest): boolean => request.method === 'POST' && new URL(request.url).pathname.endsWith('/documents/map');
 
 const NO_FRAMEWORKS = 'repository: acme/policies\ndocuments:\n  - name: policies\n    paths: ["policies/*.md"]\n';
 
@@ -307,8 +296,7 @@ describe('syncAndMap', () => {
     const own = await sandbox({ keys: [`${key}:live:${2 * MAP_PRICE}`] });
     try {
       // A 404 for the finished job's report: a fault the sandbox does not produce for a job it holds.
-      const lost = { status: 404, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify({ error: { code: 'job_not_found', message: 'No such job.', hint: 'Check the job id.', requestId: 'req_test' } })) };
-      const client = faultyClient(own, key, (request, send) => (request.method === 'GET' && /\/documents\/[^/]+$/.test(new URL(request.url).pathname) ? Promise.resolve(lost) : send(request)));
+      const client = faultyClient(own, key, (request, send) => (request.method === 'GET' && /\/documents\/[^/]+$/.test(new URL(request.url).pathname) ? Promise.resolve(jobNotFoundAnswer()) : send(request)));
       const run = input(HIPAA_CONFIG(0), { sync: 'skip' });
       const done = await syncAndMap(client, run, await planReview(client, run, () => {}), () => {});
       expect(done.frameworkErrors.map((entry) => entry.code)).toEqual(['job_not_found']);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { combineReports, runMapping } from '../../review/index.js';
-import { LIVE_KEY, POLICY_PAIR, recordingClient, sandbox } from '../sandbox/helpers.js';
+import { faultyClient, isMapUpload, jobNotFoundAnswer, LIVE_KEY, POLICY_PAIR, recordingClient, sandbox } from '../sandbox/helpers.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { report } from './fixtures.js';
 
@@ -13,7 +13,7 @@ const files = [...POLICY_PAIR];
 
 let box: RunningSandbox;
 beforeAll(async () => {
-  box = await sandbox({ rateLimitPerMinute: 100_000 });
+  box = await sandbox({ rateLimitPerMinute: 100_000, faults: true });
 });
 afterAll(async () => {
   await box?.close();
@@ -23,6 +23,24 @@ type Sent = { framework: string; content: string; title: string };
 const sent = (calls: ReturnType<typeof recordingClient>['calls']) => calls.filter((call) => call.method === 'mapAndDownload').map((call) => call.args[0] as Sent);
 
 describe('runMapping', () => {
+  it('tells each upload’s charge as it ends: charged once its job completed, maybe when it was admitted and its job then could not be read', async () => {
+    let uploads = 0;
+    // The second upload is admitted; then every read of its job answers 404 (a fault the sandbox does not make for a job it holds).
+    const client = faultyClient(box, LIVE_KEY, (request, send) => {
+      if (isMapUpload(request)) uploads += 1;
+      return uploads === 2 && request.method === 'GET' && new URL(request.url).pathname.includes('/jobs/') ? Promise.resolve(jobNotFoundAnswer()) : send(request);
+    });
+    const told: unknown[] = [];
+    await expect(runMapping(client, { framework: 'hipaa-security', files, mode: 'per-document', concurrency: 1, onUploadSettled: (upload) => told.push(upload) })).rejects.toMatchObject({ code: 'job_not_found' });
+    expect(told).toEqual([{ source: 'policies/access.md', charge: 'charged' }, { source: 'policies/backup.md', charge: 'maybe' }]);
+  });
+
+  it('rejects with the service’s error when nobody listens for the charges', async () => {
+    // The sandbox's own fault: a 500 before processing (nothing admitted, but the client cannot know that).
+    const client = faultyClient(box, LIVE_KEY, (request, send) => send(isMapUpload(request) ? { ...request, headers: { ...request.headers, 'x-sandbox-fault': '500' } } : request));
+    await expect(runMapping(client, { framework: 'hipaa-security', files, mode: 'combined' })).rejects.toMatchObject({ code: 'outcome_unknown', status: 500 });
+  });
+
   it('combined: sends the files as one policy set, each under its header, titled by their count', async () => {
     const { client, calls } = recordingClient(box, LIVE_KEY);
     const run = await runMapping(client, { framework: 'hipaa-security', files, mode: 'combined' });

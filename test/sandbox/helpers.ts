@@ -1,6 +1,8 @@
 /** Test helpers: a sandbox on a free loopback port and a small HTTP client that returns everything. */
 import type { ComplianceApi } from '../../api/clientTypes.js';
 import { ComplianceClient } from '../../api/node/index.js';
+import { createNodeTransport } from '../../api/node/transport.js';
+import type { Transport, TransportRequest, TransportResponse } from '../../api/transport.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/index.js';
 
 export const LIVE_KEY = 'csk_live_testkey_0001';
@@ -96,6 +98,20 @@ export const POLICY_PAIR = [
 /** The real API client for `key` against `box`, without retries, so a test sees every answer. */
 export function apiClient(box: RunningSandbox, key: string): ComplianceClient {
   return new ComplianceClient({ apiKey: key, baseUrl: box.baseUrl, maxRetries: 0 });
+}
+
+/** `key`'s client against `box` whose every request goes through `route`, which may pass it on (`send`) changed or answer it itself. */
+export function faultyClient(box: RunningSandbox, key: string, route: (request: TransportRequest, send: Transport) => Promise<TransportResponse>): ComplianceClient {
+  const send = createNodeTransport();
+  return new ComplianceClient({ apiKey: key, baseUrl: box.baseUrl, maxRetries: 0, transport: (request) => route(request, send) });
+}
+
+export const isMapUpload = (request: TransportRequest): boolean => request.method === 'POST' && new URL(request.url).pathname.endsWith('/documents/map');
+
+/** The service's 404 for a job it does not hold: what faultyClient's route answers where the sandbox would not. */
+export function jobNotFoundAnswer(): TransportResponse {
+  const envelope = { error: { code: 'job_not_found', message: 'No such job.', hint: 'Check the job id.', requestId: 'req_test' } };
+  return { status: 404, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify(envelope)) };
 }
 
 /** What a recording client was asked: each method called, with its arguments. */
