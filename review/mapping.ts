@@ -9,6 +9,7 @@ import type { MappingMode } from './config.js';
 import { forEachConcurrent } from './concurrency.js';
 import type { RepoFile } from './documents.js';
 import { ReviewError } from './errors.js';
+import { abortedError } from '../api/abort.js';
 import { normaliseContent } from '../api/contentHash.js';
 import { settle } from '../api/settle.js';
 import { blankFrontMatter } from './frontMatter.js';
@@ -118,7 +119,9 @@ export async function runMapping(client: ComplianceApi, options: MappingOptions)
     },
     options.signal,
   );
-  return { framework: options.framework, mode: 'per-document', reports: reports.filter(Boolean) };
+  // An abort stops the uploads without failing one: with documents left unmapped, this is no mapping of the set.
+  if (options.files.some((_, index) => reports[index] === undefined)) throw abortedError('mapDocument', options.signal);
+  return { framework: options.framework, mode: 'per-document', reports };
 }
 
 const STATUS_RANK = { missing: 0, partial: 1, covered: 2 } as const;

@@ -35,6 +35,19 @@ describe('runMapping', () => {
     expect(told).toEqual([{ source: 'policies/access.md', charge: 'charged' }, { source: 'policies/backup.md', charge: 'maybe' }]);
   });
 
+  it('rejects as aborted when an abort stops the uploads between two documents, rather than answer for the documents mapped so far', async () => {
+    const controller = new AbortController();
+    const { client, calls } = recordingClient(box, LIVE_KEY);
+    const told: unknown[] = [];
+    const upload = { framework: 'hipaa-security', files, mode: 'per-document', concurrency: 1, signal: controller.signal } as const;
+    await expect(runMapping(client, { ...upload, onUploadSettled: (settled) => (told.push(settled), controller.abort()) })).rejects.toMatchObject({ code: 'aborted' });
+    expect([sent(calls).map((entry) => entry.title), told]).toEqual([['policies/access.md'], [{ source: 'policies/access.md', charge: 'charged' }]]);
+    // Aborted before the first upload: nothing sent, and no mapping either.
+    const none = recordingClient(box, LIVE_KEY);
+    await expect(runMapping(none.client, { ...upload, files: files.slice(0, 1) })).rejects.toMatchObject({ code: 'aborted' });
+    expect(sent(none.calls)).toEqual([]);
+  });
+
   it('rejects with the service’s error when nobody listens for the charges', async () => {
     // The sandbox's own fault: a 500 before processing (nothing admitted, but the client cannot know that).
     const client = faultyClient(box, LIVE_KEY, (request, send) => send(isMapUpload(request) ? { ...request, headers: { ...request.headers, 'x-sandbox-fault': '500' } } : request));
