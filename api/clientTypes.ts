@@ -5,9 +5,11 @@
  */
 import type { z } from 'zod/v4/mini';
 import type { OperationId, OperationInput, Operations } from './operations.js';
-import type { BinaryDownload, TextDownload, jobStatus, mappingReport, generatedDocument } from './schemas/responses.js';
+import type { BinaryDownload, TextDownload, jobAccepted, jobStatus, mappingReport, generatedDocument } from './schemas/responses.js';
 import type { DownloadFormat } from './schemas/common.js';
 
+/** The 202 answer of a job-creating operation (generate, map, library ingest and refresh). */
+export type JobAcceptedModel = z.output<typeof jobAccepted>;
 export type JobStatusModel = z.output<typeof jobStatus>;
 export type MappingReportModel = z.output<typeof mappingReport>;
 export type GeneratedDocumentModel = z.output<typeof generatedDocument>;
@@ -53,7 +55,7 @@ export interface SubmitAndWaitOptions extends WaitOptions {
    * Called once, when the service admits the job (its 202): from then on the job is charged, whatever
    * happens to the wait or the download, so a caller counting its spend counts it.
    */
-  onAccepted?: (accepted: OperationOutput<'mapDocument'>) => void;
+  onAccepted?: (accepted: JobAcceptedModel) => void;
 }
 
 /** A retry about to wait: given to the client's `onRetry` before the wait, so a caller can say why it pauses. */

@@ -166,8 +166,8 @@ export async function syncAndMap(client: ComplianceApi, input: ReviewInput, plan
     if (reports) reused.push(framework.framework);
     else {
       // Counted per upload as it ends, whether or not the framework's mapping as a whole succeeds: an
-      // upload the service admitted is charged even when another of the framework's fails; one that
-      // may have been admitted counts against the cap, not as spent.
+      // upload whose job completed is spent even when another of the framework's fails; one that was,
+      // or may have been, admitted counts against the cap.
       const onUploadSettled = ({ charge }: { charge: 'charged' | 'maybe' }): void => {
         if (charge === 'charged') tokensSpent += chargedTokens(mode, mapPrice);
         pricedTokens += mapPrice;
