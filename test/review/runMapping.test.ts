@@ -40,7 +40,7 @@ describe('runMapping', () => {
     const { client, calls } = recordingClient(box, LIVE_KEY);
     const told: unknown[] = [];
     const upload = { framework: 'hipaa-security', files, mode: 'per-document', concurrency: 1, signal: controller.signal } as const;
-    await expect(runMapping(client, { ...upload, onUploadSettled: (settled) => (told.push(settled), controller.abort()) })).rejects.toMatchObject({ code: 'aborted' });
+    await expect(runMapping(client, { ...upload, onUploadSettled: (settled) => (told.push(settled), controller.abort()) })).rejects.toMatchObject({ code: 'aborted', message: 'mapDocument: aborted by the caller' });
     expect([sent(calls).map((entry) => entry.title), told]).toEqual([['policies/access.md'], [{ source: 'policies/access.md', charge: 'charged' }]]);
     // Aborted before the first upload: nothing sent, and no mapping either.
     const none = recordingClient(box, LIVE_KEY);
